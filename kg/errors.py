@@ -1,0 +1,54 @@
+"""The small, named exceptions that the library raises and the CLI reports.
+
+Every message says what went wrong, where (file, line or record) and, where it
+helps, what to do about it. Real bugs are not wrapped: they keep their tracebacks.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KgError",
+    "InputError",
+    "ModelNotFoundError",
+    "GraphFileError",
+    "Neo4jError",
+]
+
+
+class KgError(Exception):
+    """Base class of every error that kg reports to users as one line."""
+
+
+class InputError(KgError):
+    """A corpus file cannot be read: missing, malformed, or of an unknown format.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong.
+    path : str, optional
+        The file.
+    line : int, optional
+        1-based line (or record) number inside the file.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        self.path = path
+        self.line = line
+        self.reason = message
+        where = path or ""
+        if line is not None:
+            where = f"{where}:{line}" if where else f"line {line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class ModelNotFoundError(KgError):
+    """The embedding model is not installed where kg looks for it."""
+
+
+class GraphFileError(KgError):
+    """An output directory does not hold a graph kg can read."""
+
+
+class Neo4jError(KgError):
+    """Neo4j is unreachable, refused the credentials, or failed mid-write."""

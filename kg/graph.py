@@ -1,0 +1,273 @@
+"""The paper–concept graph, its citation-style projections, and saving/loading it.
+
+Schema (one ``nx.MultiDiGraph``; every edge's key is its ``kind``):
+
+============  =====================  ==================================================
+node kind     id                     attributes
+============  =====================  ==================================================
+``paper``     the paper id           label, title, title_derived, abstract, year, venue,
+                                     authors, keyphrases, source
+``concept``   ``c:`` + concept key   label, name, aliases, papers (document frequency)
+============  =====================  ==================================================
+
+============  ==================  ==================================================
+edge kind     direction           attributes
+============  ==================  ==================================================
+mentions      paper -> concept    score, rank, surface, weight (= score)
+related       paper -- paper      weight, shared (concept ids), n_shared
+co_occurs     concept -- concept  count, weight (= count)
+cites         paper -> paper      weight (= 1)
+============  ==================  ==================================================
+
+Undirected kinds (``related``, ``co_occurs``) are stored once, from the smaller id
+to the larger. :func:`projection` gives each kind as its own simple graph.
+
+``related`` weight: for papers *p*, *q* sharing concepts *S*,
+``w(p, q) = Σ_{c ∈ S} ln((N + 1) / df(c))`` where *N* is the number of papers and
+*df(c)* the number of papers mentioning *c*: a concept shared by two papers out of
+a thousand counts ln(500.5) ≈ 6.2, one shared by half of them ln(2) ≈ 0.7.
+Each paper keeps its ``related_top_k`` strongest links (an edge stays if it is in
+the top list of either end).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+import networkx as nx
+import numpy as np
+from scipy import sparse
+
+from kg.errors import GraphFileError
+from kg.ingest._records import normalize_arxiv, normalize_doi
+from kg.models import Concept, Mention, Paper
+
+__all__ = [
+    "build_graph",
+    "projection",
+    "graph_to_json",
+    "graph_from_json",
+    "papers_of",
+    "concepts_of",
+    "EDGE_KINDS",
+]
+
+EDGE_KINDS = ("mentions", "related", "co_occurs", "cites")
+_UNDIRECTED = {"related", "co_occurs"}
+
+
+def _paper_attrs(paper: Paper) -> dict[str, object]:
+    return {
+        "kind": "paper",
+        "label": paper.title,
+        "title": paper.title,
+        "title_derived": paper.title_derived,
+        "abstract": paper.abstract,
+        "year": paper.year,
+        "venue": paper.venue,
+        "authors": list(paper.authors),
+        "keyphrases": list(paper.keyphrases),
+        "source": paper.source,
+    }
+
+
+def _resolve_references(papers: Sequence[Paper]) -> dict[str, str]:
+    """Every identifier a paper is known by (id, DOI, arXiv id, …) -> its paper id."""
+    known: dict[str, str] = {}
+    for paper in papers:
+        known.setdefault(paper.id, paper.id)
+        known.setdefault(paper.id.lower(), paper.id)
+        for value in paper.ids.values():
+            known.setdefault(value.lower(), paper.id)
+    return known
+
+
+def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
+    """``(citing, cited)`` pairs inside the corpus, and the number of unresolved references."""
+    known = _resolve_references(papers)
+    pairs: set[tuple[str, str]] = set()
+    unresolved = 0
+    for paper in papers:
+        for ref in paper.references:
+            target = known.get(ref) or known.get(ref.lower())
+            if target is None:
+                norm = normalize_doi(ref) or normalize_arxiv(ref)
+                target = known.get(norm.lower()) if norm else None
+            if target is None:
+                unresolved += 1
+            elif target != paper.id:
+                pairs.add((paper.id, target))
+    return sorted(pairs), unresolved
+
+
+def _incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],
+               mentions: Iterable[Mention]) -> sparse.csr_matrix:
+    prow = {p: i for i, p in enumerate(paper_ids)}
+    ccol = {c: j for j, c in enumerate(concept_ids)}
+    rows, cols = [], []
+    for m in mentions:
+        rows.append(prow[m.paper_id])
+        cols.append(ccol[m.concept_id])
+    data = np.ones(len(rows), dtype=np.float64)
+    matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(paper_ids), len(concept_ids)))
+    matrix.data[:] = 1.0  # duplicates collapse to presence
+    return matrix
+
+
+def related_edges(paper_ids: Sequence[str], concept_ids: Sequence[str], x: sparse.csr_matrix, *,
+                  top_k: int = 20, min_shared: int = 1, chunk: int = 2048):
+    """Yield ``(p, q, weight, shared_concept_ids)`` for the kept paper–paper links (p < q)."""
+    n = x.shape[0]
+    df = np.asarray(x.sum(axis=0)).ravel()
+    idf = np.log((n + 1) / np.maximum(df, 1))
+    weighted = (x @ sparse.diags(idf)).tocsr()
+    xt = x.T.tocsr()
+    keep: set[tuple[int, int]] = set()
+    for start in range(0, n, chunk):
+        block_w = (weighted[start : start + chunk] @ xt).tocsr()
+        block_n = (x[start : start + chunk] @ xt).tocsr()
+        for local in range(block_w.shape[0]):
+            i = start + local
+            lo, hi = block_w.indptr[local], block_w.indptr[local + 1]
+            cols, vals = block_w.indices[lo:hi], block_w.data[lo:hi]
+            counts = dict(zip(block_n.indices[block_n.indptr[local]:block_n.indptr[local + 1]],
+                              block_n.data[block_n.indptr[local]:block_n.indptr[local + 1]]))
+            ranked = sorted(
+                ((-v, paper_ids[j], j) for j, v in zip(cols, vals)
+                 if j != i and v > 0 and counts.get(j, 0) >= min_shared)
+            )[:top_k]
+            for _, _, j in ranked:
+                keep.add((min(i, j), max(i, j)))
+    for i, j in sorted(keep, key=lambda ij: (paper_ids[ij[0]], paper_ids[ij[1]])):
+        shared_idx = np.intersect1d(x[i].indices, x[j].indices)
+        shared = sorted(((-idf[c], concept_ids[c]) for c in shared_idx))
+        weight = float(sum(-s for s, _ in shared))
+        p, q = sorted((paper_ids[i], paper_ids[j]))
+        yield p, q, round(weight, 4), [c for _, c in shared]
+
+
+def build_graph(
+    papers: Sequence[Paper],
+    concepts: Mapping[str, Concept],
+    mentions: Sequence[Mention],
+    *,
+    related_top_k: int = 20,
+    min_shared: int = 1,
+    min_cooccurrence: int = 1,
+    metadata: Mapping[str, object] | None = None,
+) -> nx.MultiDiGraph:
+    """Build the paper–concept graph with its ``related``, ``co_occurs`` and ``cites`` edges.
+
+    Parameters
+    ----------
+    papers : sequence of Paper
+    concepts : dict
+        Concept id -> Concept, as :func:`kg.normalize.normalize_concepts` returns.
+    mentions : sequence of Mention
+    related_top_k : int
+        Strongest ``related`` links kept per paper.
+    min_shared : int
+        Fewest shared concepts for a ``related`` link.
+    min_cooccurrence : int
+        Fewest papers in which two concepts co-occur for a ``co_occurs`` link.
+    metadata : dict, optional
+        Stored as graph attributes (kg version, extractor, parameters, …).
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Nodes and edges inserted in sorted order, so equal input gives an equal graph.
+    """
+    graph = nx.MultiDiGraph()
+    graph.graph.update(dict(metadata or {}))
+    paper_ids = sorted(p.id for p in papers)
+    by_id = {p.id: p for p in papers}
+    for pid in paper_ids:
+        graph.add_node(pid, **_paper_attrs(by_id[pid]))
+
+    df: dict[str, int] = defaultdict(int)
+    for m in mentions:
+        df[m.concept_id] += 1
+    concept_ids = sorted(c for c in concepts if df.get(c))
+    for cid in concept_ids:
+        concept = concepts[cid]
+        graph.add_node(cid, kind="concept", label=concept.name, name=concept.name,
+                       aliases=list(concept.aliases), papers=df[cid])
+
+    for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):
+        graph.add_edge(m.paper_id, m.concept_id, key="mentions", kind="mentions",
+                       score=m.score, rank=m.rank, surface=m.surface, weight=m.score)
+
+    x = _incidence(paper_ids, concept_ids, mentions)
+    for p, q, weight, shared in related_edges(paper_ids, concept_ids, x,
+                                              top_k=related_top_k, min_shared=min_shared):
+        graph.add_edge(p, q, key="related", kind="related", weight=weight,
+                       shared=shared, n_shared=len(shared))
+
+    co = sparse.triu((x.T @ x).tocsr(), k=1).tocoo()
+    pairs = sorted((concept_ids[i], concept_ids[j], int(v)) for i, j, v in zip(co.row, co.col, co.data)
+                   if v >= min_cooccurrence)
+    for a, b, count in pairs:
+        graph.add_edge(a, b, key="co_occurs", kind="co_occurs", count=count, weight=count)
+
+    pairs, unresolved = cited_pairs(papers)
+    for citing, cited in pairs:
+        graph.add_edge(citing, cited, key="cites", kind="cites", weight=1)
+    graph.graph["unresolved_references"] = unresolved
+    return graph
+
+
+def projection(graph: nx.MultiDiGraph, kind: str) -> nx.Graph:
+    """One edge kind as a simple graph over the nodes it can join.
+
+    ``related`` and ``co_occurs`` give an undirected ``nx.Graph`` over all papers or
+    all concepts (isolated ones included); ``cites`` a ``nx.DiGraph`` over all papers;
+    ``mentions`` the undirected bipartite paper–concept graph. Edge attributes are
+    copied; node attributes are shared by reference.
+    """
+    if kind not in EDGE_KINDS:
+        raise ValueError(f"unknown edge kind {kind!r}; choose from {EDGE_KINDS}")
+    node_kind = {"related": ("paper",), "cites": ("paper",), "co_occurs": ("concept",),
+                 "mentions": ("paper", "concept")}[kind]
+    out: nx.Graph = nx.DiGraph() if kind == "cites" else nx.Graph()
+    out.graph.update(graph.graph)
+    out.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if d.get("kind") in node_kind)
+    out.add_edges_from((u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == kind)
+    return out
+
+
+def papers_of(graph: nx.Graph) -> list[str]:
+    """Ids of the paper nodes, in graph order."""
+    return [n for n, d in graph.nodes(data=True) if d.get("kind") == "paper"]
+
+
+def concepts_of(graph: nx.Graph) -> list[str]:
+    """Ids of the concept nodes, in graph order."""
+    return [n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"]
+
+
+def graph_to_json(graph: nx.MultiDiGraph) -> str:
+    """NetworkX node-link JSON (``nodes``/``edges``), deterministic: sorted keys, no timestamps."""
+    data = nx.node_link_data(graph, edges="edges")
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+
+
+def graph_from_json(text: str, *, source: str = "graph.json") -> nx.MultiDiGraph:
+    """Inverse of :func:`graph_to_json`.
+
+    Raises
+    ------
+    GraphFileError
+        When ``text`` is not a kg graph.
+    """
+    try:
+        data = json.loads(text)
+        graph = nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+    except (json.JSONDecodeError, KeyError, TypeError, nx.NetworkXError) as exc:
+        raise GraphFileError(f"{source}: not a kg graph ({exc}); rebuild it with kg build") from None
+    if not any(d.get("kind") == "paper" for _, d in graph.nodes(data=True)):
+        raise GraphFileError(f"{source}: the graph has no paper nodes; rebuild it with kg build")
+    return graph
+

@@ -1,0 +1,189 @@
+"""Shared record handling for every reader: ids, derived titles, field coercion.
+
+Readers turn their format into plain dicts with kg's field names and hand them to
+:func:`paper_from_record`, which either returns a :class:`~kg.models.Paper` or raises
+:class:`RecordSkipped` with the reason the record cannot be used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+from kg.models import Paper
+
+__all__ = ["RecordSkipped", "paper_from_record", "derive_title", "text_id", "clean_text"]
+
+_WS = re.compile(r"\s+")
+_DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
+_ARXIV = re.compile(r"(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
+
+
+class RecordSkipped(Exception):
+    """A record that cannot become a paper; the message is the reason."""
+
+
+def clean_text(value: object) -> str:
+    """Return ``value`` as one line of text: NFC, whitespace runs collapsed, stripped."""
+    if value is None:
+        return ""
+    text = unicodedata.normalize("NFC", str(value))
+    return _WS.sub(" ", text).strip()
+
+
+def text_id(text: str) -> str:
+    """A short stable id from the normalized text: ``p-`` and 10 hex digits."""
+    norm = clean_text(text).casefold()
+    return "p-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:10]
+
+
+def normalize_doi(value: str) -> str | None:
+    """The bare, lowercased DOI inside ``value`` (URL or ``doi:`` forms accepted)."""
+    match = _DOI.search(value or "")
+    return match.group(0).rstrip(".").lower() if match else None
+
+
+def normalize_arxiv(value: str) -> str | None:
+    """The arXiv id without version (``2309.00071``, ``hep-th/9901001``)."""
+    value = (value or "").strip()
+    value = re.sub(r"^https?://arxiv\.org/(?:abs|pdf)/", "", value, flags=re.I)
+    match = _ARXIV.match(value)
+    return match.group(1) if match else None
+
+
+# --- derived titles -------------------------------------------------------------------
+
+_NAME = r"([A-Za-z][\w\-+]*[A-Z0-9][\w\-+]*)"  # a token with an inner capital or digit
+_INTRO = re.compile(
+    r"\b(?:called|named|dubbed|termed|coined|namely)\s+(?:as\s+)?[\"'“‘]?" + _NAME, re.U
+)
+_PRESENT = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:propose|present|introduce|develop|design)s?\s+"
+    r"(?:a |an |the )?(?:(?:new|novel|simple|general)\s+)?[\"'“‘]?" + _NAME + r"\b"
+)
+_PAREN_ACRONYM = re.compile(r"\(([A-Za-z][\w\-+]*[A-Z][\w\-+]*)\)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _is_name(token: str) -> bool:
+    """A method name has a capital after its first letter: YaRN, ByzSGDnm, DOS."""
+    return any(ch.isupper() for ch in token[1:])
+
+
+def derive_title(abstract: str, *, max_words: int = 8) -> str:
+    """A short readable label for a paper without a title.
+
+    The method name the abstract introduces ("we present YaRN", "a method called
+    ... (ByzSGDnm)", "named DOS") when there is one, else its first words.
+
+    Examples
+    --------
+    >>> derive_title("We present YaRN (Yet another RoPE extensioN method), a method.")
+    'YaRN'
+    >>> derive_title("Graph models are everywhere and they are useful for many things.")
+    'Graph models are everywhere and they are useful…'
+    """
+    for sentence in _SENTENCE.split(abstract):
+        intro = _INTRO.search(sentence)
+        if intro:
+            if _is_name(intro.group(1)):
+                return intro.group(1)
+            paren = _PAREN_ACRONYM.search(sentence, intro.end())
+            if paren:
+                return paren.group(1)
+        present = _PRESENT.search(sentence)
+        if present and _is_name(present.group(1)):
+            return present.group(1)
+    for sentence in _SENTENCE.split(abstract):
+        if re.search(r"\b(?:we|this (?:paper|work))\s+(?:propose|present|introduce)", sentence, re.I):
+            paren = _PAREN_ACRONYM.search(sentence)
+            if paren:
+                return paren.group(1)
+    words = abstract.split()
+    label = " ".join(words[:max_words]).rstrip(",.;:")
+    return label + "…" if len(words) > max_words else label
+
+
+# --- records -> papers ----------------------------------------------------------------
+
+
+def _as_list(value: object, *, split: str | None = None) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        parts: Iterable[object] = value.split(split) if split else [value]
+    elif isinstance(value, Iterable):
+        parts = value
+    else:
+        parts = [value]
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, Mapping):  # {"name": ...} style authors
+            part = part.get("name") or part.get("display_name") or ""
+        text = clean_text(part)
+        if text:
+            out.append(text)
+    return tuple(out)
+
+
+def _as_year(value: object) -> int | None:
+    if value is None or value == "":
+        return None
+    match = re.search(r"\b(1[5-9]\d\d|20\d\d|21\d\d)\b", str(value))
+    if not match:
+        raise RecordSkipped(f"unparsable: year {str(value)[:40]!r} is not a year")
+    return int(match.group(1))
+
+
+def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
+    """Build a :class:`Paper` from a dict with kg's field names.
+
+    Recognised fields: ``id``, ``title``, ``abstract``, ``authors`` (list or
+    ``;``-separated string), ``year``, ``venue``, ``keyphrases`` (list or
+    ``;``-separated), ``references`` (list or ``;``-separated), ``doi``, ``arxiv_id``
+    (or ``arxiv``), ``ids`` (dict) and ``extra`` (dict).
+
+    Raises
+    ------
+    RecordSkipped
+        When the record has no abstract or a field cannot be parsed.
+    """
+    abstract = clean_text(record.get("abstract"))
+    if not abstract:
+        raise RecordSkipped("empty: no abstract")
+    ids: dict[str, str] = {}
+    for scheme, value in dict(record.get("ids") or {}).items():  # type: ignore[arg-type]
+        if value:
+            ids[str(scheme)] = clean_text(value)
+    doi = normalize_doi(clean_text(record.get("doi"))) or ids.get("doi")
+    arxiv = normalize_arxiv(clean_text(record.get("arxiv_id") or record.get("arxiv"))) or ids.get(
+        "arxiv"
+    )
+    raw_id = clean_text(record.get("id"))
+    if raw_id and not doi:
+        doi = normalize_doi(raw_id) if raw_id.lower().startswith(("10.", "doi:", "https://doi")) else None
+    if doi:
+        ids["doi"] = doi
+    if arxiv:
+        ids["arxiv"] = arxiv
+    paper_id = raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or text_id(abstract)
+    title = clean_text(record.get("title"))
+    derived = not title
+    if derived:
+        title = derive_title(abstract)
+    return Paper(
+        id=paper_id,
+        abstract=abstract,
+        title=title,
+        title_derived=derived,
+        authors=_as_list(record.get("authors"), split=";"),
+        year=_as_year(record.get("year")),
+        venue=clean_text(record.get("venue")) or None,
+        keyphrases=_as_list(record.get("keyphrases"), split=";"),
+        references=_as_list(record.get("references"), split=";"),
+        ids=ids,
+        source=source,
+        extra=dict(record.get("extra") or {}),  # type: ignore[arg-type]
+    )

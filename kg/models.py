@@ -1,0 +1,112 @@
+"""The few plain types passed between pipeline stages.
+
+``Paper`` comes out of ingest, ``Keyphrase`` out of extraction, ``Concept`` and
+``Mention`` out of normalization. Everything after that is a NetworkX graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Paper", "Skip", "Corpus", "Keyphrase", "Concept", "Mention"]
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper as read from a corpus file.
+
+    Attributes
+    ----------
+    id : str
+        Stable id: the record's own id, else its DOI or arXiv id, else
+        ``p-`` and a short hash of the normalized abstract.
+    abstract : str
+        The text kg extracts concepts from (never empty).
+    title : str
+        The title, or a derived label when the source has none.
+    title_derived : bool
+        True when ``title`` was derived from the abstract by kg.
+    authors, year, venue
+        Bibliographic metadata, when the source has it.
+    keyphrases : tuple of str
+        Keyphrases the source gives (author keywords, gold labels).
+    references : tuple of str
+        Raw identifiers of cited works (corpus ids, DOIs, arXiv ids, …).
+    ids : dict
+        External identifiers by scheme (``doi``, ``arxiv``, ``openalex``, ``s2``).
+    source : str
+        Where the record came from, as ``file:line``.
+    extra : dict
+        Any other JSON-safe metadata a reader keeps (categories, topics, …).
+    """
+
+    id: str
+    abstract: str
+    title: str
+    title_derived: bool = False
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    keyphrases: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    ids: dict[str, str] = field(default_factory=dict, compare=False)
+    source: str = ""
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A record that was not read, with where it was and why."""
+
+    source: str
+    location: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.location}" if self.location is not None else self.source
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class Corpus:
+    """Papers read from one or more files, with everything that was skipped."""
+
+    papers: list[Paper] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    merged: int = 0
+
+    def skip_counts(self) -> dict[str, int]:
+        """Number of skipped records by reason category (text before the first ':')."""
+        counts: dict[str, int] = {}
+        for skip in self.skipped:
+            key = skip.reason.split(":", 1)[0]
+            counts[key] = counts.get(key, 0) + 1
+        return dict(sorted(counts.items()))
+
+
+@dataclass(frozen=True)
+class Keyphrase:
+    """One extracted phrase with its relevance score (higher is better)."""
+
+    phrase: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A normalized concept: one canonical key, a display name and its surface forms."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A paper mentions a concept, at a rank, with the extractor's score."""
+
+    paper_id: str
+    concept_id: str
+    score: float
+    rank: int
+    surface: str
