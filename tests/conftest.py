@@ -1,0 +1,62 @@
+"""Shared fixtures: a deterministic embedder for fast unit tests, small corpora, the real model."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
+EXAMPLE = ROOT / "examples" / "papers.jsonl"
+
+
+class HashEmbedder:
+    """Bag of words hashed into 256 signed dimensions, L2-normalized.
+
+    Deterministic and cheap; texts that share words get similar vectors, which is
+    enough for testing ranking and graph logic without the real model.
+    """
+
+    name = "hash-256"
+
+    def __init__(self, dim: int = 256):
+        self.dim = dim
+        self.calls: list[int] = []
+
+    def embed(self, texts):
+        self.calls.append(len(texts))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in re.findall(r"[a-z0-9]+", text.lower()):
+                digest = hashlib.md5(token.encode()).digest()
+                index = int.from_bytes(digest[:4], "little") % self.dim
+                out[row, index] += 1.0 if digest[4] & 1 else -1.0
+            norm = np.linalg.norm(out[row])
+            if norm:
+                out[row] /= norm
+        return out
+
+
+@pytest.fixture
+def hash_embedder():
+    return HashEmbedder()
+
+
+@pytest.fixture(scope="session")
+def real_embedder():
+    """The packaged all-MiniLM-L6-v2, loaded once per test session."""
+    from kg.extract.embedder import load_embedder
+
+    return load_embedder()
+
+
+@pytest.fixture
+def seeds():
+    if not SEEDS:
+        pytest.skip("../shared/seeds is not present")
+    return SEEDS
