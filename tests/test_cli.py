@@ -1,0 +1,78 @@
+"""The CLI: help texts, exit codes, one-line errors, the build summary."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from kg.cli import app
+
+runner = CliRunner()
+
+
+def _commands() -> list[str]:
+    group = typer.main.get_command(app)
+    return sorted(group.commands)
+
+
+def test_root_help_lists_commands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "build" in result.output
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_has_help(command):
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0, result.output
+    group = typer.main.get_command(app)
+    assert (group.commands[command].help or "").strip(), f"{command} has no help text"
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("kg ")
+
+
+def test_missing_input_is_one_line_error(tmp_path):
+    result = runner.invoke(app, ["build", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {tmp_path / 'nope.jsonl'}: no such file"
+    assert "Traceback" not in result.output
+
+
+def test_non_utf8_input_names_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"First abstract here.\n\nSecond \xff abstract.\n")
+    result = runner.invoke(app, ["build", str(bad), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert f"Error: {bad}:3: not UTF-8 (byte 0xff" in result.output
+
+
+def test_strict_turns_skip_into_error(tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"id": "a", "abstract": "Text about graphs."}\n{not json\n', encoding="utf-8")
+    result = runner.invoke(app, ["build", str(corpus), "--strict", "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert f"{corpus}:2: unparsable: invalid JSON" in result.output
+    assert "--strict" in result.output
+
+
+@pytest.mark.model
+def test_build_prints_summary_with_skips(tmp_path):
+    corpus = tmp_path / "c.jsonl"
+    lines = [
+        {"id": "a", "title": "Graph neural networks", "abstract": "Graph neural networks learn on graphs."},
+        {"id": "b", "abstract": ""},
+        {"id": "a", "abstract": "A duplicate id."},
+    ]
+    corpus.write_text("\n".join(json.dumps(x) for x in lines) + "\n{broken\n", encoding="utf-8")
+    result = runner.invoke(app, ["build", str(corpus), "--out", str(tmp_path / "o"), "--no-html"])
+    assert result.exit_code == 0, result.output
+    assert "papers: 1 read, 3 skipped (1 duplicate, 1 empty, 1 unparsable)" in result.output
+    assert f"skipped {corpus}:2: empty: no abstract" in result.output
+    assert f"skipped {corpus}:3: duplicate: same id 'a' as {corpus}:1" in result.output
+    assert (tmp_path / "o" / "graph.json").exists()
