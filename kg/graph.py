@@ -6,8 +6,10 @@ Schema (one ``nx.MultiDiGraph``; every edge's key is its ``kind``):
 node kind     id                     attributes
 ============  =====================  ==================================================
 ``paper``     the paper id           label, title, title_derived, abstract, year, venue,
-                                     authors, keyphrases, source
+                                     authors, keyphrases, doi, references, source
 ``concept``   ``c:`` + concept key   label, name, aliases, papers (document frequency)
+``author``    ``a:`` + person key    label, name, papers (number of papers)
+``venue``     ``v:`` + venue key     label, name, papers (number of papers)
 ============  =====================  ==================================================
 
 ============  ==================  ==================================================
@@ -17,7 +19,18 @@ mentions      paper -> concept    score, rank, surface, weight (= score)
 related       paper -- paper      weight, shared (concept ids), n_shared
 co_occurs     concept -- concept  count, weight (= count)
 cites         paper -> paper      weight (= 1)
+wrote         author -> paper     position (1 = first author), weight (= 1)
+published_in  paper -> venue      weight (= 1)
 ============  ==================  ==================================================
+
+Person keys are the name in ``First Last`` order, accents, case and punctuation
+removed (``Müller, Anna`` -> ``a:anna muller``); venue keys drop years and
+``'15``-style suffixes too (``KDD '15`` and ``KDD 2016`` -> ``v:kdd``). ``references``
+keeps each paper's raw reference identifiers; those that resolve to a paper in the
+corpus (by id, DOI, arXiv, OpenAlex or Semantic Scholar id) are ``cites`` edges, the
+rest are counted in the graph attribute ``unresolved_references``.
+:mod:`kg.citations` derives co-citation, bibliographic-coupling and co-authorship
+projections from these.
 
 Undirected kinds (``related``, ``co_occurs``) are stored once, from the smaller id
 to the larger. :func:`projection` gives each kind as its own simple graph.
@@ -33,6 +46,8 @@ the top list of either end).
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -41,7 +56,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.errors import GraphFileError
-from kg.ingest._records import normalize_arxiv, normalize_doi
+from kg.ingest._records import normalize_title, reference_key
 from kg.models import Concept, Mention, Paper
 
 __all__ = [
@@ -51,10 +66,13 @@ __all__ = [
     "graph_from_json",
     "papers_of",
     "concepts_of",
+    "cited_pairs",
+    "author_id",
+    "venue_id",
     "EDGE_KINDS",
 ]
 
-EDGE_KINDS = ("mentions", "related", "co_occurs", "cites")
+EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
 _UNDIRECTED = {"related", "co_occurs"}
 
 
@@ -69,37 +87,131 @@ def _paper_attrs(paper: Paper) -> dict[str, object]:
         "venue": paper.venue,
         "authors": list(paper.authors),
         "keyphrases": list(paper.keyphrases),
+        "doi": paper.ids.get("doi"),
+        "references": list(paper.references),
         "source": paper.source,
     }
 
 
+_SCHEMES = ("doi", "arxiv", "openalex", "s2")
+
+
+def _identity_keys(paper: Paper) -> list[str]:
+    """Every key a reference to ``paper`` may reduce to (see :func:`reference_key`)."""
+    keys = [paper.id.casefold(), reference_key(paper.id)]
+    for scheme, value in paper.ids.items():
+        keys.append(value.casefold())
+        if scheme in _SCHEMES:
+            keys.append(reference_key(value) if scheme in ("doi", "arxiv") else f"{scheme}:{value.lower()}")
+        elif scheme == "s2_corpus":
+            keys.append(f"corpusid:{value}")
+    for alias in paper.extra.get("aliases", ()):  # type: ignore[union-attr]
+        keys.extend((str(alias).casefold(), reference_key(str(alias))))
+    return keys
+
+
 def _resolve_references(papers: Sequence[Paper]) -> dict[str, str]:
-    """Every identifier a paper is known by (id, DOI, arXiv id, …) -> its paper id."""
+    """Every identifier key a paper is known by (id, DOI, arXiv, OpenAlex, S2 …) -> its paper id."""
     known: dict[str, str] = {}
     for paper in papers:
-        known.setdefault(paper.id, paper.id)
-        known.setdefault(paper.id.lower(), paper.id)
-        for value in paper.ids.values():
-            known.setdefault(value.lower(), paper.id)
+        for key in _identity_keys(paper):
+            known.setdefault(key, paper.id)
     return known
 
 
 def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
-    """``(citing, cited)`` pairs inside the corpus, and the number of unresolved references."""
+    """``(citing, cited)`` pairs inside the corpus, and the number of unresolved references.
+
+    A reference resolves when it names a corpus paper by its id, DOI (bare, ``doi:`` or
+    URL), arXiv id (any version), OpenAlex id or URL, Semantic Scholar paper id, or
+    ``CorpusId:<n>``. Self-citations are dropped; a reference listed twice counts once.
+
+    Examples
+    --------
+    >>> a = Paper("a", "x", "A", ids={"doi": "10.1000/a"})
+    >>> b = Paper("b", "y", "B", references=("https://doi.org/10.1000/A", "10.9999/elsewhere"))
+    >>> cited_pairs([a, b])
+    ([('b', 'a')], 1)
+    """
     known = _resolve_references(papers)
     pairs: set[tuple[str, str]] = set()
     unresolved = 0
     for paper in papers:
+        seen: set[str] = set()
         for ref in paper.references:
-            target = known.get(ref) or known.get(ref.lower())
-            if target is None:
-                norm = normalize_doi(ref) or normalize_arxiv(ref)
-                target = known.get(norm.lower()) if norm else None
+            key = reference_key(ref)
+            if key in seen:
+                continue
+            seen.add(key)
+            target = known.get(key) or known.get(ref.strip().casefold())
             if target is None:
                 unresolved += 1
             elif target != paper.id:
                 pairs.add((paper.id, target))
     return sorted(pairs), unresolved
+
+
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def author_id(name: str) -> str | None:
+    """The ``a:`` node id of a person, ``First Last`` order, or ``None`` for an empty name.
+
+    Examples
+    --------
+    >>> author_id("Müller, Anna"), author_id("Anna  Müller")
+    ('a:anna muller', 'a:anna muller')
+    """
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        name = f"{parts[1]} {parts[0]}"
+    key = normalize_title(_plain(name))
+    return "a:" + key if key else None
+
+
+_VENUE_YEAR = re.compile(r"(?:'\d\d\b|\b(?:19|20)\d\d\b)")
+
+
+def venue_id(venue: str) -> str | None:
+    """The ``v:`` node id of a venue: years and ``'15`` suffixes dropped, normalized.
+
+    Examples
+    --------
+    >>> venue_id("KDD '15"), venue_id("KDD 2016"), venue_id("ICLR")
+    ('v:kdd', 'v:kdd', 'v:iclr')
+    """
+    key = normalize_title(_plain(_VENUE_YEAR.sub(" ", venue)))
+    return "v:" + key if key else None
+
+
+def _add_people_and_venues(graph: nx.MultiDiGraph, papers: Sequence[Paper]) -> None:
+    """``author`` and ``venue`` nodes with ``wrote`` and ``published_in`` edges, in sorted order."""
+    names: dict[str, str] = {}
+    counts: dict[str, int] = defaultdict(int)
+    wrote: dict[tuple[str, str], int] = {}
+    published: list[tuple[str, str]] = []
+    for paper in sorted(papers, key=lambda p: p.id):
+        for position, name in enumerate(paper.authors, start=1):
+            aid = author_id(name)
+            if aid is None or (aid, paper.id) in wrote:
+                continue
+            wrote[aid, paper.id] = position
+            names.setdefault(aid, name)
+            counts[aid] += 1
+        vid = venue_id(paper.venue) if paper.venue else None
+        if vid is not None:
+            published.append((paper.id, vid))
+            names.setdefault(vid, paper.venue)  # type: ignore[arg-type]
+            counts[vid] += 1
+    for node in sorted(names):
+        kind = "author" if node.startswith("a:") else "venue"
+        graph.add_node(node, kind=kind, label=names[node], name=names[node], papers=counts[node])
+    for (aid, pid), position in sorted(wrote.items()):
+        graph.add_edge(aid, pid, key="wrote", kind="wrote", position=position, weight=1)
+    for pid, vid in sorted(published):
+        graph.add_edge(pid, vid, key="published_in", kind="published_in", weight=1)
 
 
 def _incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],
@@ -216,6 +328,7 @@ def build_graph(
     for citing, cited in pairs:
         graph.add_edge(citing, cited, key="cites", kind="cites", weight=1)
     graph.graph["unresolved_references"] = unresolved
+    _add_people_and_venues(graph, papers)
     return graph
 
 
@@ -224,13 +337,15 @@ def projection(graph: nx.MultiDiGraph, kind: str) -> nx.Graph:
 
     ``related`` and ``co_occurs`` give an undirected ``nx.Graph`` over all papers or
     all concepts (isolated ones included); ``cites`` a ``nx.DiGraph`` over all papers;
-    ``mentions`` the undirected bipartite paper–concept graph. Edge attributes are
+    ``mentions``, ``wrote`` and ``published_in`` the undirected bipartite paper–concept,
+    author–paper and paper–venue graphs. Edge attributes are
     copied; node attributes are shared by reference.
     """
     if kind not in EDGE_KINDS:
         raise ValueError(f"unknown edge kind {kind!r}; choose from {EDGE_KINDS}")
     node_kind = {"related": ("paper",), "cites": ("paper",), "co_occurs": ("concept",),
-                 "mentions": ("paper", "concept")}[kind]
+                 "mentions": ("paper", "concept"), "wrote": ("author", "paper"),
+                 "published_in": ("paper", "venue")}[kind]
     out: nx.Graph = nx.DiGraph() if kind == "cites" else nx.Graph()
     out.graph.update(graph.graph)
     out.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if d.get("kind") in node_kind)

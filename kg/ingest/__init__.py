@@ -2,91 +2,294 @@
 
 :func:`load_corpus` reads several files (detecting each format), merges them and
 reports duplicates as skips, so no record is ever dropped silently.
+
+=================  ===========================  ==========================================
+format             module                       what
+=================  ===========================  ==========================================
+``text``           :mod:`kg.ingest.text`        abstracts separated by blank lines
+``jsonl``          :mod:`kg.ingest.jsonl`       kg's own fields, JSON Lines or a JSON array
+``csv``            :mod:`kg.ingest.table`       CSV/TSV; Scopus and Web of Science detected
+``scopus``         :mod:`kg.ingest.table`       Scopus CSV export
+``wos``            :mod:`kg.ingest.table`       Web of Science tab-delimited export
+``bibtex``         :mod:`kg.ingest.bibtex`      ``.bib``
+``ris``            :mod:`kg.ingest.ris`         ``.ris``
+``openalex``       :mod:`kg.ingest.openalex`    OpenAlex works (single, page, JSONL)
+``s2``             :mod:`kg.ingest.semantic_    Semantic Scholar paper JSON
+                   scholar`
+``arxiv``          :mod:`kg.ingest.arxiv`       arXiv metadata snapshot JSONL
+=================  ===========================  ==========================================
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from kg.errors import InputError
+from kg.ingest._json import first_json_record
+from kg.ingest._records import normalize_title, reference_key
+from kg.ingest.arxiv import load_arxiv
+from kg.ingest.bibtex import load_bibtex
 from kg.ingest.jsonl import load_jsonl
-from kg.ingest.table import load_csv
+from kg.ingest.openalex import load_openalex
+from kg.ingest.ris import load_ris
+from kg.ingest.semantic_scholar import load_semantic_scholar
+from kg.ingest.table import detect_dialect, load_csv, load_scopus, load_wos
 from kg.ingest.text import load_text
 from kg.models import Corpus, Paper, Skip
 
-__all__ = ["load_corpus", "detect_format", "READERS", "load_jsonl", "load_csv", "load_text"]
+__all__ = [
+    "load_corpus",
+    "detect_format",
+    "merge_corpora",
+    "READERS",
+    "FORMATS",
+    "load_text",
+    "load_jsonl",
+    "load_csv",
+    "load_scopus",
+    "load_wos",
+    "load_bibtex",
+    "load_ris",
+    "load_openalex",
+    "load_semantic_scholar",
+    "load_arxiv",
+]
 
 READERS: dict[str, Callable[[str], Corpus]] = {
     "text": load_text,
     "jsonl": load_jsonl,
     "csv": load_csv,
+    "scopus": load_scopus,
+    "wos": load_wos,
+    "bibtex": load_bibtex,
+    "ris": load_ris,
+    "openalex": load_openalex,
+    "s2": load_semantic_scholar,
+    "arxiv": load_arxiv,
 }
 
-_EXTENSIONS = {".txt": "text", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".tsv": "csv"}
+#: What ``--format`` accepts.
+FORMATS = ("auto", *READERS)
+
+_TABLES = {"csv", "scopus", "wos"}
+_EXTENSIONS = {".csv": "csv", ".tsv": "csv", ".bib": "bibtex", ".bibtex": "bibtex", ".ris": "ris"}
+_JSON_EXTENSIONS = {".json", ".jsonl", ".ndjson"}
+_HEAD_BYTES = 1 << 16
+
+
+def _json_kind(head: str) -> str:
+    """Which JSON reader fits, from the first record (else from tell-tale keys in the head)."""
+    record = first_json_record(head) or {}
+    if "abstract_inverted_index" in record or str(record.get("id", "")).startswith("https://openalex.org/"):
+        return "openalex"
+    if {"paperId", "paperid", "externalIds", "externalids"} & record.keys():
+        return "s2"
+    if {"submitter", "authors_parsed"} & record.keys() or {"versions", "categories"} <= record.keys():
+        return "arxiv"
+    if record:
+        return "jsonl"
+    if '"abstract_inverted_index"' in head:
+        return "openalex"
+    if '"paperId"' in head:
+        return "s2"
+    if '"authors_parsed"' in head or '"submitter"' in head:
+        return "arxiv"
+    return "jsonl"
 
 
 def detect_format(path: str) -> str:
-    """The reader name for ``path``, from its extension, else from its first bytes."""
+    """The reader name for ``path``, from its extension and its first bytes.
+
+    ``.bib`` and ``.ris`` by extension; ``.csv``/``.tsv`` are tables (Scopus and Web of
+    Science columns are recognised by the table reader); JSON files by their first
+    record (OpenAlex, Semantic Scholar, arXiv snapshot, else kg's fields); ``.txt`` is
+    plain text unless it is a Web of Science tab-delimited or RIS export.
+    """
     ext = os.path.splitext(path)[1].lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
     try:
         with open(path, "rb") as handle:
-            head = handle.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+            raw = handle.read(_HEAD_BYTES)
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
     except OSError as exc:
         raise InputError(exc.strerror or "cannot open", path=path) from None
-    if head.startswith(b"{"):
-        return "jsonl"
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = raw.decode("utf-16", errors="replace")
+    else:
+        head = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+    head = head.replace("\r\n", "\n").replace("\r", "\n")
+    stripped = head.lstrip(" \t\n")
+    first_line = head.split("\n", 1)[0]
+    if ext in _JSON_EXTENSIONS or stripped.startswith(("{", "[")):
+        return _json_kind(head)
+    if "\t" in first_line and detect_dialect(first_line.split("\t")) == "wos":
+        return "wos"
+    if re.match(r"TY  ?- ", stripped):
+        return "ris"
+    if ext == ".txt":
+        return "text"
+    if re.search(r"^\s*@\s*\w+\s*[{(]", head, re.M):
+        return "bibtex"
     raise InputError(
         f"unknown format (extension {ext or 'none'!r}); use one of {sorted(READERS)} with --format",
         path=path,
     )
 
 
+# --- merging ---------------------------------------------------------------------------
+
+_MIN_TITLE_WORDS = 4
+
+
+def _strong_keys(paper: Paper) -> list[str]:
+    keys = ["id:" + paper.id]
+    for scheme in ("doi", "arxiv", "openalex", "s2"):
+        value = paper.ids.get(scheme)
+        if value:
+            keys.append(reference_key(value) if scheme in ("doi", "arxiv") else f"{scheme}:{value.lower()}")
+    return keys
+
+
+def _title_key(paper: Paper) -> str | None:
+    if paper.title_derived:
+        return None
+    title = normalize_title(paper.title)
+    return "title:" + title if len(title.split()) >= _MIN_TITLE_WORDS else None
+
+
+def _compatible(a: Paper, b: Paper) -> bool:
+    """Two papers with the same title are one paper unless their DOIs or years disagree."""
+    da, db = a.ids.get("doi"), b.ids.get("doi")
+    if da and db and da != db:
+        return False
+    return a.year is None or b.year is None or abs(a.year - b.year) <= 1
+
+
+def _union(first: Iterable[str], second: Iterable[str], key: Callable[[str], str]) -> tuple[str, ...]:
+    seen: dict[str, str] = {}
+    for item in (*first, *second):
+        seen.setdefault(key(item), item)
+    return tuple(seen.values())
+
+
+def merge_papers(a: Paper, b: Paper) -> Paper:
+    """One paper from two records of it: ``a``'s id and source, the richest of each field.
+
+    The longer abstract, a real title over a derived one, the longer author list, the
+    first known year and venue, the union of keyphrases, references and ids. ``b``'s
+    id (if different) goes to ``extra["aliases"]`` and its source to
+    ``extra["merged_from"]``.
+    """
+    extra = {**b.extra, **a.extra}
+    aliases = [*a.extra.get("aliases", []), *([b.id] if b.id != a.id else []), *b.extra.get("aliases", [])]  # type: ignore[misc]
+    if aliases:
+        extra["aliases"] = list(dict.fromkeys(aliases))
+    extra["merged_from"] = [*a.extra.get("merged_from", []), b.source, *b.extra.get("merged_from", [])]  # type: ignore[misc]
+    take_b_title = a.title_derived and not b.title_derived
+    return replace(
+        a,
+        abstract=b.abstract if len(b.abstract) > len(a.abstract) else a.abstract,
+        title=b.title if take_b_title else a.title,
+        title_derived=b.title_derived if take_b_title else a.title_derived,
+        authors=b.authors if len(b.authors) > len(a.authors) else a.authors,
+        year=a.year if a.year is not None else b.year,
+        venue=a.venue or b.venue,
+        keyphrases=_union(a.keyphrases, b.keyphrases, str.casefold),
+        references=_union(a.references, b.references, reference_key),
+        ids={**b.ids, **a.ids},
+        extra=extra,
+    )
+
+
+def _location(source: str) -> tuple[str, int | None]:
+    where = source.rsplit(":", 1)
+    if len(where) == 2 and where[1].isdigit():
+        return where[0], int(where[1])
+    return source, None
+
+
 def merge_corpora(parts: Iterable[Corpus]) -> Corpus:
-    """Concatenate corpora; a paper whose id was already seen becomes a duplicate skip."""
+    """One corpus from several files' corpora.
+
+    The same paper in two *different* inputs (same id, DOI, arXiv, OpenAlex or S2
+    id, or the same normalized title of four words or more with agreeing DOI and
+    year) becomes one paper (:func:`merge_papers`), counted in ``merged``. A second
+    record of the same paper inside *one* input is a ``duplicate`` skip.
+    """
     merged = Corpus()
-    first_seen: dict[str, Paper] = {}
-    for part in parts:
+    slot: dict[str, int] = {}
+    inputs_of: list[set[int]] = []
+    for number, part in enumerate(parts):
         merged.skipped.extend(part.skipped)
         merged.merged += part.merged
         for paper in part.papers:
-            if paper.id in first_seen:
-                where = paper.source.rsplit(":", 1)
-                merged.skipped.append(
-                    Skip(where[0], int(where[1]) if len(where) == 2 and where[1].isdigit() else None,
-                         f"duplicate: same id {paper.id!r} as {first_seen[paper.id].source}")
-                )
-                continue
-            first_seen[paper.id] = paper
-            merged.papers.append(paper)
+            strong = _strong_keys(paper)
+            title = _title_key(paper)
+            hit = next((slot[k] for k in strong if k in slot), None)
+            how = None
+            if hit is not None:
+                how = next(k for k in strong if k in slot)
+            elif title in slot and number not in inputs_of[slot[title]] \
+                    and _compatible(merged.papers[slot[title]], paper):
+                hit, how = slot[title], title
+            if hit is None:
+                hit = len(merged.papers)
+                merged.papers.append(paper)
+                inputs_of.append({number})
+            else:
+                first = merged.papers[hit]
+                if number in inputs_of[hit]:
+                    what = f"same id {paper.id!r}" if how == "id:" + paper.id else \
+                        f"same {how.split(':', 1)[0]} {how.split(':', 1)[1]!r}"  # type: ignore[union-attr]
+                    source, line = _location(paper.source)
+                    merged.skipped.append(Skip(source, line, f"duplicate: {what} as {first.source}"))
+                    continue
+                merged.papers[hit] = merge_papers(first, paper)
+                inputs_of[hit].add(number)
+                merged.merged += 1
+            for key in (*_strong_keys(merged.papers[hit]), *strong, title):
+                if key is not None:
+                    slot.setdefault(key, hit)
     return merged
 
 
 def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto",
-                strict: bool = False) -> Corpus:
+                strict: bool = False, mapping: Mapping[str, str] | None = None) -> Corpus:
     """Read every file in ``paths`` and merge them into one corpus.
 
     Parameters
     ----------
     paths : sequence of paths
-        Corpus files, in order; the first occurrence of a paper wins.
+        Corpus files, in order; the first occurrence of a paper keeps its id.
     format : str
         ``auto`` (by extension and content) or one of :data:`READERS`.
     strict : bool
         Raise :class:`~kg.errors.InputError` on the first skipped record instead of
         counting it.
+    mapping : dict, optional
+        kg field -> column name, for CSV-like inputs (``--map abstract=AB``).
     """
     if not paths:
         raise InputError("no input files given")
-    if format != "auto" and format not in READERS:
+    if format not in FORMATS:
         raise InputError(f"unknown format {format!r}; choose auto or one of {sorted(READERS)}")
     parts = []
+    used_mapping = False
     for path in paths:
         name = os.fspath(path)
-        reader = READERS[detect_format(name) if format == "auto" else format]
-        parts.append(reader(name))
+        kind = detect_format(name) if format == "auto" else format
+        if kind in _TABLES and mapping:
+            parts.append(READERS[kind](name, mapping=mapping))  # type: ignore[call-arg]
+            used_mapping = True
+        else:
+            parts.append(READERS[kind](name))
+    if mapping and not used_mapping:
+        raise InputError("--map applies to CSV/TSV inputs, and none was given")
     corpus = merge_corpora(parts)
     if strict and corpus.skipped:
         first = corpus.skipped[0]

@@ -12,7 +12,7 @@ MAX_FILE_BYTES = 2 * 1024**3
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Return the file's text: UTF-8 (with or without BOM), any line endings as ``\\n``.
+    """Return the file's text: UTF-8 (with or without BOM) or UTF-16 with BOM, line endings as ``\\n``.
 
     Raises
     ------
@@ -32,6 +32,12 @@ def read_text(path: str | os.PathLike[str]) -> str:
         raise InputError("permission denied", path=name) from None
     if len(data) > MAX_FILE_BYTES:
         raise InputError("file larger than 2 GiB; split it into several inputs", path=name)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with BOM (Web of Science, Excel)
+        try:
+            return data.decode("utf-16").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"broken UTF-16 text (offset {exc.start}); re-save the file as UTF-8",
+                             path=name) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

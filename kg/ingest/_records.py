@@ -14,7 +14,22 @@ from collections.abc import Iterable, Mapping
 
 from kg.models import Paper
 
-__all__ = ["RecordSkipped", "paper_from_record", "derive_title", "text_id", "clean_text"]
+__all__ = [
+    "RecordSkipped",
+    "paper_from_record",
+    "derive_title",
+    "text_id",
+    "clean_text",
+    "normalize_doi",
+    "normalize_arxiv",
+    "normalize_openalex",
+    "normalize_title",
+    "reference_key",
+    "MAX_FIELD_CHARS",
+]
+
+#: Longest text field kg accepts (characters); longer ones are full texts or broken exports.
+MAX_FIELD_CHARS = 100_000
 
 _WS = re.compile(r"\s+")
 _DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
@@ -53,6 +68,60 @@ def normalize_arxiv(value: str) -> str | None:
     return match.group(1) if match else None
 
 
+_OPENALEX = re.compile(r"^(?:https?://(?:api\.)?openalex\.org/(?:works/)?)?([Ww]\d{4,})$")
+_S2 = re.compile(r"^(?:s2:|https?://(?:www\.)?semanticscholar\.org/paper/(?:[^/]+/)?)?([0-9a-f]{40})$", re.I)
+
+
+def normalize_openalex(value: str) -> str | None:
+    """The short OpenAlex id (``W2741809807``) from a URL or bare id, else ``None``.
+
+    Examples
+    --------
+    >>> normalize_openalex("https://openalex.org/W2741809807")
+    'W2741809807'
+    """
+    match = _OPENALEX.match((value or "").strip())
+    return match.group(1).upper() if match else None
+
+
+def normalize_title(value: str) -> str:
+    """A title reduced for matching: accents, case, punctuation and spacing removed.
+
+    Examples
+    --------
+    >>> normalize_title("Graph  Neural Networks: A Review!")
+    'graph neural networks a review'
+    """
+    text = unicodedata.normalize("NFKD", clean_text(value).casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(re.findall(r"\w+", text))
+
+
+def reference_key(value: str) -> str:
+    """One canonical key for a reference or identifier, so equal works compare equal.
+
+    ``doi:`` + bare DOI, ``arxiv:`` + id, ``openalex:`` + W-id, ``s2:`` + 40-hex
+    Semantic Scholar id, else the cleaned, casefolded text itself.
+
+    Examples
+    --------
+    >>> reference_key("https://doi.org/10.1145/3292500.3330919")
+    'doi:10.1145/3292500.3330919'
+    >>> reference_key("arXiv:2309.00071v2")
+    'arxiv:2309.00071'
+    """
+    text = clean_text(value)
+    if (doi := normalize_doi(text)) is not None:
+        return "doi:" + doi
+    if (arxiv := normalize_arxiv(text)) is not None:
+        return "arxiv:" + arxiv.lower()
+    if (openalex := normalize_openalex(text)) is not None:
+        return "openalex:" + openalex.lower()
+    if (s2 := _S2.match(text)) is not None:
+        return "s2:" + s2.group(1).lower()
+    return text.casefold()
+
+
 # --- derived titles -------------------------------------------------------------------
 
 _NAME = r"([A-Za-z][\w\-+]*[A-Z0-9][\w\-+]*)"  # a token with an inner capital or digit
@@ -60,8 +129,8 @@ _INTRO = re.compile(
     r"\b(?:called|named|dubbed|termed|coined|namely)\s+(?:as\s+)?[\"'“‘]?" + _NAME, re.U
 )
 _PRESENT = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:propose|present|introduce|develop|design)s?\s+"
-    r"(?:a |an |the )?(?:(?:new|novel|simple|general)\s+)?[\"'“‘]?" + _NAME + r"\b"
+    r"\b(?i:we|this (?:paper|work))\s+(?:propose|present|introduce|develop|design)s?\s+"
+    r"(?i:a |an |the )?(?i:(?:new|novel|simple|general)\s+)?[\"'“‘]?" + _NAME + r"\b"
 )
 _PAREN_ACRONYM = re.compile(r"\(([A-Za-z][\w\-+]*[A-Z][\w\-+]*)\)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -153,6 +222,11 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     abstract = clean_text(record.get("abstract"))
     if not abstract:
         raise RecordSkipped("empty: no abstract")
+    for name in ("abstract", "title"):
+        size = len(str(record.get(name) or ""))
+        if size > MAX_FIELD_CHARS:
+            raise RecordSkipped(f"unparsable: {name} is {size:,} characters (limit {MAX_FIELD_CHARS:,}); "
+                                "is it a full text or a broken export?")
     ids: dict[str, str] = {}
     for scheme, value in dict(record.get("ids") or {}).items():  # type: ignore[arg-type]
         if value:

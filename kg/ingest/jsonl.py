@@ -2,44 +2,55 @@
 
 Fields: ``id``, ``title``, ``abstract`` (required), and optionally ``authors``,
 ``year``, ``venue``, ``keyphrases``, ``references``, ``doi``, ``arxiv_id``.
-A line that is not a JSON object is skipped with its line number and the reason.
+A JSON array of such objects (a ``.json`` file) is read the same way. A line that
+is not a JSON object is skipped with its line number and the reason.
 """
 
 from __future__ import annotations
 
-import json
 import os
+from collections.abc import Callable, Mapping
 
 from kg.ingest._io import read_text
+from kg.ingest._json import iter_json_records
 from kg.ingest._records import RecordSkipped, paper_from_record
 from kg.models import Corpus, Skip
 
-__all__ = ["load_jsonl", "iter_json_lines"]
+__all__ = ["load_jsonl", "read_json_corpus"]
 
 
-def iter_json_lines(name: str, text: str, corpus: Corpus):
-    """Yield ``(line_number, object)`` for each JSON object line; skips go to ``corpus``."""
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            corpus.skipped.append(Skip(name, number, f"unparsable: invalid JSON ({exc.msg} at column {exc.colno})"))
-            continue
-        if not isinstance(record, dict):
-            corpus.skipped.append(Skip(name, number, f"unparsable: expected a JSON object, got {type(record).__name__}"))
-            continue
-        yield number, record
+def read_json_corpus(path: str | os.PathLike[str],
+                     to_record: Callable[[Mapping[str, object]], Mapping[str, object]]) -> Corpus:
+    """Read every JSON record of ``path``, convert it with ``to_record``, and build papers.
+
+    ``to_record`` maps one source object to kg's field names; it may raise
+    :class:`~kg.ingest._records.RecordSkipped` (or ``ValueError``/``TypeError``/
+    ``KeyError``/``AttributeError`` for malformed objects, reported as unparsable).
+    """
+    name = os.fspath(path)
+    corpus = Corpus()
+    for number, obj in iter_json_records(name, read_text(name), corpus):
+        _add(corpus, name, number, lambda: to_record(obj))
+    return corpus
+
+
+def _add(corpus: Corpus, name: str, number: int, make: Callable[[], Mapping[str, object]]) -> None:
+    try:
+        record = make()
+        corpus.papers.append(paper_from_record(record, source=f"{name}:{number}"))
+    except RecordSkipped as exc:
+        corpus.skipped.append(Skip(name, number, str(exc)))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        corpus.skipped.append(Skip(name, number, f"unparsable: malformed record ({type(exc).__name__}: "
+                                   f"{str(exc)[:80]})"))
+
+
+def _identity(obj: Mapping[str, object]) -> Mapping[str, object]:
+    return obj
 
 
 def load_jsonl(path: str | os.PathLike[str]) -> Corpus:
-    """Read a JSONL corpus file into a :class:`~kg.models.Corpus`."""
-    name = os.fspath(path)
-    corpus = Corpus()
-    for number, record in iter_json_lines(name, read_text(name), corpus):
-        try:
-            corpus.papers.append(paper_from_record(record, source=f"{name}:{number}"))
-        except RecordSkipped as exc:
-            corpus.skipped.append(Skip(name, number, str(exc)))
-    return corpus
+    """Read a JSONL (or JSON array) corpus file into a :class:`~kg.models.Corpus`."""
+    return read_json_corpus(path, _identity)
+
+

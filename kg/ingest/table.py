@@ -1,8 +1,19 @@
-"""CSV (and tab-separated) corpora with a header row naming kg's fields.
+"""Delimited corpora (CSV, TSV): kg's own columns, Scopus CSV and Web of Science tab-delimited.
 
-List fields (``authors``, ``keyphrases``, ``references``) are ``;``-separated.
-Header names are matched case-insensitively; ``mapping`` renames columns
-(``{"abstract": "AB"}`` reads the abstract from column ``AB``).
+The header decides how columns are read:
+
+* **Scopus** CSV exports (``Title``, ``Abstract``, ``Source title``, ``EID`` …):
+  authors from ``Author full names`` (else ``Authors``), keyphrases from ``Author
+  Keywords``, references from ``References``; ``[No abstract available]`` counts as
+  no abstract and the trailing ``© … publisher`` line is dropped.
+* **Web of Science** tab-delimited exports (two-letter tags ``PT``, ``TI``, ``AB``, ``PY``
+  …): ``AF``/``AU`` authors, ``SO`` venue, ``DE`` keyphrases, ``DI`` DOI, ``CR`` cited
+  references, ``UT`` accession number.
+* **anything else**: columns named like kg's fields (``id``, ``title``, ``abstract``,
+  ``authors``, ``year``, ``venue``, ``keyphrases``, ``references``, ``doi``,
+  ``arxiv_id``), case-insensitively; lists ``;``-separated.
+
+``mapping`` (``--map field=column``) overrides any of these per field.
 """
 
 from __future__ import annotations
@@ -10,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Mapping
 
 from kg.errors import InputError
@@ -17,9 +29,81 @@ from kg.ingest._io import read_text
 from kg.ingest._records import RecordSkipped, paper_from_record
 from kg.models import Corpus, Skip
 
-__all__ = ["load_csv"]
+__all__ = ["load_csv", "load_scopus", "load_wos", "detect_dialect", "FIELDS"]
 
 csv.field_size_limit(64 * 1024 * 1024)
+
+#: kg's field names, as a CSV header or ``--map`` may name them.
+FIELDS = ("id", "title", "abstract", "authors", "year", "venue", "keyphrases", "references",
+          "doi", "arxiv_id")
+
+_SCOPUS = {
+    "title": ("title",), "abstract": ("abstract",), "authors": ("author full names", "authors"),
+    "year": ("year",), "venue": ("source title",), "keyphrases": ("author keywords",),
+    "references": ("references",), "doi": ("doi",), "id": ("eid",),
+}
+_WOS = {
+    "title": ("ti",), "abstract": ("ab",), "authors": ("af", "au"), "year": ("py",),
+    "venue": ("so",), "keyphrases": ("de",), "references": ("cr",), "doi": ("di",), "id": ("ut",),
+}
+_NO_ABSTRACT = re.compile(r"^\[?no abstract available\]?\.?$", re.I)
+_COPYRIGHT = re.compile(r"\s*(?:©|\(c\)|copyright)\s*(?:19|20)\d\d\b[^.]*(?:\.[^.]*)?$", re.I)
+_PAREN_ID = re.compile(r"\s*\(\d+\)\s*$")
+
+
+def detect_dialect(header: list[str]) -> str:
+    """``scopus``, ``wos`` or ``kg`` from a header row.
+
+    Examples
+    --------
+    >>> detect_dialect(["Authors", "Title", "Year", "Source title", "Abstract", "EID"])
+    'scopus'
+    >>> detect_dialect(["PT", "AU", "TI", "SO", "AB", "PY", "UT"])
+    'wos'
+    """
+    names = {col.strip().lower() for col in header}
+    if {"title", "abstract", "source title"} <= names or ("eid" in names and "abstract" in names):
+        return "scopus"
+    if {"ti", "ab"} <= names and len(names & {"pt", "au", "af", "so", "py", "ut", "di", "de"}) >= 2:
+        return "wos"
+    return "kg"
+
+
+def _split_names(value: str, dialect: str) -> list[str]:
+    parts = [p.strip() for p in value.split(";") if p.strip()]
+    if dialect == "scopus":  # "Smith, John (57190000000)" -> "John Smith"
+        from kg.ingest.bibtex import flip_name
+
+        return [flip_name(_PAREN_ID.sub("", p)) for p in parts]
+    if dialect == "wos":
+        from kg.ingest.bibtex import flip_name
+
+        return [flip_name(p) for p in parts]
+    return parts
+
+
+def _record(row: list[str], index: Mapping[str, int], dialect: str) -> dict[str, object]:
+    record: dict[str, object] = {field: row[i] for field, i in index.items() if i < len(row)}
+    if dialect == "kg":
+        return record
+    abstract = str(record.get("abstract") or "").strip()
+    if _NO_ABSTRACT.match(abstract):
+        abstract = ""
+    record["abstract"] = _COPYRIGHT.sub("", abstract) or abstract
+    if record.get("authors"):
+        record["authors"] = _split_names(str(record["authors"]), dialect)
+    if record.get("references"):
+        record["references"] = [r.strip() for r in str(record["references"]).split(";") if r.strip()]
+    if record.get("keyphrases"):
+        record["keyphrases"] = [k.strip() for k in str(record["keyphrases"]).split(";") if k.strip()]
+    doi = str(record.get("doi") or "").strip()
+    if doi:
+        record["id"] = None  # the DOI is the paper id; the EID / UT stays in ids
+    raw_id = str(row[index["id"]]).strip() if "id" in index and index["id"] < len(row) else ""
+    if raw_id:
+        record["ids"] = {dialect: raw_id}
+    record["extra"] = {"export": dialect}
+    return record
 
 
 def load_csv(
@@ -27,6 +111,7 @@ def load_csv(
     *,
     delimiter: str | None = None,
     mapping: Mapping[str, str] | None = None,
+    dialect: str | None = None,
 ) -> Corpus:
     """Read a delimited corpus file into a :class:`~kg.models.Corpus`.
 
@@ -35,26 +120,53 @@ def load_csv(
     path : path
         The file.
     delimiter : str, optional
-        Field separator; by default a tab for ``.tsv``/``.txt`` files whose header
-        has tabs, else a comma.
+        Field separator; by default a tab when the header has tabs, else a comma.
     mapping : dict, optional
-        kg field name -> column name in this file.
+        kg field name -> column name in this file (case-insensitive); overrides the
+        columns the dialect would use.
+    dialect : {'kg', 'scopus', 'wos'}, optional
+        Which export the columns come from; by default detected from the header.
+
+    Raises
+    ------
+    InputError
+        When the file has no header, no abstract column, or ``mapping`` names a
+        field or column that does not exist.
     """
     name = os.fspath(path)
     text = read_text(name)
     header_line = text.split("\n", 1)[0]
     if delimiter is None:
         delimiter = "\t" if "\t" in header_line else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader)
-    except StopIteration:
-        raise InputError("empty file: expected a header row", path=name) from None
-    columns = {col.strip().lower(): index for index, col in enumerate(header)}
-    wanted = {field: field for field in ("id", "title", "abstract", "authors", "year", "venue",
-                                         "keyphrases", "references", "doi", "arxiv_id")}
-    wanted.update({k: v.lower() for k, v in (mapping or {}).items()})
-    index = {field: columns[col] for field, col in wanted.items() if col in columns}
+        header = next(csv.reader([header_line], delimiter=delimiter))
+    except (StopIteration, csv.Error) as exc:
+        raise InputError(f"unreadable header row ({exc or 'empty'})", path=name, line=1) from None
+    if not any(col.strip() for col in header):
+        raise InputError("empty file: expected a header row", path=name, line=1)
+    columns: dict[str, int] = {}
+    for i, col in enumerate(header):
+        columns.setdefault(col.strip().lower(), i)
+    dialect = dialect or detect_dialect(header)
+    candidates = {"scopus": _SCOPUS, "wos": _WOS}.get(dialect, {f: (f,) for f in FIELDS})
+    index: dict[str, int] = {}
+    for field, names in candidates.items():
+        found = [columns[c] for c in names if c in columns]
+        if found:
+            index[field] = found[0]
+    if dialect == "kg" and "arxiv_id" not in index and "arxiv" in columns:
+        index["arxiv_id"] = columns["arxiv"]
+    # Web of Science writes quotes inside fields without escaping them.
+    quoting = csv.QUOTE_NONE if dialect == "wos" else csv.QUOTE_MINIMAL
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
+    for field, column in (mapping or {}).items():
+        if field not in FIELDS:
+            raise InputError(f"--map {field}={column}: unknown field {field!r}; fields are {', '.join(FIELDS)}",
+                             path=name)
+        if column.strip().lower() not in columns:
+            raise InputError(f"--map {field}={column}: no column {column!r} in header {header[:12]}",
+                             path=name, line=1)
+        index[field] = columns[column.strip().lower()]
     if "abstract" not in index:
         raise InputError(
             f"no 'abstract' column in header {header[:8]}; name it 'abstract' or pass "
@@ -63,16 +175,34 @@ def load_csv(
             line=1,
         )
     corpus = Corpus()
-    for row in reader:
-        number = reader.line_num
+    rows = iter(reader)
+    next(rows, None)  # the header
+    while True:
+        number = reader.line_num + 1
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            corpus.skipped.append(Skip(name, number, f"unparsable: {exc}"))
+            continue
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < len(header) and len(row) <= index["abstract"]:
             corpus.skipped.append(Skip(name, number, f"unparsable: {len(row)} fields, header has {len(header)}"))
             continue
-        record = {field: row[i] for field, i in index.items() if i < len(row)}
         try:
-            corpus.papers.append(paper_from_record(record, source=f"{name}:{number}"))
+            corpus.papers.append(paper_from_record(_record(row, index, dialect), source=f"{name}:{number}"))
         except RecordSkipped as exc:
             corpus.skipped.append(Skip(name, number, str(exc)))
     return corpus
+
+
+def load_scopus(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | None = None) -> Corpus:
+    """Read a Scopus CSV export (columns as Scopus names them)."""
+    return load_csv(path, delimiter=",", mapping=mapping, dialect="scopus")
+
+
+def load_wos(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | None = None) -> Corpus:
+    """Read a Web of Science tab-delimited export (two-letter column tags)."""
+    return load_csv(path, delimiter="\t", mapping=mapping, dialect="wos")
