@@ -6,7 +6,7 @@ Schema (one ``nx.MultiDiGraph``; every edge's key is its ``kind``):
 node kind     id                     attributes
 ============  =====================  ==================================================
 ``paper``     the paper id           label, title, title_derived, abstract, year, venue,
-                                     authors, keyphrases, doi, references, source
+                                     authors, keyphrases, doi, ids, references, source
 ``concept``   ``c:`` + concept key   label, name, aliases, papers (document frequency)
 ``author``    ``a:`` + person key    label, name, papers (number of papers)
 ``venue``     ``v:`` + venue key     label, name, papers (number of papers)
@@ -25,10 +25,12 @@ published_in  paper -> venue      weight (= 1)
 
 Person keys are the name in ``First Last`` order, accents, case and punctuation
 removed (``Müller, Anna`` -> ``a:anna muller``); venue keys drop years and
-``'15``-style suffixes too (``KDD '15`` and ``KDD 2016`` -> ``v:kdd``). ``references``
-keeps each paper's raw reference identifiers; those that resolve to a paper in the
-corpus (by id, DOI, arXiv, OpenAlex or Semantic Scholar id) are ``cites`` edges, the
-rest are counted in the graph attribute ``unresolved_references``.
+``'15``-style suffixes too (``KDD '15`` and ``KDD 2016`` -> ``v:kdd``). A paper's ``ids``
+are its external ids as ``scheme:value`` (``doi:…``, ``arxiv:…``, ``openalex:W…``,
+``s2:…``, ``alias:<id of a merged duplicate>``); ``references`` keeps its raw reference
+identifiers. References that resolve to a paper in the corpus (by id, DOI, arXiv,
+OpenAlex or Semantic Scholar id) are ``cites`` edges; the others are counted in the
+graph attribute ``unresolved_references``.
 :mod:`kg.citations` derives co-citation, bibliographic-coupling and co-authorship
 projections from these.
 
@@ -67,6 +69,10 @@ __all__ = [
     "papers_of",
     "concepts_of",
     "cited_pairs",
+    "paper_ids",
+    "identity_keys",
+    "reference_index",
+    "resolve_reference",
     "author_id",
     "venue_id",
     "EDGE_KINDS",
@@ -88,6 +94,7 @@ def _paper_attrs(paper: Paper) -> dict[str, object]:
         "authors": list(paper.authors),
         "keyphrases": list(paper.keyphrases),
         "doi": paper.ids.get("doi"),
+        "ids": paper_ids(paper),
         "references": list(paper.references),
         "source": paper.source,
     }
@@ -96,27 +103,44 @@ def _paper_attrs(paper: Paper) -> dict[str, object]:
 _SCHEMES = ("doi", "arxiv", "openalex", "s2")
 
 
-def _identity_keys(paper: Paper) -> list[str]:
-    """Every key a reference to ``paper`` may reduce to (see :func:`reference_key`)."""
-    keys = [paper.id.casefold(), reference_key(paper.id)]
-    for scheme, value in paper.ids.items():
+def paper_ids(paper: Paper) -> list[str]:
+    """The paper's external ids as ``scheme:value`` strings (merged-in ids as ``alias:``)."""
+    ids = [f"{scheme}:{value}" for scheme, value in sorted(paper.ids.items())]
+    ids += [f"alias:{alias}" for alias in paper.extra.get("aliases", ())]  # type: ignore[union-attr]
+    return ids
+
+
+def identity_keys(paper_id: str, ids: Iterable[str]) -> list[str]:
+    """Every key a reference to a paper may reduce to (see :func:`~kg.ingest._records.reference_key`).
+
+    ``ids`` are ``scheme:value`` strings as :func:`paper_ids` gives (and paper nodes
+    store in ``ids``).
+    """
+    keys = [paper_id.casefold(), reference_key(paper_id)]
+    for item in ids:
+        scheme, _, value = item.partition(":")
         keys.append(value.casefold())
         if scheme in _SCHEMES:
             keys.append(reference_key(value) if scheme in ("doi", "arxiv") else f"{scheme}:{value.lower()}")
         elif scheme == "s2_corpus":
             keys.append(f"corpusid:{value}")
-    for alias in paper.extra.get("aliases", ()):  # type: ignore[union-attr]
-        keys.extend((str(alias).casefold(), reference_key(str(alias))))
+        elif scheme == "alias":
+            keys.append(reference_key(value))
     return keys
 
 
-def _resolve_references(papers: Sequence[Paper]) -> dict[str, str]:
-    """Every identifier key a paper is known by (id, DOI, arXiv, OpenAlex, S2 …) -> its paper id."""
+def reference_index(items: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:
+    """Identity key -> paper id, from ``(paper id, ids)`` pairs; the first paper wins a key."""
     known: dict[str, str] = {}
-    for paper in papers:
-        for key in _identity_keys(paper):
-            known.setdefault(key, paper.id)
+    for pid, ids in items:
+        for key in identity_keys(pid, ids):
+            known.setdefault(key, pid)
     return known
+
+
+def resolve_reference(ref: str, known: Mapping[str, str]) -> str | None:
+    """The corpus paper id that ``ref`` names, else ``None``."""
+    return known.get(reference_key(ref)) or known.get(ref.strip().casefold())
 
 
 def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
@@ -133,7 +157,7 @@ def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
     >>> cited_pairs([a, b])
     ([('b', 'a')], 1)
     """
-    known = _resolve_references(papers)
+    known = reference_index((p.id, paper_ids(p)) for p in papers)
     pairs: set[tuple[str, str]] = set()
     unresolved = 0
     for paper in papers:
@@ -143,7 +167,7 @@ def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
             if key in seen:
                 continue
             seen.add(key)
-            target = known.get(key) or known.get(ref.strip().casefold())
+            target = resolve_reference(ref, known)
             if target is None:
                 unresolved += 1
             elif target != paper.id:

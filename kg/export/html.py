@@ -37,7 +37,7 @@ def render_html(graph: nx.MultiDiGraph, *, seed: int = 42, title: str = "kg grap
     from pyvis.network import Network  # imported here: pyvis pulls in jinja2 and IPython
 
     view = nx.Graph()
-    view.add_nodes_from(graph.nodes(data=True))
+    view.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if d.get("kind") in ("paper", "concept"))
     for u, v, key, data in graph.edges(keys=True, data=True):
         if key in ("mentions", "cites"):
             view.add_edge(u, v, kind=key, weight=data.get("weight", 1))
