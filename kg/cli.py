@@ -84,9 +84,31 @@ class _ProgressBar:
             bar.close()
 
 
-InputsArg = Annotated[list[Path], typer.Argument(help="Corpus files: .txt, .jsonl, .csv (mixed is fine).",
+InputsArg = Annotated[list[Path], typer.Argument(help="Corpus files: .txt, .jsonl, .json, .csv, .tsv, .bib, "
+                                                      ".ris (mixed is fine; see --format).",
                                                  show_default=False)]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="Input format: auto, text, jsonl or csv.")]
+FormatOpt = Annotated[str, typer.Option(
+    "--format", "-f", help="Input format: auto (by extension and content), text, jsonl, csv, scopus, wos, "
+                           "bibtex, ris, openalex, s2 (Semantic Scholar) or arxiv (metadata snapshot).")]
+MapOpt = Annotated[Optional[list[str]], typer.Option(
+    "--map", metavar="FIELD=COLUMN", help="Read a kg field from a CSV column, e.g. --map abstract=Summary "
+                                          "(repeatable; fields: id, title, abstract, authors, year, venue, "
+                                          "keyphrases, references, doi, arxiv_id).", show_default=False)]
+
+
+def _parse_map(values: list[str] | None) -> tuple[tuple[str, str], ...]:
+    """``["abstract=AB"]`` -> ``(("abstract", "AB"),)``; a malformed item is a one-line error."""
+    from kg.errors import InputError
+
+    pairs = []
+    for value in values or ():
+        field, sep, column = value.partition("=")
+        if not sep or not field.strip() or not column.strip():
+            raise InputError(f"--map {value!r}: expected FIELD=COLUMN, e.g. --map abstract=Summary")
+        pairs.append((field.strip(), column.strip()))
+    return tuple(pairs)
+
+
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Fail on the first skipped record instead of counting it.")]
 
 
@@ -97,6 +119,7 @@ def build(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created if missing).")] = Path("out"),
     format: FormatOpt = "auto",
     strict: StrictOpt = False,
+    column_map: MapOpt = None,
     top_n: Annotated[int, typer.Option("--top-n", min=1, help="Keyphrases extracted per paper.")] = 10,
     diversity: Annotated[float, typer.Option(min=0.0, max=1.0, help="MMR diversity (0 = pure relevance).")] = 0.0,
     related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related papers kept per paper.")] = 20,
@@ -108,13 +131,15 @@ def build(
     from kg.pipeline import BuildOptions, build as run_build
 
     started = time.perf_counter()
-    options = BuildOptions(format=format, strict=strict, top_n=top_n, diversity=diversity,
+    options = BuildOptions(format=format, strict=strict, mapping=_parse_map(column_map),
+                           top_n=top_n, diversity=diversity,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
     result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar())
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     typer.echo(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
-               + (f" ({skipped})" if skipped else ""))
+               + (f" ({skipped})" if skipped else "")
+               + (f", {corpus.merged} merged (same paper in several inputs)" if corpus.merged else ""))
     for skip in corpus.skipped[:10]:
         _err(f"  skipped {skip}")
     if len(corpus.skipped) > 10:

@@ -36,6 +36,7 @@ class BuildOptions:
 
     format: str = "auto"
     strict: bool = False
+    mapping: tuple[tuple[str, str], ...] = ()  # (kg field, CSV column) pairs, from --map
     top_n: int = 10
     diversity: float = 0.0
     related_top_k: int = 20
@@ -97,7 +98,8 @@ def build(
         clock = now
 
     paths = [os.fspath(p) for p in inputs]
-    corpus = load_corpus(paths, format=options.format, strict=options.strict)
+    corpus = load_corpus(paths, format=options.format, strict=options.strict,
+                         mapping=dict(options.mapping) or None)
     lap("ingest")
     if embedder is None:
         embedder = load_embedder()
