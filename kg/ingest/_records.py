@@ -212,7 +212,8 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     Recognised fields: ``id``, ``title``, ``abstract``, ``authors`` (list or
     ``;``-separated string), ``year``, ``venue``, ``keyphrases`` (list or
     ``;``-separated), ``references`` (list or ``;``-separated), ``doi``, ``arxiv_id``
-    (or ``arxiv``), ``ids`` (dict) and ``extra`` (dict).
+    (or ``arxiv``), ``ids`` (dict), ``extra`` (dict) and ``fallback_id`` (the
+    id to use when there is no ``id``, DOI or arXiv id, e.g. a BibTeX key).
 
     Raises
     ------
@@ -242,7 +243,8 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
         ids["doi"] = doi
     if arxiv:
         ids["arxiv"] = arxiv
-    paper_id = raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or text_id(abstract)
+    paper_id = (raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or clean_text(record.get("fallback_id"))
+                or text_id(abstract))
     title = clean_text(record.get("title"))
     derived = not title
     if derived:

@@ -71,7 +71,7 @@ def bibtex_record(entry_type: str, key: str, fields: dict[str, object]) -> dict[
     keywords = _value(fields, "keywords", "keyword", "author_keywords")
     extra: dict[str, object] = {"entry_type": entry_type}
     return {
-        "id": None if (doi or arxiv) else key,
+        "fallback_id": key,
         "title": _value(fields, "title"),
         "abstract": _value(fields, "abstract"),
         "authors": [flip_name(str(a)) for a in authors if str(a).strip()],

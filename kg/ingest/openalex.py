@@ -94,7 +94,7 @@ def openalex_record(work: Mapping[str, object]) -> dict[str, object]:
     if isinstance(work.get("type"), str):
         extra["type"] = work["type"]
     return {
-        "id": None if (doi or arxiv) else openalex,
+        "fallback_id": openalex,
         "title": work.get("title") or work.get("display_name"),
         "abstract": rebuild_abstract(work.get("abstract_inverted_index")),  # type: ignore[arg-type]
         "authors": _names(work.get("authorships"), "author", "display_name"),

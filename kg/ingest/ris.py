@@ -49,7 +49,7 @@ def ris_record(fields: Mapping[str, object]) -> dict[str, object]:
             break
     rid = _first(fields, "id")
     return {
-        "id": None if (doi or arxiv) else rid,
+        "fallback_id": rid,
         "title": _first(fields, "title", "primary_title"),
         "abstract": _first(fields, "abstract", "notes_abstract"),
         "authors": [flip_name(a) for a in dict.fromkeys(authors)],

@@ -94,7 +94,7 @@ def s2_record(paper: Mapping[str, object]) -> dict[str, object]:
         if names:
             extra["s2_fields"] = names
     return {
-        "id": None if ("doi" in ids or "arxiv" in ids) else (str(pid) if pid else None),
+        "fallback_id": pid,
         "title": paper.get("title"),
         "abstract": paper.get("abstract"),
         "authors": _names(paper.get("authors")),

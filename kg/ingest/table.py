@@ -96,11 +96,9 @@ def _record(row: list[str], index: Mapping[str, int], dialect: str) -> dict[str,
         record["references"] = [r.strip() for r in str(record["references"]).split(";") if r.strip()]
     if record.get("keyphrases"):
         record["keyphrases"] = [k.strip() for k in str(record["keyphrases"]).split(";") if k.strip()]
-    doi = str(record.get("doi") or "").strip()
-    if doi:
-        record["id"] = None  # the DOI is the paper id; the EID / UT stays in ids
-    raw_id = str(row[index["id"]]).strip() if "id" in index and index["id"] < len(row) else ""
+    raw_id = str(record.pop("id", None) or "").strip()  # EID / UT: the id when there is no DOI
     if raw_id:
+        record["fallback_id"] = raw_id
         record["ids"] = {dialect: raw_id}
     record["extra"] = {"export": dialect}
     return record
