@@ -152,6 +152,249 @@ def build(
     typer.echo(f"wrote {len(result.files)} files to {out} in {time.perf_counter() - started:.1f}s")
 
 
+# --- Neo4j: kg push / kg query -------------------------------------------------------------
+
+UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
+UserOpt = Annotated[str, typer.Option("--user", "-u", envvar=["NEO4J_USERNAME", "NEO4J_USER"], help="Neo4j user.")]
+PasswordOpt = Annotated[Optional[str], typer.Option(
+    "--password", "-p", envvar="NEO4J_PASSWORD", show_default=False,
+    help="Neo4j password (better: the NEO4J_PASSWORD variable; asked for on a terminal when unset).")]
+DatabaseOpt = Annotated[Optional[str], typer.Option(
+    "--database", "-d", envvar="NEO4J_DATABASE", show_default=False, help="Database (default: the server's).")]
+TimeoutOpt = Annotated[float, typer.Option(
+    "--timeout", min=1.0, help="Seconds to keep retrying when the server is unreachable or restarting.")]
+
+
+class _Neo4jConnection:
+    """A driver for the CLI: the password is asked for when missing and never shown; errors
+    name the URI, with the password scrubbed from every message."""
+
+    def __init__(self, uri: str, user: str, password: str | None, timeout: float) -> None:
+        import logging
+
+        logging.getLogger("neo4j").addHandler(logging.NullHandler())
+        logging.getLogger("neo4j").propagate = False  # retry notices are not for users
+        if password is None:
+            if not sys.stdin.isatty():
+                raise KgError("no Neo4j password: set NEO4J_PASSWORD (or pass --password)")
+            password = typer.prompt(f"Neo4j password for {user}", hide_input=True)
+        self.uri, self.user, self._password, self.timeout = uri, user, password, timeout
+        self.driver = None
+
+    def __enter__(self):
+        from kg.export.neo4j import open_driver
+
+        self.driver = open_driver(self.uri, self.user, self._password, timeout=self.timeout)
+        return self.driver
+
+    def __exit__(self, kind, exc, tb):
+        if self.driver is not None:
+            self.driver.close()
+        if isinstance(exc, KgError):
+            message = str(exc).replace(self._password, "***") if self._password else str(exc)
+            raise type(exc)(f"{message} [{self.uri}]") from None
+        return False
+
+
+def _read_graph(directory: Path):
+    from kg.errors import GraphFileError
+    from kg.graph import graph_from_json
+
+    path = directory / "graph.json" if directory.is_dir() else directory
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        raise GraphFileError(f"{path}: no graph there; run kg build first") from None
+    return graph_from_json(text, source=str(path))
+
+
+@app.command()
+@reports_errors
+def push(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    uri: UriOpt = "bolt://localhost:7687",
+    user: UserOpt = "neo4j",
+    password: PasswordOpt = None,
+    database: DatabaseOpt = None,
+    replace: Annotated[bool, typer.Option("--replace", help="First delete every node with a kg label.")] = False,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 5000,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Push the graph in DIRECTORY into Neo4j (idempotent: only what changed is written).
+
+    Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties. Prints what was created, updated and deleted, then checks the counts in Neo4j.
+    """
+    from kg.errors import Neo4jError
+    from kg.export.neo4j import push_graph
+
+    started = time.perf_counter()
+    graph = _read_graph(directory)
+    with _Neo4jConnection(uri, user, password, timeout) as driver:
+        result = push_graph(driver, graph, database=database, batch_size=batch_size, replace=replace)
+    width = max(len(name) for name in result.expected)
+    typer.echo(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
+    for name, n in result.expected.items():
+        typer.echo(f"{name:{width}}  {result.created.get(name, 0):>8}  {result.updated.get(name, 0):>8}  "
+                   f"{result.deleted.get(name, 0):>8}  {result.found.get(name, 0):>8}")
+    for what in ("created", "updated", "deleted"):
+        nodes, rels = result.totals(what)
+        typer.echo(f"{what}: {nodes} nodes, {rels} relationships")
+    if result.mismatches:
+        raise Neo4jError("Neo4j does not match the graph after the push: " + "; ".join(result.mismatches))
+    nodes, rels = result.totals("found")
+    typer.echo(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
+               f"({time.perf_counter() - started:.1f}s)")
+
+
+@app.command()
+@reports_errors
+def query(
+    cypher: Annotated[Optional[str], typer.Argument(help="A Cypher statement (or use --file).",
+                                                    show_default=False)] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", help="A .cypher file, e.g. cypher/top_concepts.cypher.",
+                                                 show_default=False)] = None,
+    param: Annotated[Optional[list[str]], typer.Option(
+        "--param", metavar="NAME=VALUE", show_default=False,
+        help="Query parameter (repeatable); VALUE is JSON when it parses as JSON, else text.")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Allow the query to write.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print rows as JSON.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print rows as CSV.")] = False,
+    uri: UriOpt = "bolt://localhost:7687",
+    user: UserOpt = "neo4j",
+    password: PasswordOpt = None,
+    database: DatabaseOpt = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Run a Cypher query against Neo4j, read-only unless --write; print a table, --json or --csv.
+
+    The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
+    """
+    from kg.export.cypher import format_rows, parse_param, read_query_file, run_query
+
+    if (cypher is None) == (file is None):
+        raise KgError("give a Cypher statement or --file, not both")
+    if as_json and as_csv:
+        raise KgError("choose one of --json and --csv")
+    given = dict(parse_param(p) for p in param or ())
+    if file is not None:
+        query_file = read_query_file(file)
+        text, parameters = query_file.text, query_file.parameters(given)
+    else:
+        text, parameters = cypher, given
+    with _Neo4jConnection(uri, user, password, timeout) as driver:
+        keys, rows = run_query(driver, text, parameters, database=database, write=write)
+    typer.echo(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
+    _err(f"{len(rows)} rows")
+
+
+SeedOpt = Annotated[Optional[int], typer.Option(
+    help="Seed for communities and sampled betweenness (default: the one the graph was built with).")]
+ResolutionOpt = Annotated[Optional[float], typer.Option(
+    help="Community resolution (default: the one the graph was built with).")]
+MethodOpt = Annotated[str, typer.Option("--method", help="Community detection: louvain or leiden.")]
+LabelsOpt = Annotated[str, typer.Option("--labels", help="Community labels: ctfidf or loglik.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print rows as JSON.")]
+
+
+def _analysis_options(graph, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:
+    from kg.analyze import saved_parameters
+    from kg.analyze.communities import METHODS, SCORINGS
+
+    if method not in METHODS:
+        raise KgError(f"unknown --method {method!r}; choose from {', '.join(METHODS)}")
+    if labels not in SCORINGS:
+        raise KgError(f"unknown --labels {labels!r}; choose from {', '.join(SCORINGS)}")
+    saved = saved_parameters(graph)
+    return {"seed": saved["seed"] if seed is None else seed,
+            "resolution": saved["resolution"] if resolution is None else resolution,
+            "method": method, "scoring": labels}
+
+
+def _print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:
+    from kg.export.cypher import format_rows
+
+    typer.echo(format_rows(keys, rows, "json" if as_json else "table"), nl=False)
+
+
+@app.command()
+@reports_errors
+def report(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Where to write (default: DIRECTORY).",
+                                                show_default=False)] = None,
+    seed: SeedOpt = None,
+    resolution: ResolutionOpt = None,
+    method: MethodOpt = "louvain",
+    labels: LabelsOpt = "ctfidf",
+    top: Annotated[int, typer.Option("--top", min=1, help="Rows per table.")] = 15,
+) -> None:
+    """Analyze the graph in DIRECTORY and write report.md, report.html and report.json.
+
+    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids.
+    """
+    from kg.analyze import analyze
+    from kg.graph import load_graph
+    from kg.report import write_report
+
+    started = time.perf_counter()
+    graph = load_graph(directory)
+    analysis = analyze(graph, top=top, **_analysis_options(graph, seed, resolution, method, labels))
+    files = write_report(analysis, out or directory)
+    typer.echo(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
+               f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
+    typer.echo(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
+
+
+@app.command()
+@reports_errors
+def related(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    paper: Annotated[str, typer.Argument(help="A paper id, its title, or a unique part of its title.")],
+    top: Annotated[int, typer.Option("--top", min=1, help="Papers to list.")] = 10,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the papers nearest to PAPER, with the concepts they share (rarest first) and citation links."""
+    from kg.analyze import find_paper, related_papers
+    from kg.graph import load_graph
+
+    graph = load_graph(directory)
+    paper_id = find_paper(graph, paper)
+    rows = related_papers(graph, paper_id, top=top)
+    if not as_json:
+        names = {c: graph.nodes[c].get("name", c) for row in rows for c in row["shared"]}
+        rows = [{**row, "shared": ", ".join(names[c] for c in row["shared"])} for row in rows]
+    _err(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}):")
+    _print_rows(["id", "score", "citation", "shared", "title"], rows, as_json)
+
+
+@app.command()
+@reports_errors
+def concepts(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    community: Annotated[Optional[int], typer.Option(
+        "--community", "-c", help="List the distinctive concepts of this paper community (numbered as in the report).",
+        show_default=False)] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Concepts to list.")] = 20,
+    seed: SeedOpt = None,
+    resolution: ResolutionOpt = None,
+    method: MethodOpt = "louvain",
+    labels: LabelsOpt = "ctfidf",
+    as_json: JsonOpt = False,
+) -> None:
+    """List the most frequent concepts, or with --community N the concepts that set community N apart."""
+    from kg.analyze import community_concepts, concept_rows
+    from kg.graph import load_graph
+
+    graph = load_graph(directory)
+    if community is None:
+        _print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(graph, top=top), as_json)
+        return
+    options = _analysis_options(graph, seed, resolution, method, labels)
+    row = community_concepts(graph, community, top=top, **options)
+    _err(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
+    _print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
+
+
 def main() -> None:
     app()
 

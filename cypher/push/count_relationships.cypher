@@ -1,0 +1,4 @@
+// Relationships (:{source})-[:{type}]->(:{target}), and how many distinct endpoint pairs they join
+// (equal unless some pair is joined twice).
+MATCH (a:{source})-[r:{type}]->(b:{target})
+RETURN count(r) AS total, count(DISTINCT [a.id, b.id]) AS distinct_pairs

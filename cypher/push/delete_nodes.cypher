@@ -1,0 +1,5 @@
+// Delete the nodes with the label {label} whose ids are in $ids, with their relationships.
+// Parameters: $ids — list of node ids.
+UNWIND $ids AS id
+MATCH (n:{label} {id: id})
+DETACH DELETE n

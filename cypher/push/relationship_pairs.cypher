@@ -1,0 +1,4 @@
+// Every endpoint pair of (:{source})-[:{type}]->(:{target}) (used to find relationships the local
+// graph no longer has).
+MATCH (a:{source})-[r:{type}]->(b:{target})
+RETURN a.id AS source, b.id AS target

@@ -1,0 +1,265 @@
+"""The project's Cypher files: loading them, filling in labels, and running queries.
+
+Every statement kg runs lives in ``cypher/`` at the repository root:
+``cypher/push/*.cypher`` are the schema and upsert statements of :mod:`kg.export.neo4j`
+(templates whose ``{label}``, ``{source}``, ``{target}`` and ``{type}`` are filled in with
+back-quoted names from kg's fixed lists), and ``cypher/*.cypher`` is the curated query
+library for ``kg query --file``. Values always travel as parameters.
+
+A query file starts with ``//`` comment lines saying what it answers; lines of the form
+``// param NAME = DEFAULT  description`` declare its parameters (``DEFAULT`` is JSON; a
+parameter without ``= DEFAULT`` is required).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.errors import Neo4jError
+
+__all__ = [
+    "CYPHER_DIR",
+    "QueryFile",
+    "load_statement",
+    "split_statements",
+    "read_query_file",
+    "parse_param",
+    "run_query",
+    "plain_value",
+    "format_rows",
+]
+
+CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_SLOT = re.compile(r"\{(label|source|target|type)\}")
+_PARAM = re.compile(r"^//\s*param\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(\S+))?\s*(.*)$")
+
+
+def _quote(name: str) -> str:
+    if not _NAME.match(name):
+        raise ValueError(f"not a valid Neo4j label or relationship type: {name!r}")
+    return f"`{name}`"
+
+
+def load_statement(name: str, *, cypher_dir: Path | None = None, **names: str) -> str:
+    """The statement in ``cypher/push/<name>.cypher`` with its ``{label}``-style slots filled in.
+
+    Parameters
+    ----------
+    name : str
+        File name without ``.cypher``.
+    cypher_dir : Path, optional
+        Default: the repository's ``cypher/``.
+    **names : str
+        ``label``, ``source``, ``target``, ``type``: labels or a relationship type
+        (letters, digits and ``_`` only), inserted back-quoted.
+
+    Examples
+    --------
+    >>> print(load_statement("count_nodes", label="Paper").splitlines()[-2])
+    MATCH (n:`Paper`)
+    """
+    path = (cypher_dir or CYPHER_DIR) / "push" / f"{name}.cypher"
+    text = path.read_text(encoding="utf-8")
+    quoted = {key: _quote(value) for key, value in names.items()}
+
+    def fill(match: re.Match[str]) -> str:
+        return quoted.get(match.group(1), match.group(0))
+
+    return _SLOT.sub(fill, text)
+
+
+def split_statements(text: str) -> list[str]:
+    """The ``;``-separated statements of a Cypher file, without ``//`` comment lines.
+
+    Examples
+    --------
+    >>> split_statements("// two\\nRETURN 1;\\nRETURN 2;\\n")
+    ['RETURN 1', 'RETURN 2']
+    """
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return [part.strip() for part in body.split(";") if part.strip()]
+
+
+@dataclass(frozen=True)
+class QueryFile:
+    """A query from the library: its text, what it answers, and its parameters."""
+
+    path: str
+    text: str
+    description: str
+    defaults: dict[str, object] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+
+    def parameters(self, given: Mapping[str, object]) -> dict[str, object]:
+        """The defaults overridden by ``given``.
+
+        Raises
+        ------
+        Neo4jError
+            When a required parameter is missing.
+        """
+        missing = [name for name in self.required if name not in given]
+        if missing:
+            flags = " ".join(f"--param {name}=..." for name in missing)
+            raise Neo4jError(f"{self.path} needs {flags}")
+        return {**self.defaults, **given}
+
+
+def read_query_file(path: str | Path) -> QueryFile:
+    """Read a query file and its ``// param`` header lines.
+
+    Raises
+    ------
+    Neo4jError
+        When the file cannot be read or a default is not JSON.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise Neo4jError(f"cannot read query file {path}: {exc.strerror}") from None
+    description, defaults, required = [], {}, []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("//"):
+            break
+        match = _PARAM.match(stripped)
+        if match is None:
+            description.append(stripped.lstrip("/ ").strip())
+        elif match.group(2) is None:
+            required.append(match.group(1))
+        else:
+            try:
+                defaults[match.group(1)] = json.loads(match.group(2))
+            except json.JSONDecodeError:
+                raise Neo4jError(f"{path}: default of parameter {match.group(1)} is not JSON") from None
+    statements = split_statements(text)
+    if len(statements) != 1:
+        raise Neo4jError(f"{path}: expected one Cypher statement, found {len(statements)}")
+    return QueryFile(str(path), statements[0], " ".join(d for d in description if d),
+                     defaults, tuple(required))
+
+
+def parse_param(text: str) -> tuple[str, object]:
+    """``k=v`` -> ``(k, v)``; ``v`` is read as JSON when it is JSON (numbers, lists, quoted
+    strings), else kept as the string itself.
+
+    Examples
+    --------
+    >>> parse_param("limit=5"), parse_param("paper=10.1145/1"), parse_param('id="42"')
+    (('limit', 5), ('paper', '10.1145/1'), ('id', '42'))
+    """
+    name, sep, value = text.partition("=")
+    if not sep or not _NAME.match(name.strip()):
+        raise Neo4jError(f"--param {text!r}: write it as NAME=VALUE")
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    if isinstance(parsed, float) and not math.isfinite(parsed):
+        parsed = value
+    return name.strip(), parsed
+
+
+def plain_value(value: object) -> object:
+    """A query result value as JSON-safe plain data (nodes and relationships become their
+    property maps, paths the list of their nodes, temporal values ISO strings)."""
+    from neo4j.graph import Node, Path as GraphPath, Relationship
+
+    if isinstance(value, Node):
+        return {**{k: plain_value(v) for k, v in value.items()}, "_labels": sorted(value.labels)}
+    if isinstance(value, Relationship):
+        return {**{k: plain_value(v) for k, v in value.items()}, "_type": value.type}
+    if isinstance(value, GraphPath):
+        return [plain_value(node) for node in value.nodes]
+    if isinstance(value, (list, tuple)):
+        return [plain_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain_value(v) for k, v in value.items()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    return str(value)
+
+
+def run_query(driver, query: str, parameters: Mapping[str, object] | None = None, *,
+              database: str | None = None, write: bool = False) -> tuple[list[str], list[dict]]:
+    """Run one Cypher statement in a managed transaction and return its columns and rows.
+
+    Parameters
+    ----------
+    driver : neo4j.Driver
+    query : str
+    parameters : dict, optional
+    database : str, optional
+        Default: the server's default database.
+    write : bool
+        Run as a write transaction; otherwise the server rejects any write.
+
+    Returns
+    -------
+    (list of str, list of dict)
+        Column names and rows of plain values (see :func:`plain_value`).
+
+    Raises
+    ------
+    Neo4jError
+        When the server is unreachable, refuses the credentials or rejects the query.
+    """
+    import neo4j
+
+    from kg.export.neo4j import driver_errors
+
+    def work(tx):
+        result = tx.run(query, dict(parameters or {}))
+        keys = list(result.keys())
+        return keys, [{k: plain_value(record[k]) for k in keys} for record in result]
+
+    mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+    with driver_errors(queries=True), driver.session(database=database, default_access_mode=mode) as session:
+        return session.execute_write(work) if write else session.execute_read(work)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def format_rows(keys: list[str], rows: list[dict], fmt: str = "table", *, width: int = 60) -> str:
+    """Query results as an aligned text table, ``json`` (a list of objects) or ``csv``.
+
+    Lists and maps are JSON in table and CSV cells; table cells are cut at ``width``.
+
+    Examples
+    --------
+    >>> print(format_rows(["name", "n"], [{"name": "graph", "n": 3}]), end="")
+    name   n
+    -----  -
+    graph  3
+    """
+    if fmt == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(keys)
+        writer.writerows([_cell(row.get(k)) for k in keys] for row in rows)
+        return buffer.getvalue()
+    if fmt != "table":
+        raise ValueError(f"unknown format {fmt!r}")
+    cells = [[_cell(row.get(k)) for k in keys] for row in rows]
+    cells = [[c if len(c) <= width else c[: width - 1] + "…" for c in line] for line in cells]
+    widths = [max([len(k), *(len(line[i]) for line in cells)]) for i, k in enumerate(keys)]
+    lines = [keys, ["-" * w for w in widths], *cells]
+    return "".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n" for line in lines)

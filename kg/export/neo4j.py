@@ -1,0 +1,392 @@
+"""Push a kg graph into Neo4j: constraints first, then ``UNWIND $rows … MERGE`` batches.
+
+The driver is passed in (:func:`open_driver` makes one with timeouts that never hang); rows
+are plain dicts (:func:`graph_tables`); every statement is loaded from ``cypher/push/``.
+
+Mapping (node ``kind`` -> label, edge ``kind`` -> relationship type):
+
+=========  ===========  ================  ==============================
+kind       label        edge kind         relationship
+=========  ===========  ================  ==============================
+paper      ``Paper``    mentions          ``MENTIONS {score, rank, …}``
+concept    ``Concept``  related           ``RELATED_TO {weight, shared, …}``
+author     ``Author``   co_occurs         ``CO_OCCURS_WITH {count, …}``
+venue      ``Venue``    cites             ``CITES``
+(derived)  ``Community`` wrote / published_in  ``WROTE`` / ``PUBLISHED_IN``
+=========  ===========  ================  ==============================
+
+Other kinds map the same way (``foo_bar`` -> ``FooBar`` / ``FOO_BAR``). Each node gets every
+attribute of the local graph plus its analytics: ``pagerank`` (papers on the ``related``
+projection, concepts on ``co_occurs``) and, for papers, ``community``; each community is a
+``:Community {id, label, size, top_concepts}`` node.
+
+The push is idempotent and incremental: a node or relationship is written only when its
+properties differ, and kg's labels in Neo4j end up mirroring the local graph (anything the
+graph no longer has is deleted), so pushing the same graph twice writes nothing and a graph
+from a larger corpus adds only what is new. Counts are verified at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from kg.analyze.centrality import central_concepts, central_papers
+from kg.analyze.communities import detect_communities, label_communities
+from kg.errors import Neo4jError
+from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
+from kg.graph import projection
+
+__all__ = [
+    "NodeTable",
+    "RelationshipTable",
+    "PushResult",
+    "graph_tables",
+    "open_driver",
+    "push_graph",
+    "count_graph",
+    "driver_errors",
+    "label_of",
+    "type_of",
+]
+
+LABELS = {"paper": "Paper", "concept": "Concept", "author": "Author", "venue": "Venue",
+          "community": "Community"}
+TYPES = {"mentions": "MENTIONS", "related": "RELATED_TO", "co_occurs": "CO_OCCURS_WITH",
+         "cites": "CITES", "wrote": "WROTE", "published_in": "PUBLISHED_IN"}
+Progress = Callable[[str, int, int], None]
+_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
+
+def label_of(kind: str) -> str:
+    """Neo4j label of a node kind: ``paper`` -> ``Paper``, ``foo_bar`` -> ``FooBar``."""
+    return LABELS.get(kind) or "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", kind) if part)
+
+
+def type_of(kind: str) -> str:
+    """Neo4j relationship type of an edge kind: ``co_occurs`` -> ``CO_OCCURS_WITH``."""
+    return TYPES.get(kind) or re.sub(r"[^A-Za-z0-9]+", "_", kind).strip("_").upper()
+
+
+@dataclass(frozen=True)
+class NodeTable:
+    """Rows ``{id, props}`` of one label, sorted by id."""
+
+    label: str
+    rows: list[dict]
+
+
+@dataclass(frozen=True)
+class RelationshipTable:
+    """Rows ``{source, target, props}`` of one relationship type between two labels."""
+
+    type: str
+    source: str
+    target: str
+    rows: list[dict]
+
+    @property
+    def name(self) -> str:
+        return f"{self.type}({self.source}->{self.target})"
+
+
+def _value(value: object) -> object:
+    """A Neo4j property value: scalars and lists of scalars stay, maps become JSON text."""
+    if isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(v, (dict, list)) for v in value)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _props(data: dict, **extra: object) -> dict:
+    merged = {**data, **extra}
+    return {k: _value(v) for k, v in sorted(merged.items()) if k != "kind" and v is not None}
+
+
+def _parameters(graph: nx.MultiDiGraph) -> dict:
+    try:
+        return json.loads(graph.graph.get("parameters") or "{}")
+    except (TypeError, json.JSONDecodeError):
+        return {}
+
+
+def _analytics(graph: nx.MultiDiGraph, *, seed: int | None, resolution: float | None):
+    params = _parameters(graph)
+    seed = params.get("seed", 42) if seed is None else seed
+    resolution = params.get("resolution", 1.0) if resolution is None else resolution
+    extra: dict[str, dict] = defaultdict(dict)
+    for node, score in [*central_papers(graph), *central_concepts(graph)]:
+        extra[node]["pagerank"] = round(float(score), 10)
+    communities = detect_communities(projection(graph, "related"), seed=seed, resolution=resolution)
+    labels = label_communities(graph, communities)
+    rows = []
+    for index, members in enumerate(communities):
+        for paper in members:
+            extra[paper]["community"] = index
+        top = labels[index]
+        rows.append({"id": index, "props": {
+            "id": index, "size": len(members), "top_concepts": list(top),
+            "label": ", ".join(str(graph.nodes[c].get("name", c)) for c in top[:3]),
+        }})
+    return extra, rows
+
+
+def graph_tables(graph: nx.MultiDiGraph, *, seed: int | None = None,
+                 resolution: float | None = None) -> tuple[list[NodeTable], list[RelationshipTable]]:
+    """The rows a push writes: nodes by label and relationships by type, with analytics.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph (:mod:`kg.graph`).
+    seed, resolution : optional
+        Community detection settings; default: the ones recorded in the graph's metadata
+        (so community ids match ``report.md``), else 42 and 1.0.
+
+    Returns
+    -------
+    (list of NodeTable, list of RelationshipTable)
+        Sorted by label / type, rows sorted by id / endpoints: equal graphs give equal tables.
+    """
+    extra, community_rows = _analytics(graph, seed=seed, resolution=resolution)
+    nodes: dict[str, list[dict]] = defaultdict(list)
+    for node, data in graph.nodes(data=True):
+        props = _props(data, **extra.get(node, {}), id=node)
+        nodes[label_of(str(data.get("kind", "node")))].append({"id": node, "props": props})
+    if community_rows:
+        nodes["Community"] = community_rows
+    rels: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for u, v, key, data in graph.edges(keys=True, data=True):
+        kind = str(data.get("kind", key))
+        ends = (label_of(str(graph.nodes[u].get("kind", "node"))), label_of(str(graph.nodes[v].get("kind", "node"))))
+        rels[(type_of(kind), *ends)].append({"source": u, "target": v, "props": _props(data)})
+    node_tables = [NodeTable(label, sorted(rows, key=lambda r: str(r["id"]))) for label, rows in sorted(nodes.items())]
+    rel_tables = [RelationshipTable(t, s, e, sorted(rows, key=lambda r: (str(r["source"]), str(r["target"]))))
+                  for (t, s, e), rows in sorted(rels.items())]
+    return node_tables, rel_tables
+
+
+def open_driver(uri: str, user: str, password: str, *, timeout: float = 30.0):
+    """A Neo4j driver whose every wait is bounded by ``timeout`` seconds (no I/O yet).
+
+    Connecting gives up after ``min(timeout, 10)`` seconds, and a transaction that keeps
+    failing on a transient error (server restarting, connection lost) is retried for at
+    most ``timeout`` seconds before the error is raised.
+
+    Raises
+    ------
+    Neo4jError
+        When ``uri`` is not a Neo4j URI.
+    """
+    import neo4j
+
+    scheme = uri.partition("://")[0] if "://" in uri else ""
+    if scheme not in _SCHEMES:
+        raise Neo4jError(f"invalid Neo4j URI {uri!r}: use bolt://host:7687 or neo4j://host:7687 "
+                         "(+s / +ssc for TLS)")
+    try:
+        return neo4j.GraphDatabase.driver(
+            uri, auth=(user, password), connection_timeout=min(timeout, 10.0),
+            connection_acquisition_timeout=timeout, max_transaction_retry_time=timeout,
+            user_agent="kg")
+    except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
+        raise Neo4jError(f"invalid Neo4j URI {uri!r} ({exc}); use e.g. bolt://localhost:7687 or neo4j://host:7687") from None
+
+
+@contextlib.contextmanager
+def driver_errors(*, queries: bool = False) -> Iterator[None]:
+    """Turn the driver's connection, auth and database errors into :class:`Neo4jError`.
+
+    With ``queries=True`` errors in the statement itself (syntax, a write in a read-only
+    query, a missing parameter) are reported too; otherwise they stay bugs with tracebacks.
+    """
+    from neo4j import exceptions as ex
+
+    try:
+        yield
+    except ex.AuthError:
+        raise Neo4jError("Neo4j refused the user name or password "
+                         "(set --user/--password or NEO4J_USERNAME/NEO4J_PASSWORD)") from None
+    except (ex.ServiceUnavailable, ex.SessionExpired, ex.IncompleteCommit, ex.TransientError,
+            ex.DatabaseUnavailable, OSError) as exc:
+        reason = " ".join((str(exc) or type(exc).__name__).split())
+        reason = reason if len(reason) <= 160 else reason[:157] + "..."
+        raise Neo4jError(f"Neo4j is unreachable or stopped answering ({reason}); what was written "
+                         "is consistent: start the server and run the same command again") from None
+    except ex.ClientError as exc:
+        code = exc.code or ""
+        if code.endswith("DatabaseNotFound"):
+            raise Neo4jError(f"Neo4j has no such database ({exc.message})") from None
+        if queries or code.endswith(("Forbidden", "Unauthorized")):
+            raise Neo4jError(f"Neo4j rejected the query: {code}: {(exc.message or '').splitlines()[0]}") from None
+        raise
+
+
+@dataclass
+class PushResult:
+    """What a push did, by label / relationship name, and whether Neo4j now matches the graph."""
+
+    created: dict[str, int] = field(default_factory=dict)
+    updated: dict[str, int] = field(default_factory=dict)
+    deleted: dict[str, int] = field(default_factory=dict)
+    expected: dict[str, int] = field(default_factory=dict)
+    found: dict[str, int] = field(default_factory=dict)
+    duplicates: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def mismatches(self) -> list[str]:
+        """``name: N in Neo4j, M in the graph`` for every count that differs."""
+        out = [f"{name}: {self.found.get(name, 0)} in Neo4j, {n} in the graph"
+               for name, n in self.expected.items() if self.found.get(name, 0) != n]
+        out += [f"{name}: {n} duplicates in Neo4j" for name, n in self.duplicates.items() if n]
+        return out
+
+    def totals(self, what: str) -> tuple[int, int]:
+        """``(nodes, relationships)`` summed over ``created``/``updated``/``deleted``/``expected``/``found``."""
+        table = getattr(self, what)
+        rels = sum(n for name, n in table.items() if "(" in name)
+        return sum(table.values()) - rels, rels
+
+
+def _batches(rows: list, size: int) -> Iterator[list]:
+    for start in range(0, len(rows), size):
+        yield rows[start:start + size]
+
+
+def _write(session, statement: str, **params) -> tuple[int, int, int]:
+    """Run ``statement`` in one managed write transaction; ``(written, created, deleted)``."""
+
+    def work(tx):
+        result = tx.run(statement, params)
+        record = result.single()
+        counters = result.consume().counters
+        written = record["written"] if record is not None and "written" in record.keys() else 0
+        created = counters.nodes_created + counters.relationships_created
+        return written or 0, created, counters.nodes_deleted + counters.relationships_deleted
+
+    return session.execute_write(work)
+
+
+def _read(session, statement: str, **params) -> list[dict]:
+    return session.execute_read(lambda tx: [r.data() for r in tx.run(statement, params)])
+
+
+def count_graph(driver, node_tables: list[NodeTable], rel_tables: list[RelationshipTable], *,
+                database: str | None = None) -> tuple[dict[str, int], dict[str, int]]:
+    """Counts in Neo4j for each table's label / relationship, and the duplicates among them."""
+    found, duplicates = {}, {}
+    with driver_errors(), driver.session(database=database) as session:
+        for table in node_tables:
+            row = _read(session, load_statement("count_nodes", label=table.label))[0]
+            found[table.label], duplicates[table.label] = row["total"], row["total"] - row["distinct_ids"]
+        for table in rel_tables:
+            row = _read(session, load_statement("count_relationships", type=table.type,
+                                                source=table.source, target=table.target))[0]
+            found[table.name], duplicates[table.name] = row["total"], row["total"] - row["distinct_pairs"]
+    return found, duplicates
+
+
+def _prune(session, node_tables, rel_tables, found, batch_size, result: PushResult) -> None:
+    """Delete what Neo4j has beyond the graph (only for tables whose count is too high)."""
+    for table in rel_tables:
+        if found.get(table.name, 0) <= len(table.rows):
+            continue
+        names = dict(type=table.type, source=table.source, target=table.target)
+        keep = {(r["source"], r["target"]) for r in table.rows}
+        stale = [{"source": r["source"], "target": r["target"]}
+                 for r in _read(session, load_statement("relationship_pairs", **names))
+                 if (r["source"], r["target"]) not in keep]
+        for batch in _batches(stale, batch_size):
+            result.deleted[table.name] = result.deleted.get(table.name, 0) + \
+                _write(session, load_statement("delete_relationships", **names), rows=batch)[2]
+    for table in node_tables:
+        if found.get(table.label, 0) <= len(table.rows):
+            continue
+        keep = {r["id"] for r in table.rows}
+        stale = [r["id"] for r in _read(session, load_statement("node_ids", label=table.label)) if r["id"] not in keep]
+        statement = load_statement("delete_nodes", label=table.label)
+        for batch in _batches(stale, batch_size):
+            _write(session, statement, ids=batch)
+            result.deleted[table.label] = result.deleted.get(table.label, 0) + len(batch)
+
+
+def push_graph(
+    driver,
+    graph: nx.MultiDiGraph,
+    *,
+    database: str | None = None,
+    batch_size: int = 5000,
+    replace: bool = False,
+    seed: int | None = None,
+    resolution: float | None = None,
+    on_progress: Progress | None = None,
+) -> PushResult:
+    """Write ``graph`` into Neo4j and verify the counts.
+
+    Parameters
+    ----------
+    driver : neo4j.Driver
+        See :func:`open_driver`.
+    graph : networkx.MultiDiGraph
+        A kg graph.
+    database : str, optional
+        Default: the server's default database.
+    batch_size : int
+        Rows per ``UNWIND`` transaction.
+    replace : bool
+        First delete every node with one of kg's labels (and its relationships).
+    seed, resolution : optional
+        Community detection settings (see :func:`graph_tables`).
+    on_progress : callable, optional
+        ``on_progress(name, rows_done, rows_total)`` after each batch.
+
+    Returns
+    -------
+    PushResult
+        ``mismatches`` is empty when Neo4j holds exactly the graph's nodes and relationships.
+
+    Raises
+    ------
+    Neo4jError
+        When the server is unreachable, refuses the credentials, or stops mid-push. Every
+        batch is its own transaction, so rerunning the push completes it.
+    """
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    node_tables, rel_tables = graph_tables(graph, seed=seed, resolution=resolution)
+    result = PushResult()
+    with driver_errors():
+        driver.verify_connectivity()
+    with driver_errors(), driver.session(database=database) as session:
+        for statement in split_statements((CYPHER_DIR / "push" / "schema.cypher").read_text(encoding="utf-8")):
+            session.execute_write(lambda tx, s=statement: tx.run(s).consume())
+        if replace:
+            for label in sorted({*LABELS.values(), *(t.label for t in node_tables)}):
+                statement = load_statement("clear_label", label=label)
+                while (deleted := _write(session, statement, limit=batch_size)[2]):
+                    result.deleted[label] = result.deleted.get(label, 0) + deleted
+        tables = [(t.label, load_statement("nodes", label=t.label), t.rows) for t in node_tables]
+        tables += [(t.name, load_statement("relationships", type=t.type, source=t.source, target=t.target), t.rows)
+                   for t in rel_tables]
+        for name, statement, rows in tables:
+            created = updated = done = 0
+            for batch in _batches(rows, batch_size):
+                written, new, _ = _write(session, statement, rows=batch)
+                created, updated, done = created + new, updated + written - new, done + len(batch)
+                if on_progress is not None:
+                    on_progress(name, done, len(rows))
+            result.created[name], result.updated[name] = created, updated
+            result.expected[name] = len(rows)
+    found, _ = count_graph(driver, node_tables, rel_tables, database=database)
+    if any(found[name] > n for name, n in result.expected.items()):
+        with driver_errors(), driver.session(database=database) as session:
+            _prune(session, node_tables, rel_tables, found, batch_size, result)
+    result.found, result.duplicates = count_graph(driver, node_tables, rel_tables, database=database)
+    return result

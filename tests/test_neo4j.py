@@ -1,0 +1,182 @@
+"""kg.export.neo4j and kg.export.cypher without a server: rows, statements, query files, CLI errors.
+
+The tests against a real Neo4j server are in test_neo4j_server.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kg.export.cypher import (
+    CYPHER_DIR,
+    format_rows,
+    load_statement,
+    parse_param,
+    read_query_file,
+    split_statements,
+)
+from kg.export.neo4j import graph_tables, label_of, type_of
+from kg.errors import Neo4jError
+from kg.analyze.communities import detect_communities
+from kg.graph import projection
+from kg.pipeline import BuildOptions, build
+
+from conftest import EXAMPLE, HashEmbedder
+
+ROOT = Path(__file__).resolve().parent.parent
+QUERY_FILES = sorted(CYPHER_DIR.glob("*.cypher"))
+
+
+@pytest.fixture(scope="module")
+def example_graph(tmp_path_factory):
+    out = tmp_path_factory.mktemp("example")
+    return build([EXAMPLE], out, BuildOptions(html=False), embedder=HashEmbedder()).graph
+
+
+def test_labels_and_types_follow_the_schema_and_generalize():
+    assert [label_of(k) for k in ("paper", "concept", "author", "venue")] == ["Paper", "Concept", "Author", "Venue"]
+    assert [type_of(k) for k in ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")] == [
+        "MENTIONS", "RELATED_TO", "CO_OCCURS_WITH", "CITES", "WROTE", "PUBLISHED_IN"]
+    assert label_of("funding_body") == "FundingBody"
+    assert type_of("funded-by") == "FUNDED_BY"
+
+
+def test_tables_hold_every_node_and_edge_once(example_graph):
+    nodes, rels = graph_tables(example_graph)
+    by_label = {t.label: t for t in nodes}
+    kinds = {}
+    for _, data in example_graph.nodes(data=True):
+        kinds[data["kind"]] = kinds.get(data["kind"], 0) + 1
+    for kind, n in kinds.items():
+        assert len(by_label[label_of(kind)].rows) == n
+    assert sum(len(t.rows) for t in rels) == example_graph.number_of_edges()
+    mentions = next(t for t in rels if t.type == "MENTIONS")
+    assert (mentions.source, mentions.target) == ("Paper", "Concept")
+    row = mentions.rows[0]
+    assert set(row["props"]) >= {"score", "rank"} and "kind" not in row["props"]
+    related = next(t for t in rels if t.type == "RELATED_TO")
+    assert all(r["source"] < r["target"] for r in related.rows)
+    assert all(isinstance(r["props"]["shared"], list) for r in related.rows)
+
+
+def test_rows_are_neo4j_safe_and_carry_analytics(example_graph):
+    nodes, _ = graph_tables(example_graph)
+    for table in nodes:
+        for row in table.rows:
+            assert row["props"]["id"] == row["id"]
+            for value in row["props"].values():
+                assert value is not None and not isinstance(value, dict)
+                if isinstance(value, list):
+                    assert all(isinstance(v, (str, int, float, bool)) for v in value)
+    papers = next(t for t in nodes if t.label == "Paper").rows
+    assert all("pagerank" in r["props"] and "community" in r["props"] for r in papers)
+    communities = detect_communities(projection(example_graph, "related"), seed=42)
+    member_of = {p: i for i, members in enumerate(communities) for p in members}
+    assert {r["id"]: r["props"]["community"] for r in papers} == member_of
+    community_rows = next(t for t in nodes if t.label == "Community").rows
+    assert [r["props"]["size"] for r in community_rows] == [len(c) for c in communities]
+
+
+def test_tables_are_deterministic(example_graph):
+    assert graph_tables(example_graph) == graph_tables(example_graph)
+
+
+def test_statements_fill_only_valid_names():
+    text = load_statement("relationships", type="MENTIONS", source="Paper", target="Concept")
+    assert "MERGE (a)-[r:`MENTIONS`]->(b)" in text and "(a:`Paper` {id: row.source})" in text
+    assert "{label}" not in load_statement("nodes", label="Paper")
+    with pytest.raises(ValueError):
+        load_statement("nodes", label="Paper` {id: 1}) DETACH DELETE n //")
+
+
+def test_schema_constrains_every_label_before_anything_else():
+    statements = split_statements((CYPHER_DIR / "push" / "schema.cypher").read_text())
+    constrained = {re.search(r"FOR \(n:(\w+)\) REQUIRE n\.id IS UNIQUE", s).group(1)
+                   for s in statements if "CONSTRAINT" in s}
+    assert constrained == {"Paper", "Concept", "Author", "Venue", "Community"}
+    assert all("IF NOT EXISTS" in s for s in statements)
+
+
+@pytest.mark.parametrize("path", QUERY_FILES, ids=lambda p: p.name)
+def test_query_files_document_their_parameters(path):
+    query = read_query_file(path)
+    assert len(query.description) > 30
+    used = set(re.findall(r"\$([A-Za-z_]\w*)", query.text))
+    assert used == set(query.defaults) | set(query.required)
+
+
+def test_query_library_covers_the_common_questions():
+    assert {p.stem for p in QUERY_FILES} >= {
+        "top_concepts", "similar_papers", "concept_path", "community", "concept_neighbourhood",
+        "most_cited", "concepts_by_year"}
+
+
+def test_required_parameters_are_enforced():
+    query = read_query_file(CYPHER_DIR / "similar_papers.cypher")
+    assert query.parameters({"paper": "x"}) == {"paper": "x", "limit": 10}
+    with pytest.raises(Neo4jError, match="--param paper="):
+        query.parameters({})
+
+
+def test_parse_param_reads_json_else_text():
+    assert parse_param("limit=5") == ("limit", 5)
+    assert parse_param("ids=[1, 2]") == ("ids", [1, 2])
+    assert parse_param("paper=10.1145/3397271.3401075") == ("paper", "10.1145/3397271.3401075")
+    assert parse_param("x=NaN") == ("x", "NaN")
+    with pytest.raises(Neo4jError):
+        parse_param("no equals sign")
+
+
+def test_format_rows_table_json_csv():
+    keys, rows = ["name", "shared"], [{"name": "a,b", "shared": ["x", "y"]}, {"name": None, "shared": []}]
+    assert json.loads(format_rows(keys, rows, "json")) == rows
+    assert format_rows(keys, rows, "csv") == 'name,shared\n"a,b","[""x"", ""y""]"\n,[]\n'
+    table = format_rows(keys, rows, "table").splitlines()
+    assert table[0].split() == ["name", "shared"] and table[2].startswith("a,b")
+
+
+def _kg(*args, env_extra=None, timeout=120):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "kg.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=ROOT)
+
+
+def test_push_to_a_server_that_is_down_fails_fast_in_one_line(tmp_path, example_graph):
+    from kg.graph import graph_to_json
+    import socket
+
+    (tmp_path / "graph.json").write_text(graph_to_json(example_graph))
+    with socket.socket() as sock:  # a port that nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    secret = "s3cret-Pa55word"
+    started = time.monotonic()
+    result = _kg("push", str(tmp_path), "--uri", f"bolt://127.0.0.1:{port}", "--timeout", "5",
+                 env_extra={"NEO4J_PASSWORD": secret})
+    assert time.monotonic() - started < 60
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: Neo4j is unreachable"), result.stderr
+    assert f"127.0.0.1:{port}" in lines[0] and secret not in result.stderr
+
+
+def test_push_and_query_usage_errors(tmp_path):
+    result = _kg("push", str(tmp_path), env_extra={"NEO4J_PASSWORD": "x"})
+    assert result.returncode == 1 and "run kg build first" in result.stderr
+    result = _kg("query", env_extra={"NEO4J_PASSWORD": "x"})
+    assert result.returncode == 1 and "not both" in result.stderr
+    result = _kg("query", "RETURN 1", env_extra={})
+    assert result.returncode == 1 and "NEO4J_PASSWORD" in result.stderr
+    result = _kg("query", "RETURN 1", "--uri", "http://localhost:7474", env_extra={"NEO4J_PASSWORD": "x"})
+    assert result.returncode == 1 and "invalid Neo4j URI" in result.stderr

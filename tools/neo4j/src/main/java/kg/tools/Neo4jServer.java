@@ -1,0 +1,74 @@
+package kg.tools;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+
+/**
+ * A local Neo4j Community server for kg's tests and benchmarks: Bolt on 127.0.0.1 only, auth on.
+ *
+ * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT}. The password of the
+ * {@code neo4j} user comes from the {@code NEO4J_PASSWORD} environment variable (never from the
+ * command line, so it does not show in process listings). Prints one line
+ * {@code kg-neo4j ready bolt://127.0.0.1:PORT} when it accepts connections and runs until it is
+ * sent SIGTERM/SIGINT, which shuts the database down cleanly.
+ */
+public final class Neo4jServer {
+    private Neo4jServer() {}
+
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // Neo4j leaves non-daemon threads behind: exit instead of lingering half-started.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) {
+        if (args.length != 2) {
+            System.err.println("usage: kg.tools.Neo4jServer HOME_DIR PORT");
+            System.exit(2);
+        }
+        Path home = Path.of(args[0]).toAbsolutePath();
+        int port = Integer.parseInt(args[1]);
+        Map<String, String> env = System.getenv();
+        String password = env.getOrDefault("NEO4J_PASSWORD", "");
+        if (password.length() < 8) {
+            System.err.println("kg-neo4j: set NEO4J_PASSWORD (8 characters or more)");
+            System.exit(2);
+        }
+        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+                .setConfig(BoltConnector.enabled, true)
+                .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                .setConfig(GraphDatabaseSettings.auth_enabled, true)
+                .setConfig(GraphDatabaseSettings.pagecache_memory, 256L * 1024 * 1024)
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
+                .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                .build();
+        Runtime.getRuntime().addShutdownHook(new Thread(dbms::shutdown, "kg-neo4j-shutdown"));
+        try {
+            dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME).executeTransactionally(
+                    "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
+        } catch (RuntimeException e) {
+            // A restart on the same folder: the password is already the one asked for.
+            if (!String.valueOf(e.getMessage()).contains("cannot be the same")) {
+                System.err.println("kg-neo4j: cannot set the password: " + e.getMessage());
+                System.exit(1);
+            }
+        }
+        System.out.println("kg-neo4j ready bolt://127.0.0.1:" + port);
+        System.out.flush();
+        try {
+            Thread.currentThread().join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
