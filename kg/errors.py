@@ -12,6 +12,7 @@ __all__ = [
     "ModelNotFoundError",
     "GraphFileError",
     "Neo4jError",
+    "NodeNotFoundError",
 ]
 
 
@@ -52,3 +53,7 @@ class GraphFileError(KgError):
 
 class Neo4jError(KgError):
     """Neo4j is unreachable, refused the credentials, or failed mid-write."""
+
+
+class NodeNotFoundError(KgError):
+    """A paper, concept or community asked for by id or title is not in the graph."""

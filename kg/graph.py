@@ -48,6 +48,7 @@ the top list of either end).
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
 from collections import defaultdict
@@ -66,6 +67,7 @@ __all__ = [
     "projection",
     "graph_to_json",
     "graph_from_json",
+    "load_graph",
     "papers_of",
     "concepts_of",
     "cited_pairs",
@@ -410,3 +412,20 @@ def graph_from_json(text: str, *, source: str = "graph.json") -> nx.MultiDiGraph
         raise GraphFileError(f"{source}: the graph has no paper nodes; rebuild it with kg build")
     return graph
 
+
+def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
+    """The graph that ``kg build`` wrote into ``directory`` (its ``graph.json``).
+
+    Raises
+    ------
+    GraphFileError
+        When the folder or its ``graph.json`` is missing or not a kg graph.
+    """
+    path = os.path.join(os.fspath(directory), "graph.json")
+    if not os.path.isdir(directory):
+        raise GraphFileError(f"{os.fspath(directory)}: no such folder; build one with kg build PAPERS --out DIR")
+    if not os.path.isfile(path):
+        raise GraphFileError(f"{os.fspath(directory)}: no graph.json in this folder; "
+                             "build one with kg build PAPERS --out DIR")
+    with open(path, encoding="utf-8") as handle:
+        return graph_from_json(handle.read(), source=path)

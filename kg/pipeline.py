@@ -23,7 +23,7 @@ from kg.graph import build_graph
 from kg.ingest import load_corpus
 from kg.models import Corpus
 from kg.normalize import normalize_concepts
-from kg.report import render_markdown
+from kg.report import write_report
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
 
@@ -126,10 +126,7 @@ def build(
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution)
     lap("analyze")
     files = write_graph_files(graph, out_dir)
-    titles = {p.id: p.title for p in corpus.papers}
-    report = os.path.join(os.fspath(out_dir), "report.md")
-    atomic_write(report, render_markdown(analysis, names=titles))
-    files.append(report)
+    files.extend(write_report(analysis, out_dir))
     if options.html:
         page = os.path.join(os.fspath(out_dir), "graph.html")
         atomic_write(page, render_html(graph, seed=options.seed))

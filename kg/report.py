@@ -1,24 +1,137 @@
-"""Analysis results -> a Markdown report."""
+"""Analysis results -> ``report.md``, a self-contained ``report.html`` and ``report.json``.
+
+The three share one list of sections (title, explanation, table, figure), so they
+always say the same thing; every table has an ``id`` column naming the node as it
+appears in ``graph.json``, ``graph.html`` and Neo4j. The HTML embeds its figures as
+base64 SVG (see :mod:`kg.plots`) and loads nothing from the network.
+"""
 
 from __future__ import annotations
 
+import base64
+import html
+import json
+import os
 from collections.abc import Mapping, Sequence
 
-__all__ = ["render_markdown"]
+__all__ = ["report_sections", "render_markdown", "render_html", "render_json", "write_report", "REPORT_FILES"]
+
+REPORT_FILES = ("report.md", "report.html", "report.json")
+_COMMUNITY_ROWS = 30
 
 
-def _escape(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _num(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def _section(title: str, text: str = "", header: Sequence[str] = (), rows: Sequence[Sequence] = (),
+             plot: str | None = None) -> dict:
+    return {"title": title, "text": text, "header": list(header), "rows": [list(r) for r in rows], "plot": plot}
+
+
+def _centrality_section(title: str, text: str, rows: Sequence[Mapping], *, kind: bool = False) -> dict:
+    header = ["name", "id"] + (["kind"] if kind else []) + ["degree", "weighted degree", "PageRank", "betweenness",
+                                                          "eigenvector"]
+    body = [[r["name"], r["id"]] + ([r["kind"]] if kind else [])
+            + [r["degree"], r["weighted_degree"], r["pagerank"], r["betweenness"], r["eigenvector"]] for r in rows]
+    return _section(title, text, header, body)
+
+
+def report_sections(analysis: Mapping) -> list[dict]:
+    """The report as sections: ``{"title", "text", "header", "rows", "plot"}`` (plot: a figure name)."""
+    s, p = analysis["summary"], analysis["parameters"]
+    edges = s["edges"]
+    corpus_rows = [
+        ["papers", s["papers"]],
+        ["concepts", s["concepts"]],
+        ["concepts shared by 2+ papers", s["shared_concepts"]],
+        *[[f"{kind} nodes", n] for kind, n in s.get("other_nodes", {}).items()],
+        *[[f"{kind} edges", n] for kind, n in edges.items()],
+        ["unresolved references", s.get("unresolved_references", 0)],
+        ["years", f"{s['years'][0]}–{s['years'][1]} ({s['dated_papers']} dated papers)" if s.get("years")
+         else "unknown"],
+    ]
+    between = "; ".join(f"{name}: {how}" for name, how in p["betweenness"].items())
+    sections = [
+        _section("Corpus", "", ["measure", "value"], corpus_rows),
+        _section("Parameters", "", ["parameter", "value"], [
+            ["communities", f"{p['method']} (resolution {p['resolution']}, seed {p['seed']})"],
+            ["community labels", {"ctfidf": "class-based TF-IDF", "loglik": "log-likelihood ratio (G²)"}
+             .get(p["scoring"], p["scoring"])],
+            ["betweenness", between],
+        ]),
+        _section("Top concepts", "Concepts by the number of papers that mention them.",
+                 ["concept", "id", "papers"], [[c["name"], c["id"], c["papers"]] for c in analysis["top_concepts"]],
+                 "top_concepts"),
+        _centrality_section(
+            "Central papers",
+            "On the paper–paper graph (papers linked by shared concepts, rare concepts weighing more). "
+            "Betweenness uses 1/weight as the length of a link.", analysis["central_papers"]),
+        _centrality_section("Central concepts", "On the concept co-occurrence graph (weight: papers in common).",
+                            analysis["central_concepts"]),
+        _centrality_section("Central nodes of the paper–concept graph",
+                            "On the bipartite mentions graph (weight: extraction score).", analysis["bipartite"],
+                            kind=True),
+    ]
+    if analysis.get("citations"):
+        sections.append(_section("Most cited papers", "PageRank and in-degree on citations inside the corpus.",
+                                 ["paper", "id", "cited by", "cites", "PageRank"],
+                                 [[r["name"], r["id"], r["cited_by"], r["cites"], r["pagerank"]]
+                                  for r in analysis["citations"]]))
+    communities = analysis["communities"]
+    shown = [c for c in communities if c["size"] > 1][:_COMMUNITY_ROWS]
+    singletons = sum(1 for c in communities if c["size"] == 1)
+    text = (f"{len(communities)} communities on the paper–paper graph, modularity {analysis['modularity']:.4f}"
+            + (f" ({singletons} of them single papers without links, not listed)" if singletons else "")
+            + (f"; the {len(shown)} largest are listed" if len(shown) < len(communities) - singletons else "")
+            + ". Labels are the most distinctive concepts (score in parentheses); central papers have the "
+              "strongest links inside their community.")
+    rows = [[c["id"], c["size"], c["label"] or "(no shared concept)",
+             "; ".join(f"{k['name']} [{k['id']}] ({k['score']:.3g})" for k in c["concepts"]),
+             "; ".join(f"{q['title']} [{q['id']}]" for q in c["central_papers"][:3])] for c in shown]
+    sections.append(_section("Communities of papers", text,
+                             ["#", "papers", "label", "distinctive concepts [id]", "central papers [id]"], rows,
+                             "community_sizes"))
+    if analysis.get("thematic_map"):
+        sections.append(_section(
+            "Thematic map",
+            "Clusters of frequent concepts placed by Callon centrality (strength of links to other clusters) and "
+            "density (strength of links inside, per concept); quadrants split at the medians: motor (high, high), "
+            "niche (low centrality, high density), emerging or declining (low, low), basic (high, low).",
+            ["#", "quadrant", "label", "concepts", "papers", "centrality", "density", "concept ids"],
+            [[t["id"], t["quadrant"], t["label"], len(t["concepts"]), t["papers"], t["centrality"], t["density"],
+              ", ".join(t["concepts"][:8]) + (" …" if len(t["concepts"]) > 8 else "")]
+             for t in analysis["thematic_map"]],
+            "thematic_map"))
+    if analysis.get("trends"):
+        trends = analysis["trends"]
+        per_year = ", ".join(f"{y}: {n}" for y, n in zip(trends["years"], trends["papers"]))
+        sections.append(_section(
+            "Trends and bursts",
+            f"Papers per year: {per_year}. Bursts (Kleinberg, two states, s = 2, γ = 1): years in which a "
+            "concept appears in a clearly larger share of papers than usual; weight = evidence for the burst."
+            + ("" if analysis["bursts"] else " No concept had a burst."),
+            ["concept", "id", "from", "to", "papers in burst", "weight"],
+            [[b["name"], b["id"], b["start"], b["end"], b["papers"], b["weight"]] for b in analysis["bursts"]],
+            "trends"))
+    sections.append(_section("Degree distribution", plot="degree"))
+    return sections
+
+
+def _md_escape(value: object) -> str:
+    return _num(value).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_escape(v) for v in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
 
 
 def render_markdown(analysis: Mapping, *, title: str = "kg report", names: Mapping[str, str] | None = None) -> str:
-    """Render :func:`kg.analyze.analyze` output as Markdown.
+    """The report as Markdown (figures are in the HTML report only).
 
     Parameters
     ----------
@@ -27,36 +140,74 @@ def render_markdown(analysis: Mapping, *, title: str = "kg report", names: Mappi
     title : str
         The report's heading.
     names : dict, optional
-        Node id -> display name for ids inside community tables.
+        Unused; kept so older callers keep working (names now come with the analysis).
     """
-    names = dict(names or {})
-    s = analysis["summary"]
-    edges = s["edges"]
-    out = [f"# {title}", "", "## Corpus", ""]
-    out.append(_table(["measure", "value"], [
-        ["papers", s["papers"]],
-        ["concepts", s["concepts"]],
-        ["concepts shared by 2+ papers", s["shared_concepts"]],
-        ["mentions (paper → concept)", edges.get("mentions", 0)],
-        ["related (paper — paper)", edges.get("related", 0)],
-        ["co-occurrences (concept — concept)", edges.get("co_occurs", 0)],
-        ["citations inside the corpus", edges.get("cites", 0)],
-        ["unresolved references", s.get("unresolved_references", 0)],
-        ["years", f"{s['years'][0]}–{s['years'][1]}" if s.get("years") else "unknown"],
-    ]))
-    out += ["", "## Top concepts (by number of papers)", ""]
-    out.append(_table(["concept", "papers", "id"],
-                      [[c["name"], c["papers"], c["id"]] for c in analysis["top_concepts"]]))
-    out += ["", "## Most central papers (PageRank on related papers)", ""]
-    out.append(_table(["paper", "pagerank", "id"],
-                      [[p["title"], p["pagerank"], p["id"]] for p in analysis["central_papers"]]))
-    out += ["", "## Most central concepts (PageRank on co-occurrence)", ""]
-    out.append(_table(["concept", "pagerank", "id"],
-                      [[c["name"], c["pagerank"], c["id"]] for c in analysis["central_concepts"]]))
-    out += ["", "## Communities of papers", ""]
-    rows = []
-    for com in analysis["communities"]:
-        papers = ", ".join(names.get(p, p) for p in com["papers"][:3])
-        rows.append([com["id"], com["size"], com["label"] or "(no shared concept)", papers])
-    out.append(_table(["#", "papers", "label (distinctive concepts)", "most central papers"], rows))
+    out = [f"# {title}", ""]
+    for section in report_sections(analysis):
+        if not section["text"] and not section["rows"]:
+            continue  # a figure only: in the HTML report
+        out += [f"## {section['title']}", ""]
+        if section["text"]:
+            out += [section["text"], ""]
+        if section["rows"]:
+            out += [_md_table(section["header"], section["rows"]), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
+th{background:#f2f2f2}td.id{font-family:monospace;font-size:.85em;color:#555}
+img{max-width:100%;height:auto;display:block;margin:.5em 0}"""
+
+
+def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
+    """The report as one self-contained HTML page, figures embedded as base64 SVG."""
+    from kg.plots import all_plots
+
+    plots = all_plots(analysis)
+    esc = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{esc(title)}</title>",
+           f"<style>{_CSS}</style></head><body>", f"<h1>{esc(title)}</h1>"]
+    for section in report_sections(analysis):
+        svg = plots.get(section["plot"]) if section["plot"] else None
+        if not section["text"] and not section["rows"] and not svg:
+            continue
+        out.append(f"<h2>{esc(section['title'])}</h2>")
+        if section["text"]:
+            out.append(f"<p>{esc(section['text'])}</p>")
+        if svg:
+            data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+            out.append(f'<img alt="{esc(section["title"])}" src="data:image/svg+xml;base64,{data}">')
+        if section["rows"]:
+            id_cols = {i for i, h in enumerate(section["header"]) if h == "id" or h == "concept ids"}
+            out.append("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in section["header"])
+                       + "</tr></thead><tbody>")
+            for row in section["rows"]:
+                cells = "".join(f'<td class="id">{esc(_num(v))}</td>' if i in id_cols else f"<td>{esc(_num(v))}</td>"
+                                for i, v in enumerate(row))
+                out.append(f"<tr>{cells}</tr>")
+            out.append("</tbody></table>")
+    out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def render_json(analysis: Mapping) -> str:
+    """Every table of the analysis as JSON (sorted keys, so equal analyses give equal bytes)."""
+    return json.dumps(analysis, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+
+
+def write_report(analysis: Mapping, out_dir: str | os.PathLike[str], *, title: str = "kg report") -> list[str]:
+    """Write ``report.md``, ``report.html`` and ``report.json`` into ``out_dir`` (atomically); their paths."""
+    from kg.export.files import atomic_write
+
+    folder = os.fspath(out_dir)
+    contents = {"report.md": render_markdown(analysis, title=title),
+                "report.html": render_html(analysis, title=title),
+                "report.json": render_json(analysis)}
+    paths = []
+    for name in REPORT_FILES:
+        path = os.path.join(folder, name)
+        atomic_write(path, contents[name])
+        paths.append(path)
+    return paths

@@ -1,73 +1,280 @@
 """Analytics over the kg graph: pure functions from a graph to plain tables.
 
-:func:`analyze` runs the standard set (centralities, communities with labels) and
-returns a JSON-safe dict that :mod:`kg.report` renders.
+One module per question:
+
+* :mod:`~kg.analyze.centrality`: centralities of papers, concepts, the bipartite graph, citations;
+* :mod:`~kg.analyze.communities`: Louvain/Leiden communities, modularity, distinctive labels;
+* :mod:`~kg.analyze.thematic`: the Callon thematic map of concept clusters;
+* :mod:`~kg.analyze.trends`: concept trends per year and Kleinberg bursts;
+* :mod:`~kg.analyze.related`: a paper's nearest papers, explained.
+
+:func:`analyze` runs the standard set and returns a JSON-safe dict (every table's rows
+carry node ids) that :mod:`kg.report` renders. Node and edge kinds it does not use
+(authors, venues, …) are ignored.
 """
 
 from __future__ import annotations
 
+import json
+import time
+from collections import Counter
+from contextlib import contextmanager
+
 import networkx as nx
 
-from kg.analyze.centrality import central_concepts, central_papers
-from kg.analyze.communities import detect_communities, label_communities
-from kg.graph import concepts_of, papers_of, projection
+from kg.analyze.centrality import (
+    EXACT_LIMIT,
+    SAMPLES,
+    betweenness_method,
+    central_concepts,
+    central_papers,
+    centrality_table,
+    citation_table,
+)
+from kg.analyze.communities import (
+    central_members,
+    detect_communities,
+    distinctive_concepts,
+    label_communities,
+    modularity,
+)
+from kg.analyze.centrality import pagerank
+from kg.analyze.related import find_paper, related_papers
+from kg.analyze.thematic import thematic_map
+from kg.analyze.trends import concept_bursts, concept_trends, papers_per_year
+from kg.errors import NodeNotFoundError
+from kg.graph import projection
 
-__all__ = ["analyze", "central_papers", "central_concepts", "detect_communities", "label_communities"]
+__all__ = [
+    "analyze",
+    "saved_parameters",
+    "paper_communities",
+    "community_rows",
+    "concept_rows",
+    "community_concepts",
+    "central_papers",
+    "central_concepts",
+    "centrality_table",
+    "citation_table",
+    "detect_communities",
+    "distinctive_concepts",
+    "label_communities",
+    "modularity",
+    "thematic_map",
+    "concept_trends",
+    "concept_bursts",
+    "find_paper",
+    "related_papers",
+]
 
 
-def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, top: int = 15) -> dict:
-    """The corpus summary, top concepts, central nodes and labeled communities.
+def _r(value: float) -> float:
+    """Six significant digits: readable, and stable across platforms' last bits."""
+    return float(f"{value:.6g}")
+
+
+def _name(graph: nx.MultiDiGraph, node: str) -> str:
+    data = graph.nodes[node]
+    return str(data.get("name") or data.get("title") or data.get("label") or node)
+
+
+def _summary(graph: nx.MultiDiGraph) -> dict:
+    kinds = Counter(d.get("kind") for _, d in graph.nodes(data=True))
+    edges = {kind: 0 for kind in ("mentions", "related", "co_occurs", "cites")}
+    for _, _, key in graph.edges(keys=True):
+        edges[key] = edges.get(key, 0) + 1
+    years = list(papers_per_year(graph))
+    return {
+        "papers": kinds.get("paper", 0),
+        "concepts": kinds.get("concept", 0),
+        "other_nodes": {k: v for k, v in sorted(kinds.items(), key=lambda kv: str(kv[0]))
+                        if k not in ("paper", "concept")},
+        "edges": edges,
+        "shared_concepts": sum(1 for _, d in graph.nodes(data=True)
+                               if d.get("kind") == "concept" and d.get("papers", 0) > 1),
+        "years": [years[0], years[-1]] if years else None,
+        "dated_papers": sum(papers_per_year(graph).values()),
+        "unresolved_references": graph.graph.get("unresolved_references", 0),
+    }
+
+
+def _centrality_rows(graph: nx.MultiDiGraph, table: list[dict], top: int) -> list[dict]:
+    rows = []
+    for row in table[:top]:
+        out = {"id": row["id"], "kind": graph.nodes[row["id"]].get("kind"), "name": _name(graph, row["id"])}
+        out.update({k: (_r(v) if isinstance(v, float) else v) for k, v in row.items() if k != "id"})
+        rows.append(out)
+    return rows
+
+
+def _distribution(graph: nx.Graph) -> list[list[int]]:
+    counts = Counter(d for _, d in graph.degree())
+    return [[degree, n] for degree, n in sorted(counts.items())]
+
+
+def saved_parameters(graph: nx.MultiDiGraph) -> dict:
+    """The ``seed`` and ``resolution`` the graph was built with (kg build's defaults when unrecorded)."""
+    try:
+        recorded = json.loads(graph.graph.get("parameters") or "{}")
+    except (TypeError, ValueError):
+        recorded = {}
+    if not isinstance(recorded, dict):
+        recorded = {}
+    return {"seed": int(recorded.get("seed", 42)), "resolution": float(recorded.get("resolution", 1.0))}
+
+
+def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
+    """The most frequent concepts: ``id``, ``name``, ``papers``, ``co_occurs`` (degree), ``pagerank``.
+
+    PageRank is on the weighted co-occurrence graph; rows by papers, then id.
+    """
+    cooc = projection(graph, "co_occurs")
+    ranks = pagerank(cooc)
+    concepts = sorted(cooc.nodes, key=lambda c: (-graph.nodes[c].get("papers", 0), c))[:top]
+    return [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0),
+             "co_occurs": cooc.degree(c), "pagerank": _r(ranks[c])} for c in concepts]
+
+
+def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = 42, resolution: float = 1.0,
+                       method: str = "louvain", scoring: str = "ctfidf", top: int = 20) -> dict:
+    """Paper community number ``community`` (as numbered in the report) with its distinctive concepts.
+
+    Returns ``{"id", "size", "label", "concepts", "central_papers", "papers"}`` (see
+    :func:`community_rows`). Raises :class:`~kg.errors.NodeNotFoundError` for an
+    unknown number.
+    """
+    related, communities = paper_communities(graph, method=method, seed=seed, resolution=resolution)
+    if not 0 <= community < len(communities):
+        raise NodeNotFoundError(f"no community {community}: communities are numbered 0 to {len(communities) - 1} "
+                                f"(seed {seed}, resolution {resolution}, {method})")
+    return community_rows(graph, related, communities, scoring=scoring, top=top, top_papers=10)[community]
+
+
+def paper_communities(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int = 42,
+                      resolution: float = 1.0) -> tuple[nx.Graph, list[set]]:
+    """The ``related`` projection and its communities (numbered as :func:`analyze` numbers them)."""
+    related = projection(graph, "related")
+    return related, detect_communities(related, method=method, seed=seed, resolution=resolution)
+
+
+def community_rows(graph: nx.MultiDiGraph, related: nx.Graph, communities: list[set], *,
+                   scoring: str = "ctfidf", top: int = 5, top_papers: int = 5) -> list[dict]:
+    """One row per community: ``id``, ``size``, ``label``, ``concepts``, ``central_papers``, ``papers``.
+
+    ``concepts`` are the distinctive concepts with their score and paper count;
+    ``central_papers`` the members with the strongest links inside the community;
+    ``papers`` every member id, most central first.
+    """
+    labels = distinctive_concepts(graph, communities, scoring=scoring, top=top)
+    rows = []
+    for index, (members, concepts) in enumerate(zip(communities, labels)):
+        ranked = central_members(related, members)
+        rows.append({
+            "id": index,
+            "size": len(members),
+            "label": ", ".join(_name(graph, c["id"]) for c in concepts[:3]),
+            "concepts": [{"id": c["id"], "name": _name(graph, c["id"]), "score": _r(c["score"]),
+                          "papers": c["papers"]} for c in concepts],
+            "central_papers": [{"id": p, "title": _name(graph, p), "strength": _r(s)}
+                               for p, s in ranked[:top_papers]],
+            "papers": [p for p, _ in ranked],
+        })
+    return rows
+
+
+@contextmanager
+def _timed(timings: dict | None, step: str):
+    started = time.perf_counter()
+    yield
+    if timings is not None:
+        timings[step] = round(time.perf_counter() - started, 3)
+
+
+def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, method: str = "louvain",
+            scoring: str = "ctfidf", top: int = 15, samples: int = SAMPLES, exact_limit: int = EXACT_LIMIT,
+            thematic_top: int = 250, timings: dict | None = None) -> dict:
+    """Every standard table of a kg graph, as JSON-safe plain data.
 
     Parameters
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (see :mod:`kg.graph`).
     seed : int
-        Seed for community detection.
+        Seed for communities, concept clusters and sampled betweenness.
     resolution : float
-        Louvain resolution: above 1 gives more, smaller communities.
+        Community resolution: above 1 gives more, smaller communities.
+    method : {"louvain", "leiden"}
+    scoring : {"ctfidf", "loglik"}
+        How community labels rank concepts.
     top : int
         Rows per table.
+    samples, exact_limit : int
+        Betweenness is exact up to ``exact_limit`` nodes, else sampled from ``samples`` sources.
+    thematic_top : int
+        Most frequent concepts placed on the thematic map.
+    timings : dict, optional
+        Filled with the seconds each step took (left out of the result so that it stays
+        identical from run to run).
+
+    Returns
+    -------
+    dict
+        ``parameters``, ``summary``, ``top_concepts``, ``central_papers``,
+        ``central_concepts``, ``bipartite``, ``citations``, ``communities``,
+        ``modularity``, ``thematic_map``, ``trends``, ``bursts``, ``degree_distribution``.
     """
-    papers = papers_of(graph)
-    concepts = concepts_of(graph)
-    related = projection(graph, "related")
-    counts = {kind: 0 for kind in ("mentions", "related", "co_occurs", "cites")}
-    for _, _, key in graph.edges(keys=True):
-        counts[key] = counts.get(key, 0) + 1
-    years = sorted({graph.nodes[p]["year"] for p in papers if graph.nodes[p].get("year") is not None})
-    top_concepts = sorted(concepts, key=lambda c: (-graph.nodes[c]["papers"], c))[:top]
-    communities = detect_communities(related, seed=seed, resolution=resolution)
-    labels = label_communities(graph, communities)
-    paper_rank = central_papers(graph)
+    options = {"seed": seed, "exact_limit": exact_limit, "samples": samples}
+    with _timed(timings, "summary"):
+        summary = _summary(graph)
+        concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
+                          key=lambda c: (-graph.nodes[c].get("papers", 0), c))
+    with _timed(timings, "projections"):
+        related = projection(graph, "related")
+        cooc = projection(graph, "co_occurs")
+        bipartite = projection(graph, "mentions")
+    with _timed(timings, "centrality: papers (related)"):
+        paper_table = centrality_table(related, **options)
+    with _timed(timings, "centrality: concepts (co_occurs)"):
+        concept_table = centrality_table(cooc, **options)
+    with _timed(timings, "centrality: bipartite (mentions)"):
+        bipartite_table = centrality_table(bipartite, **options)
+    with _timed(timings, "centrality: citations"):
+        citations = citation_table(graph)
+    with _timed(timings, f"communities ({method})"):
+        communities = detect_communities(related, method=method, seed=seed, resolution=resolution)
+        q = modularity(related, communities, resolution=resolution)
+    with _timed(timings, f"community labels ({scoring})"):
+        community_table = community_rows(graph, related, communities, scoring=scoring)
+    with _timed(timings, "thematic map"):
+        themes = thematic_map(graph, top=thematic_top, seed=seed, resolution=resolution, method=method)
+    with _timed(timings, "trends and bursts"):
+        trends = concept_trends(graph, concepts[:8]) if summary["years"] else None
+        if trends is not None:
+            for row in trends["concepts"]:
+                row["name"] = _name(graph, row["id"])
+        bursts = concept_bursts(graph, top=top) if summary["years"] else []
+        for row in bursts:
+            row["name"] = _name(graph, row["id"])
+    projections = {"papers": related, "concepts": cooc, "bipartite": bipartite}
     return {
-        "summary": {
-            "papers": len(papers),
-            "concepts": len(concepts),
-            "edges": counts,
-            "shared_concepts": sum(1 for c in concepts if graph.nodes[c]["papers"] > 1),
-            "years": [years[0], years[-1]] if years else None,
-            "unresolved_references": graph.graph.get("unresolved_references", 0),
+        "parameters": {
+            "seed": seed, "resolution": resolution, "method": method, "scoring": scoring, "top": top,
+            "betweenness": {name: betweenness_method(g, exact_limit=exact_limit, samples=samples, seed=seed)
+                            for name, g in projections.items()},
         },
-        "top_concepts": [
-            {"id": c, "name": graph.nodes[c]["name"], "papers": graph.nodes[c]["papers"]} for c in top_concepts
-        ],
-        "central_papers": [
-            {"id": p, "title": graph.nodes[p]["title"], "pagerank": round(score, 5)}
-            for p, score in paper_rank[:top]
-        ],
-        "central_concepts": [
-            {"id": c, "name": graph.nodes[c]["name"], "pagerank": round(score, 5)}
-            for c, score in central_concepts(graph)[:top]
-        ],
-        "communities": [
-            {
-                "id": index,
-                "size": len(members),
-                "label": ", ".join(graph.nodes[c]["name"] for c in labels[index][:3]),
-                "top_concepts": labels[index],
-                "papers": sorted(members, key=lambda p: (-dict(paper_rank).get(p, 0), p)),
-            }
-            for index, members in enumerate(communities)
-        ],
+        "summary": summary,
+        "top_concepts": [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0)}
+                         for c in concepts[:top]],
+        "central_papers": _centrality_rows(graph, paper_table, top),
+        "central_concepts": _centrality_rows(graph, concept_table, top),
+        "bipartite": _centrality_rows(graph, bipartite_table, top),
+        "citations": [{"id": r["id"], "name": _name(graph, r["id"]), "cited_by": r["cited_by"],
+                       "cites": r["cites"], "pagerank": _r(r["pagerank"])} for r in citations[:top]],
+        "communities": community_table,
+        "modularity": _r(q),
+        "thematic_map": [{**row, "centrality": _r(row["centrality"]), "density": _r(row["density"])}
+                         for row in themes],
+        "trends": trends,
+        "bursts": [{**row, "weight": _r(row["weight"])} for row in bursts],
+        "degree_distribution": {"papers": _distribution(related), "concepts": _distribution(cooc)},
     }

@@ -1,0 +1,159 @@
+"""The thematic map (Callon et al. 1991; Cobo et al. 2011): concept clusters placed by
+centrality and density.
+
+Concepts are linked by the equivalence index ``e(i, j) = c(i, j)² / (c(i) · c(j))``,
+where *c(i, j)* is the number of papers mentioning both and *c(i)* the papers
+mentioning *i*. The concepts are clustered (Louvain on those links), then per cluster:
+
+* **Callon centrality**: the sum of the weights of the links leaving the cluster
+  (how much the theme is tied to the rest of the field);
+* **Callon density**: the sum of the weights of the links inside the cluster divided
+  by its number of concepts (how developed the theme is internally).
+
+bibliometrix multiplies these by 10 and 100; kg does not (the map's shape is the same).
+Clusters are split at the median centrality and the median density (a value equal to
+the median counts as high) into four quadrants:
+
+============================  ===========  ==========
+quadrant                      centrality   density
+============================  ===========  ==========
+``motor``                     high         high
+``niche``                     low          high
+``emerging or declining``     low          low
+``basic``                     high         low
+============================  ===========  ==========
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+import networkx as nx
+
+from kg.analyze.communities import detect_communities
+
+__all__ = ["QUADRANTS", "association_graph", "callon_metrics", "place_in_quadrants", "thematic_map"]
+
+QUADRANTS = ("motor", "niche", "emerging or declining", "basic")
+
+
+def association_graph(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2) -> nx.Graph:
+    """The ``top`` most frequent concepts (in at least ``min_papers`` papers) linked by equivalence index.
+
+    Edges carry ``weight`` (the equivalence index) and ``count`` (papers in common).
+    """
+    frequent = sorted(
+        (n for n, d in graph.nodes(data=True) if d.get("kind") == "concept" and d.get("papers", 0) >= min_papers),
+        key=lambda n: (-graph.nodes[n]["papers"], n),
+    )[:top]
+    chosen = set(frequent)
+    out = nx.Graph()
+    out.add_nodes_from(sorted(chosen))
+    for u, v, key, data in graph.edges(keys=True, data=True):
+        if key == "co_occurs" and u in chosen and v in chosen:
+            count = int(data.get("count", data.get("weight", 1)))
+            e = count * count / (graph.nodes[u]["papers"] * graph.nodes[v]["papers"])
+            out.add_edge(u, v, weight=e, count=count)
+    return out
+
+
+def callon_metrics(graph: nx.Graph, clusters: Sequence[set], *, weight: str = "weight") -> list[dict]:
+    """Callon centrality and density of each cluster of an undirected weighted graph.
+
+    Returns
+    -------
+    list of dict
+        In cluster order: ``{"centrality", "density", "internal", "external"}`` where
+        ``internal``/``external`` count the links inside / leaving the cluster.
+
+    Examples
+    --------
+    >>> g = nx.Graph()
+    >>> g.add_weighted_edges_from([("a", "b", 1.0), ("b", "c", 0.5), ("c", "d", 1.0)])
+    >>> callon_metrics(g, [{"a", "b"}, {"c", "d"}])[0]
+    {'centrality': 0.5, 'density': 0.5, 'internal': 1, 'external': 1}
+    """
+    owner = {n: i for i, members in enumerate(clusters) for n in members}
+    inside = [0.0] * len(clusters)
+    outside = [0.0] * len(clusters)
+    n_in = [0] * len(clusters)
+    n_out = [0] * len(clusters)
+    for u, v, data in graph.edges(data=True):
+        if u not in owner or v not in owner:
+            continue
+        w = float(data.get(weight, 1.0))
+        a, b = owner[u], owner[v]
+        if a == b:
+            inside[a] += w
+            n_in[a] += 1
+        else:
+            for side in (a, b):
+                outside[side] += w
+                n_out[side] += 1
+    return [
+        {"centrality": outside[i], "density": inside[i] / len(members) if members else 0.0,
+         "internal": n_in[i], "external": n_out[i]}
+        for i, members in enumerate(clusters)
+    ]
+
+
+def place_in_quadrants(rows: Sequence[dict]) -> list[str]:
+    """The quadrant of each row (``centrality``, ``density``), split at the medians.
+
+    Examples
+    --------
+    >>> place_in_quadrants([{"centrality": 4, "density": 4}, {"centrality": 1, "density": 3},
+    ...                     {"centrality": 2, "density": 1}, {"centrality": 3, "density": 2}])
+    ['motor', 'niche', 'emerging or declining', 'basic']
+    """
+    if not rows:
+        return []
+    mid_c = statistics.median(r["centrality"] for r in rows)
+    mid_d = statistics.median(r["density"] for r in rows)
+    names = {(True, True): "motor", (False, True): "niche", (False, False): "emerging or declining",
+             (True, False): "basic"}
+    return [names[(r["centrality"] >= mid_c, r["density"] >= mid_d)] for r in rows]
+
+
+def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2, min_cluster: int = 2,
+                 seed: int = 42, resolution: float = 1.0, method: str = "louvain") -> list[dict]:
+    """Cluster the frequent concepts and place each cluster on the thematic map.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph.
+    top, min_papers : int
+        Concepts considered (see :func:`association_graph`).
+    min_cluster : int
+        Clusters with fewer concepts are left off the map.
+    seed, resolution, method
+        Passed to :func:`kg.analyze.communities.detect_communities`.
+
+    Returns
+    -------
+    list of dict
+        Clusters, largest first: ``id`` (0..), ``label`` (its three most frequent
+        concepts' names), ``concepts`` (ids, most frequent first), ``papers``
+        (papers mentioning any of them), ``centrality``, ``density``, ``quadrant``.
+    """
+    assoc = association_graph(graph, top=top, min_papers=min_papers)
+    clusters = [c for c in detect_communities(assoc, method=method, seed=seed, resolution=resolution)
+                if len(c) >= min_cluster]
+    metrics = callon_metrics(assoc, clusters)
+    rows = []
+    for index, (members, metric) in enumerate(zip(clusters, metrics)):
+        concepts = sorted(members, key=lambda c: (-graph.nodes[c]["papers"], c))
+        papers = {p for c in members for p, _, k in graph.in_edges(c, keys=True) if k == "mentions"}
+        rows.append({
+            "id": index,
+            "label": ", ".join(graph.nodes[c].get("name", c) for c in concepts[:3]),
+            "concepts": concepts,
+            "papers": len(papers),
+            "centrality": metric["centrality"],
+            "density": metric["density"],
+        })
+    for row, quadrant in zip(rows, place_in_quadrants(rows)):
+        row["quadrant"] = quadrant
+    return rows

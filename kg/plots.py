@@ -1,0 +1,150 @@
+"""Analysis results -> SVG figures for the HTML report (matplotlib's SVG backend, no display).
+
+Each function takes the :func:`kg.analyze.analyze` dict and returns an SVG document as
+text, or None when there is nothing to draw. Figures are drawn on private
+``Figure`` objects (no pyplot state) with a fixed SVG hash salt and no date, so the
+same analysis gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+__all__ = ["top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
+           "all_plots"]
+
+_STYLE = {"svg.hashsalt": "kg", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
+          "axes.spines.right": False}
+
+
+def _svg(draw) -> str:
+    import matplotlib
+
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(_STYLE):
+        figure = Figure(figsize=(7.0, 4.0), dpi=100)
+        FigureCanvasSVG(figure)
+        draw(figure)
+        figure.tight_layout()
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def _short(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def top_concepts_plot(analysis: Mapping) -> str | None:
+    """Horizontal bars: the most frequent concepts and their number of papers."""
+    rows = analysis.get("top_concepts") or []
+    if not rows:
+        return None
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        names = [_short(r["name"]) for r in rows][::-1]
+        ax.barh(range(len(rows)), [r["papers"] for r in rows][::-1], color="#4c72b0")
+        ax.set_yticks(range(len(rows)), names)
+        ax.set_xlabel("papers")
+        ax.set_title("Top concepts")
+
+    return _svg(draw)
+
+
+def community_sizes_plot(analysis: Mapping, *, limit: int = 30) -> str | None:
+    """Bars: the number of papers in each of the ``limit`` largest communities."""
+    rows = [c for c in analysis.get("communities") or [] if c["size"] > 1][:limit]
+    if not rows:
+        return None
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        ax.bar([str(c["id"]) for c in rows], [c["size"] for c in rows], color="#55a868")
+        ax.set_xlabel("community")
+        ax.set_ylabel("papers")
+        ax.set_title("Community sizes")
+
+    return _svg(draw)
+
+
+def thematic_map_plot(analysis: Mapping) -> str | None:
+    """Scatter: concept clusters by Callon centrality and density, split at the medians."""
+    rows = analysis.get("thematic_map") or []
+    if not rows:
+        return None
+    import statistics
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        xs = [r["centrality"] for r in rows]
+        ys = [r["density"] for r in rows]
+        sizes = [30 + 300 * r["papers"] / max(max(q["papers"] for q in rows), 1) for r in rows]
+        ax.scatter(xs, ys, s=sizes, alpha=0.5, color="#c44e52")
+        for row, x, y in zip(rows, xs, ys):
+            ax.annotate(f"{row['id']}: {_short(row['label'], 30)}", (x, y), fontsize=7, ha="center")
+        mid_x, mid_y = statistics.median(xs), statistics.median(ys)
+        ax.axvline(mid_x, color="grey", lw=0.8, ls="--")
+        ax.axhline(mid_y, color="grey", lw=0.8, ls="--")
+        for text, (hx, vy) in {"motor": ("right", "top"), "niche": ("left", "top"),
+                               "emerging or declining": ("left", "bottom"), "basic": ("right", "bottom")}.items():
+            ax.text(0.98 if hx == "right" else 0.02, 0.97 if vy == "top" else 0.03, text,
+                    transform=ax.transAxes, ha=hx, va=vy, color="grey", fontsize=8)
+        ax.set_xlabel("Callon centrality (links to other themes)")
+        ax.set_ylabel("Callon density (links inside the theme)")
+        ax.set_title("Thematic map")
+
+    return _svg(draw)
+
+
+def degree_plot(analysis: Mapping) -> str | None:
+    """Log–log degree distributions of the paper (related) and concept (co-occurrence) graphs."""
+    dist = analysis.get("degree_distribution") or {}
+    series = {name: [(d, n) for d, n in rows if d > 0] for name, rows in dist.items()}
+    if not any(series.values()):
+        return None
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        for (name, rows), marker in zip(sorted(series.items()), "os"):
+            if rows:
+                ax.scatter([d for d, _ in rows], [n for _, n in rows], s=10, marker=marker, alpha=0.7, label=name)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("degree")
+        ax.set_ylabel("nodes")
+        ax.legend()
+        ax.set_title("Degree distribution")
+
+    return _svg(draw)
+
+
+def trends_plot(analysis: Mapping) -> str | None:
+    """Lines: share of each year's papers that mention each of the top concepts."""
+    trends = analysis.get("trends")
+    if not trends or len(trends["years"]) < 2:
+        return None
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        years, totals = trends["years"], trends["papers"]
+        for row in trends["concepts"]:
+            ax.plot(years, [100 * c / t for c, t in zip(row["counts"], totals)], marker=".",
+                    label=_short(row.get("name", row["id"]), 30))
+        ax.set_xlabel("year")
+        ax.set_ylabel("% of the year's papers")
+        ax.legend(fontsize=7)
+        ax.set_title("Concept trends")
+
+    return _svg(draw)
+
+
+def all_plots(analysis: Mapping) -> dict[str, str]:
+    """Every figure that has data, by name."""
+    makers = {"top_concepts": top_concepts_plot, "community_sizes": community_sizes_plot,
+              "thematic_map": thematic_map_plot, "trends": trends_plot, "degree": degree_plot}
+    plots = {name: make(analysis) for name, make in makers.items()}
+    return {name: svg for name, svg in plots.items() if svg}
