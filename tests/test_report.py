@@ -1,0 +1,139 @@
+"""report.md / report.html / report.json and the kg report, related and concepts commands."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kg.analyze import analyze
+from kg.cli import app
+from kg.export.files import write_graph_files
+from kg.graph import build_graph, load_graph
+from kg.ingest import load_corpus
+from kg.models import Keyphrase
+from kg.normalize import normalize_concepts
+from kg.report import REPORT_FILES, render_html, render_json, render_markdown, report_sections, write_report
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "papers.jsonl"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def graph():
+    """The example corpus with its records' own keyphrases as concepts (no model)."""
+    papers = load_corpus([str(EXAMPLE)]).papers
+    found = {p.id: [Keyphrase(k, round(1 / (1 + i), 4)) for i, k in enumerate(p.keyphrases)] for p in papers}
+    return build_graph(papers, *normalize_concepts(papers, found), metadata={"parameters": '{"seed": 42}'})
+
+
+@pytest.fixture(scope="module")
+def analysis(graph):
+    return analyze(graph)
+
+
+@pytest.fixture
+def built(tmp_path, graph):
+    write_graph_files(graph, tmp_path)
+    return tmp_path
+
+
+def test_every_table_has_an_id_column(analysis):
+    sections = report_sections(analysis)
+    tables = [s for s in sections if s["rows"]]
+    assert len(tables) >= 8
+    for section in tables:
+        if section["title"] in ("Corpus", "Parameters"):
+            continue
+        header = section["header"]
+        assert "id" in header or any("[id]" in h or h == "concept ids" for h in header), section["title"]
+
+
+def test_markdown_lists_ids_and_labels(analysis):
+    text = render_markdown(analysis)
+    top = analysis["top_concepts"][0]
+    assert f"| {top['name']} | {top['id']} | {top['papers']} |" in text
+    assert "## Communities of papers" in text and "modularity" in text
+    assert "## Thematic map" in text and "## Most cited papers" in text
+    first = analysis["communities"][0]
+    assert f"| {first['id']} | {first['size']} | {first['label']} |" in text
+
+
+def test_html_is_self_contained_with_embedded_figures(analysis):
+    page = render_html(analysis)
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)
+    images = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    assert len(images) == 5  # top concepts, community sizes, thematic map, trends, degree distribution
+    assert all(base64.b64decode(i).lstrip().startswith(b"<?xml") for i in images)
+    assert analysis["central_papers"][0]["id"] in page
+
+
+def test_json_holds_every_table(analysis):
+    data = json.loads(render_json(analysis))
+    assert data == json.loads(json.dumps(analysis))
+    assert {"communities", "thematic_map", "bursts", "citations", "central_papers"} <= set(data)
+
+
+def test_reports_are_byte_identical_across_runs(tmp_path, graph, analysis):
+    first = write_report(analysis, tmp_path / "a")
+    second = write_report(analyze(graph), tmp_path / "b")
+    assert [Path(p).name for p in first] == list(REPORT_FILES)
+    for a, b in zip(first, second):
+        assert Path(a).read_bytes() == Path(b).read_bytes(), a
+
+
+def test_kg_report_writes_the_three_files(built):
+    result = runner.invoke(app, ["report", str(built), "--method", "leiden", "--labels", "loglik"])
+    assert result.exit_code == 0, result.output
+    assert "communities:" in result.output
+    for name in REPORT_FILES:
+        assert (built / name).stat().st_size > 0
+    data = json.loads((built / "report.json").read_text())
+    assert data["parameters"]["method"] == "leiden" and data["parameters"]["scoring"] == "loglik"
+
+
+def test_kg_report_rejects_a_folder_without_graph(tmp_path):
+    result = runner.invoke(app, ["report", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "no graph.json" in result.output
+    result = runner.invoke(app, ["report", str(built_dir := tmp_path / "nope")])
+    assert result.exit_code == 1 and "no such folder" in result.output and built_dir.name in result.output
+
+
+def test_kg_related_prints_shared_concepts(built, graph):
+    result = runner.invoke(app, ["related", str(built), "gnn-2016-spectral", "--top", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert len(rows) == 3 and all(r["shared"] or r["citation"] for r in rows)
+    assert all(c in graph for r in rows for c in r["shared"])
+    table = runner.invoke(app, ["related", str(built), "Spectral Graph Convolutions"])
+    assert table.exit_code == 0 and table.stdout.startswith("id")
+    assert rows[0]["id"] in table.stdout
+
+
+def test_kg_related_unknown_paper_is_one_line_error(built):
+    result = runner.invoke(app, ["related", str(built), "no such paper at all"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: no paper")
+
+
+def test_kg_concepts_overall_and_per_community(built, analysis):
+    result = runner.invoke(app, ["concepts", str(built), "--json", "--top", "5"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["id"] for r in rows] == [c["id"] for c in analysis["top_concepts"][:5]]
+    result = runner.invoke(app, ["concepts", str(built), "--community", "0", "--json", "--top", "5"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == analysis["communities"][0]["concepts"]
+    result = runner.invoke(app, ["concepts", str(built), "--community", "99"])
+    assert result.exit_code == 1 and "numbered 0 to" in result.output
+    result = runner.invoke(app, ["concepts", str(built), "--method", "spectral", "--community", "0"])
+    assert result.exit_code == 1 and "unknown --method" in result.output
+
+
+def test_load_graph_reads_what_build_wrote(built, graph):
+    assert load_graph(built).number_of_nodes() == graph.number_of_nodes()
