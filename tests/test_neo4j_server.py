@@ -1,0 +1,364 @@
+"""kg push / kg query against a real Neo4j 5 server.
+
+The session fixture builds the launcher in tools/neo4j (``mvn -q package``, cached in .tools/)
+and starts Neo4j 5.26 Community on a free 127.0.0.1 port with its data in pytest's tmp folder.
+Without Java and Maven the tests are skipped; set NEO4J_URI and NEO4J_PASSWORD (and optionally
+NEO4J_USERNAME, NEO4J_DATABASE) to run them against any Neo4j 5 server whose kg labels may be
+wiped (the stop-mid-push test needs the local server and is skipped then).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+import pytest
+from typer.testing import CliRunner
+
+from kg.analyze.centrality import central_concepts, central_papers
+from kg.analyze.communities import detect_communities, label_communities
+from kg.cli import app
+from kg.export.cypher import CYPHER_DIR, run_query
+from kg.export.neo4j import count_graph, graph_tables, open_driver, push_graph
+from kg.graph import concepts_of, graph_from_json, papers_of, projection
+from kg.pipeline import BuildOptions, build
+
+from conftest import EXAMPLE, HashEmbedder
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tools():
+    spec = importlib.util.spec_from_file_location("kg_neo4j_tools", ROOT / "tools" / "neo4j" / "server.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Target:
+    uri: str
+    user: str
+    password: str
+    database: str | None
+    local: object | None  # the LocalNeo4j when the tests started the server themselves
+
+    def env(self) -> dict[str, str]:
+        env = {"NEO4J_URI": self.uri, "NEO4J_USERNAME": self.user, "NEO4J_PASSWORD": self.password}
+        if self.database:
+            env["NEO4J_DATABASE"] = self.database
+        return env
+
+    def driver(self, timeout: float = 30.0):
+        return open_driver(self.uri, self.user, self.password, timeout=timeout)
+
+
+@pytest.fixture(scope="session")
+def neo4j(tmp_path_factory):
+    if os.environ.get("NEO4J_URI"):
+        if not os.environ.get("NEO4J_PASSWORD"):
+            pytest.skip("NEO4J_URI is set but NEO4J_PASSWORD is not")
+        user = os.environ.get("NEO4J_USERNAME") or os.environ.get("NEO4J_USER") or "neo4j"
+        yield Target(os.environ["NEO4J_URI"], user, os.environ["NEO4J_PASSWORD"],
+                     os.environ.get("NEO4J_DATABASE"), None)
+        return
+    tools = _tools()
+    try:
+        tools.ensure_built()
+    except tools.ToolsMissing as exc:
+        pytest.skip(f"Neo4j server tests: {exc}. Then run: .venv/bin/pytest tests/test_neo4j_server.py")
+    server = tools.LocalNeo4j(tmp_path_factory.mktemp("neo4j-home"), "kg-" + secrets.token_hex(8))
+    server.start()
+    try:
+        yield Target(server.uri, "neo4j", server.password, None, server)
+    finally:
+        server.stop()
+
+
+def _cli(target: Target, *args: str):
+    result = CliRunner().invoke(app, list(args), env=target.env())
+    assert target.password not in result.output + result.stderr
+    return result
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """The example corpus built into a folder; returns (folder, graph as read back from graph.json)."""
+    out = tmp_path_factory.mktemp("example-build")
+    build([EXAMPLE], out, BuildOptions(html=False), embedder=HashEmbedder())
+    return out, graph_from_json((out / "graph.json").read_text())
+
+
+def _neo4j_counts(target: Target, graph):
+    nodes, rels = graph_tables(graph)
+    with target.driver() as driver:
+        return count_graph(driver, nodes, rels, database=target.database)
+
+
+def _local_counts(graph):
+    nodes, rels = graph_tables(graph)
+    return {**{t.label: len(t.rows) for t in nodes}, **{t.name: len(t.rows) for t in rels}}
+
+
+def test_push_twice_gives_identical_counts_and_writes_nothing_the_second_time(neo4j, example):
+    folder, graph = example
+    first = _cli(neo4j, "push", str(folder), "--replace")
+    assert first.exit_code == 0, first.output + first.stderr
+    assert "verified: Neo4j holds the graph's" in first.stdout
+    found, duplicates = _neo4j_counts(neo4j, graph)
+    assert found == _local_counts(graph) and not any(duplicates.values())
+    second = _cli(neo4j, "push", str(folder))
+    assert second.exit_code == 0, second.output + second.stderr
+    assert "created: 0 nodes, 0 relationships" in second.output
+    assert "updated: 0 nodes, 0 relationships" in second.output
+    assert _neo4j_counts(neo4j, graph) == (found, duplicates)
+
+
+def test_bigger_corpus_adds_only_what_is_new(neo4j, example, tmp_path):
+    _, full = example
+    lines = EXAMPLE.read_text().splitlines(keepends=True)
+    (tmp_path / "part.jsonl").write_text("".join(lines[:20]))
+    part = build([tmp_path / "part.jsonl"], tmp_path / "part", BuildOptions(html=False), embedder=HashEmbedder()).graph
+    part = graph_from_json((tmp_path / "part" / "graph.json").read_text())
+    with neo4j.driver() as driver:
+        first = push_graph(driver, part, database=neo4j.database, replace=True, batch_size=100)
+        assert not first.mismatches
+        second = push_graph(driver, full, database=neo4j.database, batch_size=100)
+    assert not second.mismatches
+    before, after = graph_tables(part), graph_tables(full)
+
+    def keys(tables):
+        out = {}
+        for t in tables[0]:
+            out[t.label] = {r["id"] for r in t.rows}
+        for t in tables[1]:
+            out[t.name] = {(r["source"], r["target"]) for r in t.rows}
+        return out
+
+    old, new = keys(before), keys(after)
+    assert second.created["Paper"] == len(new["Paper"] - old["Paper"]) == len(lines) - 20
+    for name in new:
+        assert second.created.get(name, 0) == len(new[name] - old.get(name, set())), name
+        assert second.deleted.get(name, 0) <= len(old.get(name, set()) - new[name]), name
+    assert second.found == _local_counts(full)
+
+
+def test_wrong_password_is_one_line_without_the_password(neo4j, example):
+    folder, _ = example
+    wrong = "not-the-" + secrets.token_hex(6)
+    result = CliRunner().invoke(app, ["push", str(folder)], env={**neo4j.env(), "NEO4J_PASSWORD": wrong})
+    assert result.exit_code == 1
+    assert result.stderr.strip().count("\n") == 0 and "refused the user name or password" in result.stderr
+    assert wrong not in result.output + result.stderr
+
+
+# ---- the query library, checked against the same questions answered on the NetworkX graph ----
+
+def _mentions(graph):
+    by_paper = defaultdict(set)
+    for u, v, key in graph.edges(keys=True):
+        if key == "mentions":
+            by_paper[u].add(v)
+    return by_paper
+
+
+def _name(graph, node):
+    return graph.nodes[node]["name"]
+
+
+def expect_top_concepts(graph, params):
+    df = Counter(c for cs in _mentions(graph).values() for c in cs)
+    pagerank = dict(central_concepts(graph))
+    ranked = sorted(concepts_of(graph), key=lambda c: (-df[c], c))[: params["limit"]]
+    return [{"concept": c, "name": _name(graph, c), "papers": df[c], "pagerank": pytest.approx(pagerank[c], abs=1e-9)}
+            for c in ranked]
+
+
+def expect_similar_papers(graph, params):
+    mentions = _mentions(graph)
+    mine = mentions[params["paper"]]
+    rows = []
+    for q in papers_of(graph):
+        shared = sorted(mine & mentions[q])
+        if q != params["paper"] and shared:
+            rows.append({"paper": q, "title": graph.nodes[q]["title"], "n_shared": len(shared),
+                         "shared": [_name(graph, c) for c in shared]})
+    return sorted(rows, key=lambda r: (-r["n_shared"], r["paper"]))[: params["limit"]]
+
+
+def expect_concept_path(graph, params):
+    co = projection(graph, "co_occurs")
+
+    def find(key):  # by id, else by name, case-insensitive
+        return next(c for c in co if c == key or _name(graph, c).lower() == key.lower())
+
+    path = nx.shortest_path(co, find(params["source"]), find(params["target"]))
+    return {"hops": len(path) - 1, "ends": (path[0], path[-1]), "graph": co}
+
+
+def expect_community(graph, params):
+    parameters = json.loads(graph.graph["parameters"])
+    communities = detect_communities(projection(graph, "related"), seed=parameters["seed"],
+                                     resolution=parameters["resolution"])
+    labels = label_communities(graph, communities)
+    k = params["community"]
+    pagerank = dict(central_papers(graph))
+    members = sorted(communities[k], key=lambda p: (-pagerank[p], p))[: params["limit"]]
+    label = ", ".join(_name(graph, c) for c in labels[k][:3])
+    return [{"community": k, "label": label, "size": len(communities[k]), "paper": p,
+             "title": graph.nodes[p]["title"], "pagerank": pytest.approx(pagerank[p], abs=1e-9)} for p in members]
+
+
+def expect_concept_neighbourhood(graph, params):
+    co = projection(graph, "co_occurs")
+    rows = [{"concept": o, "name": _name(graph, o), "papers": co.edges[params["concept"], o]["count"]}
+            for o in co.neighbors(params["concept"])]
+    return sorted(rows, key=lambda r: (-r["papers"], r["concept"]))[: params["limit"]]
+
+
+def expect_most_cited(graph, params):
+    cites = projection(graph, "cites")
+    rows = [{"paper": p, "title": graph.nodes[p]["title"], "year": graph.nodes[p].get("year"),
+             "citations": cites.in_degree(p)} for p in cites if cites.in_degree(p) > 0]
+    return sorted(rows, key=lambda r: (-r["citations"], r["paper"]))[: params["limit"]]
+
+
+def expect_concepts_by_year(graph, params):
+    counts = defaultdict(Counter)
+    for paper, concepts in _mentions(graph).items():
+        year = graph.nodes[paper].get("year")
+        if year is not None:
+            counts[year].update(concepts)
+    rows = []
+    for year in sorted(counts):
+        top = sorted(counts[year].items(), key=lambda kv: (-kv[1], kv[0]))[: params["per_year"]]
+        rows += [{"year": year, "rank": i + 1, "concept": c, "name": _name(graph, c), "papers": n}
+                 for i, (c, n) in enumerate(top)]
+    return rows
+
+
+EXPECTED = {
+    "top_concepts": expect_top_concepts,
+    "similar_papers": expect_similar_papers,
+    "concept_path": expect_concept_path,
+    "community": expect_community,
+    "concept_neighbourhood": expect_concept_neighbourhood,
+    "most_cited": expect_most_cited,
+    "concepts_by_year": expect_concepts_by_year,
+}
+
+
+def _parameters(graph) -> dict[str, dict]:
+    """Parameters that make each query non-trivial on the example graph."""
+    mentions = _mentions(graph)
+    paper = max(papers_of(graph), key=lambda p: (sum(len(mentions[p] & mentions[q]) for q in mentions if q != p), p))
+    co = projection(graph, "co_occurs")
+    hub = max(co, key=lambda c: (co.degree(c), c))
+    distance = nx.single_source_shortest_path_length(co, hub, cutoff=8)
+    far = max(distance, key=lambda c: (distance[c], c))
+    assert distance[far] >= 2
+    return {
+        "top_concepts": {"limit": 15},
+        "similar_papers": {"paper": paper, "limit": 10},
+        "concept_path": {"source": _name(graph, hub).upper(), "target": far},
+        "community": {"community": 1, "limit": 50},
+        "concept_neighbourhood": {"concept": hub, "limit": 12},
+        "most_cited": {"limit": 10},
+        "concepts_by_year": {"per_year": 3},
+    }
+
+
+@pytest.fixture(scope="module")
+def pushed(neo4j, example):
+    folder, graph = example
+    result = _cli(neo4j, "push", str(folder), "--replace")
+    assert result.exit_code == 0, result.output + result.stderr
+    return graph
+
+
+def test_every_query_file_has_a_networkx_check():
+    assert {p.stem for p in CYPHER_DIR.glob("*.cypher")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_query_file_matches_networkx(neo4j, pushed, name):
+    graph = pushed
+    params = _parameters(graph)[name]
+    args = ["query", "--file", str(CYPHER_DIR / f"{name}.cypher"), "--json"]
+    for key, value in params.items():
+        args += ["--param", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
+    result = _cli(neo4j, *args)
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = json.loads(result.stdout)
+    expected = EXPECTED[name](graph, params)
+    if name == "concept_path":
+        assert len(rows) == expected["hops"] + 1 and rows[0]["hops"] == expected["hops"]
+        path = [r["concept"] for r in rows]
+        assert (path[0], path[-1]) == expected["ends"]
+        assert all(expected["graph"].has_edge(a, b) for a, b in zip(path, path[1:]))
+    else:
+        assert rows and rows == expected
+
+
+def test_queries_are_read_only_unless_write(neo4j, pushed):
+    refused = _cli(neo4j, "query", "CREATE (n:KgScratch {id: 1}) RETURN n.id AS id")
+    assert refused.exit_code == 1 and "AccessMode" in refused.stderr and refused.stderr.count("\n") == 1
+    written = _cli(neo4j, "query", "--write", "CREATE (n:KgScratch {id: 1}) RETURN n.id AS id", "--csv")
+    assert written.exit_code == 0 and written.stdout == "id\n1\n"
+    _cli(neo4j, "query", "--write", "MATCH (n:KgScratch) DELETE n")
+    table = _cli(neo4j, "query", "MATCH (p:Paper) RETURN count(p) AS papers")
+    assert table.stdout.splitlines() == ["papers", "------", str(len(papers_of(pushed)))]
+
+
+# ---- faults: the server stops in the middle of a push ----
+
+def _count_relationships(target: Target) -> int:
+    with target.driver(timeout=5) as driver:
+        return run_query(driver, "MATCH ()-[r:MENTIONS|CO_OCCURS_WITH]->() RETURN count(r) AS n",
+                         database=target.database)[1][0]["n"]
+
+
+def test_server_stopping_mid_push_then_rerun_completes(neo4j, example):
+    if neo4j.local is None:
+        pytest.skip("needs the local test server (NEO4J_URI points elsewhere)")
+    folder, graph = example
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}, **neo4j.env()}
+    total = sum(1 for _, _, k in graph.edges(keys=True) if k in ("mentions", "co_occurs"))
+    push = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "push", str(folder), "--replace", "--batch-size", "1", "--timeout", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 300
+        while (written := _count_relationships(neo4j)) == 0 or written == total:
+            assert push.poll() is None, "the push ended before the server could be stopped"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        neo4j.local.kill()
+        out, err = push.communicate(timeout=120)
+    finally:
+        push.kill()
+    assert 0 < written < total
+    assert push.returncode == 1
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("Error: Neo4j is unreachable or stopped answering") and neo4j.uri in err
+    assert neo4j.password not in out + err
+
+    down = _cli(neo4j, "push", str(folder), "--timeout", "3")
+    assert down.exit_code == 1 and down.stderr.startswith("Error: Neo4j is unreachable")
+
+    neo4j.local.start()
+    again = _cli(neo4j, "push", str(folder))
+    assert again.exit_code == 0, again.output + again.stderr
+    assert "verified" in again.output
+    found, duplicates = _neo4j_counts(neo4j, graph)
+    assert found == _local_counts(graph) and not any(duplicates.values())
