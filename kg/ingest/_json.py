@@ -95,31 +95,33 @@ def iter_json_records(name: str, text: str, corpus: Corpus, *,
     start = _skip_ws(text, 0)
     if start >= len(text):
         return
-    if text[start] == "[":
-        values: Iterator[tuple[int, object]] = _array(name, text, start, corpus)
+    try:
+        whole, end = _DECODER.raw_decode(text, start)
+        rest = _skip_ws(text, end)
+        failure = None
+    except json.JSONDecodeError as exc:
+        whole, rest, failure = None, len(text), exc
+    except RecursionError:
+        whole, rest, failure = None, len(text), None
+    values: Iterator[tuple[int, object]]
+    if failure is None and rest < len(text):
+        values = _json_lines(name, text, corpus)  # several values: JSON Lines
+    elif failure is not None and failure.lineno == 1 and "\n" in text.strip():
+        values = _json_lines(name, text, corpus)  # first line broken, more lines follow
+    elif text[start] == "[":
+        values = _array(name, text, start, corpus)  # one array of records
     else:
-        try:
-            whole, end = _DECODER.raw_decode(text, start)
-            rest = _skip_ws(text, end)
-            failure = None
-        except json.JSONDecodeError as exc:
-            whole, rest, failure = None, len(text), exc
-        except RecursionError:
+        key = _container(text, start, whole, containers)
+        if key is not None:
+            values = _array(name, text, key, corpus)  # a page: {"meta": ..., "results": [...]}
+        elif failure is not None:
+            corpus.skipped.append(Skip(name, failure.lineno, _bad_json(failure, text)))
+            return
+        elif whole is None:
             corpus.skipped.append(Skip(name, 1, "unparsable: JSON nested too deeply"))
             return
-        if failure is None and rest < len(text):
-            values = _json_lines(name, text, corpus)  # several values: JSON Lines
-        elif failure is not None and (failure.lineno == 1 and "\n" in text.strip()):
-            values = _json_lines(name, text, corpus)  # first line broken, more lines follow
         else:
-            key = _container(text, start, whole, containers)
-            if key is not None:
-                values = _array(name, text, key, corpus)
-            elif failure is not None:
-                corpus.skipped.append(Skip(name, failure.lineno, _bad_json(failure, text)))
-                return
-            else:
-                values = iter([(_line_of(text, start), whole)])
+            values = iter([(_line_of(text, start), whole)])
     for line, value in values:
         if isinstance(value, dict):
             yield line, value

@@ -24,6 +24,7 @@ from kg.models import Corpus, Skip
 __all__ = ["load_bibtex", "bibtex_record", "flip_name"]
 
 _KEYWORD_SPLIT = re.compile(r"\s*[;,]\s*")
+_STRAY_AT = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]*[ \t]*$", re.M)
 
 # bibtexparser logs each broken block; kg reports them as located skips instead.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
@@ -98,7 +99,13 @@ def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
     """Read a BibTeX file into a :class:`~kg.models.Corpus`."""
     import bibtexparser
     from bibtexparser import middlewares as mw
-    from bibtexparser.model import DuplicateBlockKeyBlock, Entry, MiddlewareErrorBlock, ParsingFailedBlock
+    from bibtexparser.model import (
+        DuplicateBlockKeyBlock,
+        Entry,
+        ImplicitComment,
+        MiddlewareErrorBlock,
+        ParsingFailedBlock,
+    )
 
     name = os.fspath(path)
     text = read_text(name)
@@ -117,6 +124,10 @@ def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
             block = block.ignore_error_block  # TeX decoding failed: keep the raw text
         elif isinstance(block, ParsingFailedBlock):
             corpus.skipped.append(Skip(name, line, _failure(block)))
+            continue
+        if isinstance(block, ImplicitComment) and _STRAY_AT.search(block.comment):
+            corpus.skipped.append(Skip(name, line, "unparsable: an '@' entry start without '{' "
+                                       "(a truncated file, or a stray '@' outside an entry)"))
             continue
         if not isinstance(block, Entry):
             continue
