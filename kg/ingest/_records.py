@@ -25,6 +25,7 @@ __all__ = [
     "normalize_openalex",
     "normalize_title",
     "reference_key",
+    "decode_tex",
     "MAX_FIELD_CHARS",
 ]
 
@@ -120,6 +121,30 @@ def reference_key(value: str) -> str:
     if (s2 := _S2.match(text)) is not None:
         return "s2:" + s2.group(1).lower()
     return text.casefold()
+
+
+_TEX_BRACES = re.compile(r"(?<!\\)[{}]")
+
+
+def decode_tex(text: str) -> str:
+    """Plain text from TeX-ish text: accents and commands decoded, braces and ``~`` removed.
+
+    Text without a backslash takes a fast path (braces dropped); the rest goes
+    through pylatexenc, which is slow, so only fields that need it pay for it.
+
+    Examples
+    --------
+    >>> decode_tex("Caf{\\'e} for {GNN}s~now")
+    'Café for GNNs now'
+    """
+    if "\\" not in text:
+        return _TEX_BRACES.sub("", text).replace("~", " ")
+    from pylatexenc.latex2text import LatexNodes2Text  # installed with bibtexparser
+
+    try:
+        return LatexNodes2Text(math_mode="verbatim").latex_to_text(text)
+    except (ValueError, IndexError, KeyError, TypeError, RecursionError):  # pylatexenc on malformed TeX
+        return _TEX_BRACES.sub("", text)
 
 
 # --- derived titles -------------------------------------------------------------------

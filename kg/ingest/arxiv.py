@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Mapping
 
-from kg.ingest._records import RecordSkipped, normalize_arxiv
+from kg.ingest._records import RecordSkipped, decode_tex, normalize_arxiv
 from kg.ingest.jsonl import read_json_corpus
 from kg.models import Corpus
 
@@ -22,17 +22,6 @@ __all__ = ["load_arxiv", "arxiv_record"]
 _YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NEW_ID = re.compile(r"^(\d\d)(\d\d)\.")
 _OLD_ID = re.compile(r"/(\d\d)(\d\d)\d{3}$")
-
-
-def _detex(text: str) -> str:
-    if "\\" not in text and "{" not in text:
-        return text
-    from pylatexenc.latex2text import LatexNodes2Text  # installed with bibtexparser
-
-    try:
-        return LatexNodes2Text(math_mode="verbatim").latex_to_text(text)
-    except (ValueError, IndexError, KeyError, TypeError):  # pylatexenc on malformed TeX
-        return text
 
 
 def _year(entry: Mapping[str, object], arxiv: str) -> int | None:
@@ -57,11 +46,11 @@ def _authors(entry: Mapping[str, object]) -> list[str]:
             if isinstance(item, list) and item:
                 last, first = str(item[0]), str(item[1]) if len(item) > 1 else ""
                 suffix = str(item[2]) if len(item) > 2 else ""
-                names.append(_detex(" ".join(p for p in (first, last, suffix) if p.strip())))
+                names.append(decode_tex(" ".join(p for p in (first, last, suffix) if p.strip())))
         return names
     raw = entry.get("authors")
     if isinstance(raw, str):
-        return [_detex(a) for a in re.split(r",\s*|\s+and\s+", raw) if a.strip()]
+        return [decode_tex(a) for a in re.split(r",\s*|\s+and\s+", raw) if a.strip()]
     return []
 
 
@@ -78,7 +67,7 @@ def arxiv_record(entry: Mapping[str, object]) -> dict[str, object]:
         extra["journal_ref"] = entry["journal-ref"]
     title = entry.get("title")
     return {
-        "title": _detex(title) if isinstance(title, str) else None,
+        "title": decode_tex(title) if isinstance(title, str) else None,
         "abstract": entry.get("abstract"),
         "authors": _authors(entry),
         "year": _year(entry, arxiv),

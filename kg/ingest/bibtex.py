@@ -18,7 +18,7 @@ import os
 import re
 
 from kg.ingest._io import read_text
-from kg.ingest._records import RecordSkipped, normalize_arxiv, paper_from_record
+from kg.ingest._records import RecordSkipped, decode_tex, normalize_arxiv, paper_from_record
 from kg.models import Corpus, Skip
 
 __all__ = ["load_bibtex", "bibtex_record", "flip_name"]
@@ -86,6 +86,19 @@ def bibtex_record(entry_type: str, key: str, fields: dict[str, object]) -> dict[
     }
 
 
+_TEXT_FIELDS = {"title", "abstract", "author", "journal", "journaltitle", "booktitle", "series", "keywords",
+                "keyword", "author_keywords", "year", "date"}
+
+
+def _decoded(key: str, value: object) -> object:
+    """TeX decoded for the fields kg reads (others are left alone: decoding is slow)."""
+    if key not in _TEXT_FIELDS:
+        return value
+    if isinstance(value, list):
+        return [decode_tex(str(v)) for v in value]
+    return decode_tex(str(value))
+
+
 def _failure(block) -> str:
     error = block.error
     reason = getattr(error, "abort_reason", None) or getattr(error, "message", None) or str(error)
@@ -109,8 +122,7 @@ def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
 
     name = os.fspath(path)
     text = read_text(name)
-    library = bibtexparser.parse_string(
-        text, append_middleware=[mw.LatexDecodingMiddleware(), mw.SeparateCoAuthors()])
+    library = bibtexparser.parse_string(text, append_middleware=[mw.SeparateCoAuthors()])
     corpus = Corpus()
     first_line: dict[str, int] = {}
     for block in library.blocks:
@@ -121,7 +133,7 @@ def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
                                        + (f" at line {earlier}" if earlier else "")))
             continue
         if isinstance(block, MiddlewareErrorBlock) and isinstance(block.ignore_error_block, Entry):
-            block = block.ignore_error_block  # TeX decoding failed: keep the raw text
+            block = block.ignore_error_block  # a middleware failed: keep the entry as parsed
         elif isinstance(block, ParsingFailedBlock):
             corpus.skipped.append(Skip(name, line, _failure(block)))
             continue
@@ -132,7 +144,7 @@ def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
         if not isinstance(block, Entry):
             continue
         first_line.setdefault(block.key, line)
-        fields = {f.key.lower(): f.value for f in block.fields}
+        fields = {f.key.lower(): _decoded(f.key.lower(), f.value) for f in block.fields}
         try:
             record = bibtex_record(block.entry_type.lower(), block.key, fields)
             corpus.papers.append(paper_from_record(record, source=f"{name}:{line}"))
