@@ -50,6 +50,7 @@ __all__ = [
     "graph_tables",
     "open_driver",
     "push_graph",
+    "push_tables",
     "count_graph",
     "driver_errors",
     "label_of",
@@ -358,9 +359,24 @@ def push_graph(
         When the server is unreachable, refuses the credentials, or stops mid-push. Every
         batch is its own transaction, so rerunning the push completes it.
     """
+    node_tables, rel_tables = graph_tables(graph, seed=seed, resolution=resolution)
+    return push_tables(driver, node_tables, rel_tables, database=database, batch_size=batch_size,
+                       replace=replace, on_progress=on_progress)
+
+
+def push_tables(
+    driver,
+    node_tables: list[NodeTable],
+    rel_tables: list[RelationshipTable],
+    *,
+    database: str | None = None,
+    batch_size: int = 5000,
+    replace: bool = False,
+    on_progress: Progress | None = None,
+) -> PushResult:
+    """:func:`push_graph` for tables already made by :func:`graph_tables`."""
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
-    node_tables, rel_tables = graph_tables(graph, seed=seed, resolution=resolution)
     result = PushResult()
     with driver_errors():
         driver.verify_connectivity()

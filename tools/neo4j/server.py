@@ -102,14 +102,17 @@ class LocalNeo4j:
         Default: a free port.
     heap : str
         Java heap size.
+    page_cache_mb : int
+        Neo4j page cache.
     """
 
     def __init__(self, home: str | os.PathLike[str], password: str, *, port: int | None = None,
-                 heap: str = "1g") -> None:
+                 heap: str = "1g", page_cache_mb: int = 256) -> None:
         self.home = Path(home)
         self.password = password
         self.port = port or free_port()
         self.heap = heap
+        self.page_cache_mb = page_cache_mb
         self.process: subprocess.Popen[str] | None = None
         self.output: list[str] = []
 
@@ -125,7 +128,7 @@ class LocalNeo4j:
         self.output = []
         self.process = subprocess.Popen(
             ["java", f"-Xmx{self.heap}", "-XX:+UseParallelGC", "-cp", classpath, "kg.tools.Neo4jServer",
-             str(self.home), str(self.port)],
+             str(self.home), str(self.port), str(self.page_cache_mb)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
         )
         ready = threading.Event()

@@ -12,7 +12,7 @@ import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 /**
  * A local Neo4j Community server for kg's tests and benchmarks: Bolt on 127.0.0.1 only, auth on.
  *
- * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT}. The password of the
+ * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB]}. The password of the
  * {@code neo4j} user comes from the {@code NEO4J_PASSWORD} environment variable (never from the
  * command line, so it does not show in process listings). Prints one line
  * {@code kg-neo4j ready bolt://127.0.0.1:PORT} when it accepts connections and runs until it is
@@ -32,12 +32,13 @@ public final class Neo4jServer {
     }
 
     private static void run(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: kg.tools.Neo4jServer HOME_DIR PORT");
+        if (args.length < 2 || args.length > 3) {
+            System.err.println("usage: kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB]");
             System.exit(2);
         }
         Path home = Path.of(args[0]).toAbsolutePath();
         int port = Integer.parseInt(args[1]);
+        long pageCacheMb = args.length > 2 ? Long.parseLong(args[2]) : 256L;
         Map<String, String> env = System.getenv();
         String password = env.getOrDefault("NEO4J_PASSWORD", "");
         if (password.length() < 8) {
@@ -48,7 +49,7 @@ public final class Neo4jServer {
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
-                .setConfig(GraphDatabaseSettings.pagecache_memory, 256L * 1024 * 1024)
+                .setConfig(GraphDatabaseSettings.pagecache_memory, pageCacheMb * 1024 * 1024)
                 .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
                 .build();

@@ -1,0 +1,173 @@
+"""Push throughput into Neo4j: batched ``UNWIND $rows … MERGE`` against one MERGE per row.
+
+The graph is the ACM-CR corpus (../shared/data/acm_cr, 24,614 papers) built WITHOUT the
+embedding model: each record's author keywords are its concepts (through kg.normalize and
+kg.graph.build_graph, as in bench_analyze.py), because extracting with the model takes far
+longer than the push on this machine's 2 CPUs. Everything else is what ``kg push`` does.
+
+Run::
+
+    .venv/bin/python bench/bench_neo4j.py [--limit N] [--batch-size 5000] [--sample 3000]
+
+It starts a local Neo4j 5.26 from tools/neo4j (Java 17 + Maven; built and cached in .tools/)
+in a temporary folder, unless NEO4J_URI/NEO4J_PASSWORD point at a server whose kg labels may be
+wiped. Prints, for the whole graph into an empty database: the push's relationships per second
+(schema + nodes + relationships + count check; analytics are computed before the clock starts),
+the rate of the relationship phase alone, and a second identical push (nothing written). Then,
+on the same data in the same run, a sample of relationships (--sample, spread over every
+relationship type) written once batched and once with one MERGE per row (one managed
+transaction each, the naive way), and the ratio. Times are wall-clock on a shared CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DATA = ROOT.parent / "shared" / "data" / "acm_cr" / "papers.jsonl"
+TARGET = 20_000  # relationships per second, issue 6
+
+
+def keyphrase_graph(path: Path, *, limit: int | None = None):
+    """The kg graph of ``path`` with each record's author keywords as its concepts."""
+    from kg.graph import build_graph
+    from kg.ingest import load_corpus
+    from kg.models import Keyphrase
+    from kg.normalize import normalize_concepts
+
+    corpus = load_corpus([str(path)])
+    papers = corpus.papers[:limit] if limit else corpus.papers
+    keyphrases = {p.id: [Keyphrase(k, round(1.0 / (1 + i), 4)) for i, k in enumerate(p.keyphrases)]
+                  for p in papers}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    return build_graph(papers, concepts, mentions, metadata={"extractor": "author keyphrases (bench)"})
+
+
+def _server(home: Path):
+    spec = importlib.util.spec_from_file_location("kg_neo4j_tools", ROOT / "tools" / "neo4j" / "server.py")
+    tools = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tools)
+    server = tools.LocalNeo4j(home, "kg-" + secrets.token_hex(8), heap="2g", page_cache_mb=1024)
+    server.start()
+    return server
+
+
+def _per_row(driver, tables, database):
+    """One MERGE per relationship, each in its own managed write transaction."""
+    from kg.export.cypher import load_statement
+
+    with driver.session(database=database) as session:
+        for table in tables:
+            statement = load_statement("merge_one_relationship", type=table.type, source=table.source,
+                                       target=table.target)
+            for row in table.rows:
+                session.execute_write(lambda tx, r=row: tx.run(statement, source=r["source"], target=r["target"],
+                                                                props=r["props"]).consume())
+
+
+def _clear_relationships(driver, tables, database):
+    from kg.export.cypher import run_query
+
+    for table in tables:
+        while run_query(driver, f"MATCH (:`{table.source}`)-[r:`{table.type}`]->(:`{table.target}`) "
+                        "WITH r LIMIT 20000 DELETE r RETURN count(*) AS n", database=database,
+                        write=True)[1][0]["n"]:
+            pass
+
+
+def _sample(rel_tables, size):
+    from kg.export.neo4j import RelationshipTable
+
+    total = sum(len(t.rows) for t in rel_tables)
+    return [RelationshipTable(t.type, t.source, t.target, t.rows[: max(1, round(size * len(t.rows) / total))])
+            for t in rel_tables]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=None, help="Use the first N papers only.")
+    parser.add_argument("--batch-size", type=int, default=5000)
+    parser.add_argument("--sample", type=int, default=3000, help="Relationships in the per-row comparison.")
+    args = parser.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is not present")
+
+    from kg.export.neo4j import graph_tables, open_driver, push_tables
+
+    started = time.perf_counter()
+    graph = keyphrase_graph(DATA, limit=args.limit)
+    print(f"graph: {graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges "
+          f"(built from author keywords in {time.perf_counter() - started:.1f}s)")
+    started = time.perf_counter()
+    nodes, rels = graph_tables(graph)
+    n_nodes, n_rels = sum(len(t.rows) for t in nodes), sum(len(t.rows) for t in rels)
+    print(f"rows: {n_nodes} nodes, {n_rels} relationships "
+          f"({', '.join(f'{t.type} {len(t.rows)}' for t in rels)}); analytics {time.perf_counter() - started:.1f}s")
+
+    with tempfile.TemporaryDirectory(prefix="kg-bench-neo4j-") as home:
+        server = None
+        if os.environ.get("NEO4J_URI"):
+            uri, user, password = (os.environ["NEO4J_URI"], os.environ.get("NEO4J_USERNAME", "neo4j"),
+                                   os.environ["NEO4J_PASSWORD"])
+        else:
+            started = time.perf_counter()
+            server = _server(Path(home))
+            uri, user, password = server.uri, "neo4j", server.password
+            print(f"server: Neo4j 5.26 at {uri}, started in {time.perf_counter() - started:.1f}s")
+        database = os.environ.get("NEO4J_DATABASE")
+        try:
+            with open_driver(uri, user, password, timeout=120) as driver:
+                phases: dict[str, float] = {}
+
+                def progress(name, done, total):
+                    now = time.perf_counter()
+                    if "(" in name:
+                        phases.setdefault("rels_start", last["t"])
+                        phases["rels_end"] = now
+                    last["t"] = now
+
+                last = {"t": time.perf_counter()}
+                started = last["t"] = time.perf_counter()
+                result = push_tables(driver, nodes, rels, database=database, batch_size=args.batch_size,
+                                     replace=True, on_progress=progress)
+                seconds = time.perf_counter() - started
+                assert not result.mismatches, result.mismatches
+                rel_seconds = phases["rels_end"] - phases["rels_start"]
+                print(f"batched push, empty database: {seconds:.1f}s, {n_rels / seconds:,.0f} relationships/s "
+                      f"overall ({n_nodes + n_rels:,} nodes+relationships, counts verified); "
+                      f"relationship phase {rel_seconds:.1f}s = {n_rels / rel_seconds:,.0f} relationships/s "
+                      f"(target {TARGET:,})")
+                started = time.perf_counter()
+                again = push_tables(driver, nodes, rels, database=database, batch_size=args.batch_size)
+                seconds = time.perf_counter() - started
+                assert not again.mismatches and again.totals("created") == (0, 0) and again.totals("updated") == (0, 0)
+                print(f"second identical push: {seconds:.1f}s, nothing written, {n_rels / seconds:,.0f} relationships/s checked")
+
+                sample = _sample(rels, args.sample)
+                n_sample = sum(len(t.rows) for t in sample)
+                _clear_relationships(driver, rels, database)
+                started = time.perf_counter()
+                push_tables(driver, [], sample, database=database, batch_size=args.batch_size)
+                batched = time.perf_counter() - started
+                _clear_relationships(driver, rels, database)
+                started = time.perf_counter()
+                _per_row(driver, sample, database)
+                per_row = time.perf_counter() - started
+                print(f"same {n_sample} relationships, same run: batched {n_sample / batched:,.0f}/s, "
+                      f"one MERGE per row {n_sample / per_row:,.0f}/s -> batched is {per_row / batched:.1f}x faster")
+                _clear_relationships(driver, rels, database)
+        finally:
+            if server is not None:
+                server.stop()
+
+
+if __name__ == "__main__":
+    main()
