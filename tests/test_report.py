@@ -137,3 +137,14 @@ def test_kg_concepts_overall_and_per_community(built, analysis):
 
 def test_load_graph_reads_what_build_wrote(built, graph):
     assert load_graph(built).number_of_nodes() == graph.number_of_nodes()
+
+
+def test_kg_build_writes_the_reports(tmp_path, hash_embedder):
+    from kg.pipeline import BuildOptions, build
+
+    result = build([EXAMPLE], tmp_path, BuildOptions(html=False), embedder=hash_embedder)
+    for name in REPORT_FILES:
+        assert str(tmp_path / name) in result.files
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data == json.loads(render_json(result.analysis))
+    assert data["summary"]["papers"] == 32
