@@ -180,3 +180,57 @@ def test_push_and_query_usage_errors(tmp_path):
     assert result.returncode == 1 and "NEO4J_PASSWORD" in result.stderr
     result = _kg("query", "RETURN 1", "--uri", "http://localhost:7474", env_extra={"NEO4J_PASSWORD": "x"})
     assert result.returncode == 1 and "invalid Neo4j URI" in result.stderr
+
+
+# ---- docker/: no Docker engine here, so the files are checked statically ----
+
+DOCKER = ROOT / "docker"
+
+
+def test_compose_runs_neo4j_with_volume_env_auth_and_healthcheck():
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((DOCKER / "docker-compose.yml").read_text())
+    neo4j, kg = compose["services"]["neo4j"], compose["services"]["kg"]
+    assert neo4j["image"].startswith("neo4j:5")
+    volume, mount = neo4j["volumes"][0].split(":")
+    assert mount == "/data" and volume in compose["volumes"]  # a named volume
+    assert neo4j["environment"]["NEO4J_AUTH"].startswith("neo4j/${NEO4J_PASSWORD:?")
+    assert "cypher-shell" in " ".join(neo4j["healthcheck"]["test"])
+    assert all(port.startswith("127.0.0.1:") for port in neo4j["ports"])
+    assert kg["env_file"] == ".env" and kg["environment"]["NEO4J_URI"] == "bolt://neo4j:7687"
+    assert kg["depends_on"]["neo4j"]["condition"] == "service_healthy"
+    assert kg["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}
+    example = dict(line.split("=", 1) for line in (DOCKER / "env.example").read_text().splitlines()
+                   if line and not line.startswith("#"))
+    assert set(example) == {"NEO4J_USERNAME", "NEO4J_PASSWORD"}
+    assert example["NEO4J_PASSWORD"] not in (DOCKER / "docker-compose.yml").read_text()
+
+
+def test_dockerfile_installs_kg_with_its_cypher():
+    text = (DOCKER / "Dockerfile").read_text()
+    instructions = [line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#")
+                    and not line.startswith(" ")]
+    assert instructions[0] == "FROM" and set(instructions) <= {
+        "FROM", "ENV", "WORKDIR", "ARG", "RUN", "COPY", "USER", "VOLUME", "ENTRYPOINT", "CMD"}
+    assert "COPY cypher ./cypher" in text and 'ENTRYPOINT ["kg"]' in text and "USER kg" in text
+    for path in re.findall(r"^COPY (\S+)", text, flags=re.M):
+        assert (ROOT / path).exists(), path
+    ignore = (DOCKER / "Dockerfile.dockerignore").read_text()
+    assert "!cypher/" in ignore and "!kg/" in ignore
+
+
+def test_compose_file_validates_with_docker_compose(tmp_path):
+    import shutil
+
+    if shutil.which("docker-compose") is None:
+        pytest.skip("docker-compose (apt-get install docker-compose) is not installed")
+    # docker-compose 1.x predates the top-level `name`; validate the rest as it is.
+    (tmp_path / "docker").mkdir()
+    text = "".join(line for line in (DOCKER / "docker-compose.yml").read_text().splitlines(keepends=True)
+                   if not line.startswith("name:"))
+    (tmp_path / "docker" / "docker-compose.yml").write_text(text)
+    (tmp_path / "docker" / ".env").write_text((DOCKER / "env.example").read_text())
+    result = subprocess.run(["docker-compose", "-f", str(tmp_path / "docker" / "docker-compose.yml"), "config"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "condition: service_healthy" in result.stdout
