@@ -202,6 +202,21 @@ def test_web_of_science_tab_delimited():
     assert _skips(corpus) == [(3, "empty: no abstract")]
 
 
+def test_web_of_science_plain_text():
+    path = FIX / "wos_plain.txt"
+    assert detect_format(str(path)) == "wos"
+    corpus = load_wos(path)
+    [paper] = corpus.papers
+    table = load_wos(FIX / "wos_savedrecs.txt").papers[0]
+    for field in ("id", "title", "abstract", "authors", "year", "venue", "keyphrases", "references", "ids"):
+        assert getattr(paper, field) == getattr(table, field), field  # same record, both export forms
+    assert paper.source == f"{path}:3"
+    assert _skips(corpus) == [
+        (21, "empty: no abstract"),
+        (28, "unparsable: the file ends inside this record (no 'ER' end line), so it may be truncated"),
+    ]
+
+
 def test_csv_map_overrides_columns():
     corpus = load_csv(FIX / "custom.csv", mapping={"title": "Paper Title", "abstract": "summary",
                                                     "year": "Published", "keyphrases": "Tags"})
@@ -235,7 +250,7 @@ def test_jsonl_reads_json_arrays(tmp_path):
 @pytest.mark.parametrize("name, expected", [
     ("openalex_page.json", "openalex"), ("openalex_work.json", "openalex"), ("s2_papers.jsonl", "s2"),
     ("arxiv_snapshot.jsonl", "arxiv"), ("sample.bib", "bibtex"), ("sample.ris", "ris"),
-    ("scopus.csv", "csv"), ("wos_savedrecs.txt", "wos"), ("custom.csv", "csv"),
+    ("scopus.csv", "csv"), ("wos_savedrecs.txt", "wos"), ("wos_plain.txt", "wos"), ("custom.csv", "csv"),
 ])
 def test_detect_format(name, expected):
     assert detect_format(str(FIX / name)) == expected

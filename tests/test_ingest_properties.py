@@ -98,7 +98,13 @@ def _arxiv(records):
                     for i, (t, a) in enumerate(records)], sep="\n", tail="\n")
 
 
-FORMATS = {"jsonl": _jsonl, "bibtex": _bibtex, "ris": _ris, "csv": _csv, "openalex": _openalex, "s2": _s2,
+def _wos(records):
+    return _joined([(f"WOS:{i}", f"PT J\nTI {t}\nAB {a[:20]}\n   {a[20:] or 'end'}\nUT WOS:{i}\nER")
+                    for i, (t, a) in enumerate(records)], head="FN Clarivate Analytics Web of Science\nVR 1.0\n",
+                   sep="\n\n", tail="\n\nEF\n")
+
+
+FORMATS = {"wos": _wos, "jsonl": _jsonl, "bibtex": _bibtex, "ris": _ris, "csv": _csv, "openalex": _openalex, "s2": _s2,
            "arxiv": _arxiv}
 
 
@@ -124,7 +130,8 @@ def _make_property(fmt):
             corpus = READERS[fmt](path)
         except InputError as exc:  # only an empty or header-less file may fail as a whole
             assert str(exc).startswith(path)
-            assert fmt == "csv" and cut <= len("id,title,abstract\n"), str(exc)
+            assert (fmt, cut) in {("csv", c) for c in range(len("id,title,abstract\n") + 1)} | {("wos", 0), ("wos", 1)}, \
+                str(exc)
             return
         _check(corpus, path, spans, cut)
         if cut == len(text):

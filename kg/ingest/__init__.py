@@ -10,7 +10,7 @@ format             module                       what
 ``jsonl``          :mod:`kg.ingest.jsonl`       kg's own fields, JSON Lines or a JSON array
 ``csv``            :mod:`kg.ingest.table`       CSV/TSV; Scopus and Web of Science detected
 ``scopus``         :mod:`kg.ingest.table`       Scopus CSV export
-``wos``            :mod:`kg.ingest.table`       Web of Science tab-delimited export
+``wos``            :mod:`kg.ingest.wos`         Web of Science plain-text or tab-delimited
 ``bibtex``         :mod:`kg.ingest.bibtex`      ``.bib``
 ``ris``            :mod:`kg.ingest.ris`         ``.ris``
 ``openalex``       :mod:`kg.ingest.openalex`    OpenAlex works (single, page, JSONL)
@@ -36,8 +36,9 @@ from kg.ingest.jsonl import load_jsonl
 from kg.ingest.openalex import load_openalex
 from kg.ingest.ris import load_ris
 from kg.ingest.semantic_scholar import load_semantic_scholar
-from kg.ingest.table import detect_dialect, load_csv, load_scopus, load_wos
+from kg.ingest.table import detect_dialect, load_csv, load_scopus
 from kg.ingest.text import load_text
+from kg.ingest.wos import is_tagged, load_wos
 from kg.models import Corpus, Paper, Skip
 
 __all__ = [
@@ -106,7 +107,7 @@ def detect_format(path: str) -> str:
     ``.bib`` and ``.ris`` by extension; ``.csv``/``.tsv`` are tables (Scopus and Web of
     Science columns are recognised by the table reader); JSON files by their first
     record (OpenAlex, Semantic Scholar, arXiv snapshot, else kg's fields); ``.txt`` is
-    plain text unless it is a Web of Science tab-delimited or RIS export.
+    plain text unless it is a Web of Science (tagged or tab-delimited) or RIS export.
     """
     ext = os.path.splitext(path)[1].lower()
     if ext in _EXTENSIONS:
@@ -127,7 +128,7 @@ def detect_format(path: str) -> str:
     first_line = head.split("\n", 1)[0]
     if ext in _JSON_EXTENSIONS or stripped.startswith(("{", "[")):
         return _json_kind(head)
-    if "\t" in first_line and detect_dialect(first_line.split("\t")) == "wos":
+    if ("\t" in first_line and detect_dialect(first_line.split("\t")) == "wos") or is_tagged(head):
         return "wos"
     if re.match(r"TY  ?- ", stripped):
         return "ris"

@@ -127,15 +127,17 @@ _TEX_BRACES = re.compile(r"(?<!\\)[{}]")
 
 
 def decode_tex(text: str) -> str:
-    """Plain text from TeX-ish text: accents and commands decoded, braces and ``~`` removed.
+    r"""Plain text from TeX-ish text: accents and commands decoded, braces and ``~`` removed.
 
     Text without a backslash takes a fast path (braces dropped); the rest goes
     through pylatexenc, which is slow, so only fields that need it pay for it.
 
     Examples
     --------
-    >>> decode_tex("Caf{\\'e} for {GNN}s~now")
-    'Café for GNNs now'
+    >>> decode_tex(r"Caf{\'e} for {GNN}s")
+    'Café for GNNs'
+    >>> decode_tex("{GNN}s~now")
+    'GNNs now'
     """
     if "\\" not in text:
         return _TEX_BRACES.sub("", text).replace("~", " ")

@@ -29,7 +29,7 @@ from kg.ingest._io import read_text
 from kg.ingest._records import RecordSkipped, paper_from_record
 from kg.models import Corpus, Skip
 
-__all__ = ["load_csv", "load_scopus", "load_wos", "detect_dialect", "FIELDS"]
+__all__ = ["load_csv", "load_scopus", "load_wos_table", "detect_dialect", "export_record", "FIELDS", "WOS_TAGS"]
 
 csv.field_size_limit(64 * 1024 * 1024)
 
@@ -42,7 +42,7 @@ _SCOPUS = {
     "year": ("year",), "venue": ("source title",), "keyphrases": ("author keywords",),
     "references": ("references",), "doi": ("doi",), "id": ("eid",),
 }
-_WOS = {
+_WOS = WOS_TAGS = {
     "title": ("ti",), "abstract": ("ab",), "authors": ("af", "au"), "year": ("py",),
     "venue": ("so",), "keyphrases": ("de",), "references": ("cr",), "doi": ("di",), "id": ("ut",),
 }
@@ -82,8 +82,9 @@ def _split_names(value: str, dialect: str) -> list[str]:
     return parts
 
 
-def _record(row: list[str], index: Mapping[str, int], dialect: str) -> dict[str, object]:
-    record: dict[str, object] = {field: row[i] for field, i in index.items() if i < len(row)}
+def export_record(values: Mapping[str, str], dialect: str) -> dict[str, object]:
+    """kg field -> raw cell text of a ``scopus``/``wos``/``kg`` export, as a record for kg."""
+    record: dict[str, object] = dict(values)
     if dialect == "kg":
         return record
     abstract = str(record.get("abstract") or "").strip()
@@ -102,6 +103,10 @@ def _record(row: list[str], index: Mapping[str, int], dialect: str) -> dict[str,
         record["ids"] = {dialect: raw_id}
     record["extra"] = {"export": dialect}
     return record
+
+
+def _cells(row: list[str], index: Mapping[str, int]) -> dict[str, str]:
+    return {field: row[i] for field, i in index.items() if i < len(row)}
 
 
 def load_csv(
@@ -190,7 +195,7 @@ def load_csv(
             corpus.skipped.append(Skip(name, number, f"unparsable: {len(row)} fields, header has {len(header)}"))
             continue
         try:
-            corpus.papers.append(paper_from_record(_record(row, index, dialect), source=f"{name}:{number}"))
+            corpus.papers.append(paper_from_record(export_record(_cells(row, index), dialect), source=f"{name}:{number}"))
         except RecordSkipped as exc:
             corpus.skipped.append(Skip(name, number, str(exc)))
     return corpus
@@ -201,6 +206,6 @@ def load_scopus(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | No
     return load_csv(path, delimiter=",", mapping=mapping, dialect="scopus")
 
 
-def load_wos(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | None = None) -> Corpus:
+def load_wos_table(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | None = None) -> Corpus:
     """Read a Web of Science tab-delimited export (two-letter column tags)."""
     return load_csv(path, delimiter="\t", mapping=mapping, dialect="wos")
