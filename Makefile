@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.kg-installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/kg build examples/papers.jsonl --out out/example
 
-test: $(STAMP)
+# Debian's Chromium for the HTML page tests (Playwright drives it; nothing is downloaded by Playwright).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	  else echo "note: chromium is missing and this is not root: browser tests will skip (sudo apt-get install chromium)"; fi; }
+
+test: $(STAMP) chromium
 	$(BIN)/pytest
 
 clean:

@@ -13,6 +13,7 @@ __all__ = [
     "GraphFileError",
     "Neo4jError",
     "NodeNotFoundError",
+    "ViewError",
 ]
 
 
@@ -53,6 +54,10 @@ class GraphFileError(KgError):
 
 class Neo4jError(KgError):
     """Neo4j is unreachable, refused the credentials, or failed mid-write."""
+
+
+class ViewError(KgError):
+    """A graph view cannot be drawn as asked: unknown view, community or focus node."""
 
 
 class NodeNotFoundError(KgError):

@@ -129,7 +129,7 @@ def build(
     files.extend(write_report(analysis, out_dir))
     if options.html:
         page = os.path.join(os.fspath(out_dir), "graph.html")
-        atomic_write(page, render_html(graph, seed=options.seed))
+        atomic_write(page, render_html(graph, seed=options.seed, resolution=options.resolution))
         files.append(page)
     lap("export")
     return BuildResult(corpus, graph, analysis, files, seconds)

@@ -1,64 +1,255 @@
-"""The browsable graph page: pyvis with every script and style inlined (works offline).
+"""The browsable graph page: one self-contained HTML file that works offline.
 
-Papers are boxes and concepts dots; node size follows degree. Positions are
-precomputed with a seeded spring layout so the page is readable at once and
-physics is off.
+The page inlines vis-network 9.1.2 (the copy pyvis ships), kg's own script and
+style, and the graph as JSON; it loads no fonts, images or scripts from anywhere
+and a Content-Security-Policy forbids it to connect anywhere. Node positions are
+precomputed here with a seeded Fruchterman–Reingold layout (igraph), so physics
+stays off and a 5,000-node view is interactive at once.
+
+Every string from the corpus travels inside a ``<script type="application/json">``
+block with ``<``, ``>`` and ``&`` escaped, and the page only ever puts it into the
+document as text (``textContent``), never as HTML.
+
+Drawing: papers are squares and concepts dots, coloured by community (legend),
+sized by centrality; edge width follows weight. Hover shows a tooltip, a click
+highlights the node's neighbours and shows its details, and the search box
+selects and zooms to a node.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
-import re
+import json
+import math
+import random
+from importlib import resources
 
 import networkx as nx
+import numpy as np
 
-__all__ = ["render_html"]
+from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 
-_REMOTE = re.compile(r"<(link|script)\b[^>]*\b(?:href|src)=\"https?://[^>]*>(?:\s*</script>)?", re.S)
+__all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
+
+PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+           "#9c755f", "#17becf", "#bcbd22", "#8c6d31", "#637939", "#d6616b", "#7b4173", "#3182bd",
+           "#e6550d", "#31a354", "#843c39", "#5254a3")
+OTHER_COLOR = "#a0a0a0"
+_EXCERPT = 280
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def _tooltip(data: dict) -> str:
+def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) -> dict[str, tuple[float, float]]:
+    """Seeded Fruchterman–Reingold positions in page pixels, centred on 0.
+
+    The same graph and seed give the same positions. About ``spacing`` pixels are
+    left per node, so the drawing grows with the square root of the node count.
+    """
+    nodes = list(view)
+    n = len(nodes)
+    if n == 0:
+        return {}
+    if n == 1:
+        return {nodes[0]: (0.0, 0.0)}
+    import igraph as ig
+
+    index = {node: i for i, node in enumerate(nodes)}
+    g = ig.Graph(n=n, edges=[(index[u], index[v]) for u, v in view.edges()])
+    start = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2)) * math.sqrt(n)
+    ig.set_random_number_generator(random.Random(seed))
+    try:
+        coords = np.asarray(g.layout_fruchterman_reingold(seed=start.tolist(), niter=500).coords, dtype=float)
+    finally:
+        ig.set_random_number_generator(random)
+    coords -= coords.mean(axis=0)
+    radius = float(np.percentile(np.hypot(coords[:, 0], coords[:, 1]), 98)) or 1.0
+    coords *= spacing * math.sqrt(n) / 2 / radius
+    return {node: (round(float(x), 1), round(float(y), 1)) for node, (x, y) in zip(nodes, coords)}
+
+
+def _excerpt(text: str, limit: int = _EXCERPT) -> str:
+    text = " ".join(str(text or "").split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[str]:
+    mentioned = [(d.get("rank", 0), c) for _, c, k, d in graph.out_edges(paper, keys=True, data=True)
+                 if k == "mentions"]
+    return [str(graph.nodes[c].get("name", c)) for _, c in sorted(mentioned)[:limit]]
+
+
+def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
     if data.get("kind") == "paper":
-        bits = [f"<b>{html.escape(str(data.get('title', '')))}</b>"]
-        meta = " · ".join(html.escape(str(v)) for v in (data.get("year"), data.get("venue")) if v)
-        if meta:
-            bits.append(meta)
-        abstract = str(data.get("abstract", ""))
-        bits.append(html.escape(abstract[:300] + ("…" if len(abstract) > 300 else "")))
-    else:
-        bits = [f"<b>{html.escape(str(data.get('name', '')))}</b>",
-                f"{data.get('papers', 0)} papers",
-                html.escape(", ".join(data.get("aliases", [])[:8]))]
-    return "<br>".join(bits)
+        authors = [str(a) for a in data.get("authors") or []]
+        return {
+            "title": str(data.get("title") or node),
+            "year": data.get("year"),
+            "venue": data.get("venue"),
+            "authors": authors[:4] + (["et al."] if len(authors) > 4 else []),
+            "concepts": _top_concepts(graph, node),
+            "abstract": _excerpt(data.get("abstract", "")),
+        }
+    aliases = [str(a) for a in data.get("aliases") or [] if str(a) != str(data.get("name"))]
+    return {"title": str(data.get("name") or node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
 
 
-def render_html(graph: nx.MultiDiGraph, *, seed: int = 42, title: str = "kg graph") -> str:
-    """A self-contained HTML page showing papers, concepts and their links."""
-    from pyvis.network import Network  # imported here: pyvis pulls in jinja2 and IPython
+def _width(edge: dict, heaviest: dict[str, float]) -> float:
+    """Edge width in px: 0.5–3 by the square root of weight over the heaviest edge of its kind."""
+    if edge["kind"] == "cites":  # every citation weighs 1
+        return 1.5
+    share = max(float(edge.get("weight", 1)), 0.0) / (heaviest[edge["kind"]] or 1.0)
+    return round(0.5 + 2.5 * math.sqrt(share), 2)
 
-    view = nx.Graph()
-    view.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if d.get("kind") in ("paper", "concept"))
-    for u, v, key, data in graph.edges(keys=True, data=True):
-        if key in ("mentions", "cites"):
-            view.add_edge(u, v, kind=key, weight=data.get("weight", 1))
-    positions = nx.spring_layout(view, seed=seed, k=1.5 / max(view.number_of_nodes(), 1) ** 0.5)
-    net = Network(height="900px", width="100%", directed=False, cdn_resources="in_line",
-                  heading="", notebook=False)
-    for node, data in view.nodes(data=True):
-        x, y = positions[node]
-        is_paper = data.get("kind") == "paper"
-        net.add_node(
-            node,
-            label=str(data.get("label", node))[:40],
-            title=_tooltip(data),
-            shape="box" if is_paper else "dot",
-            color="#4e79a7" if is_paper else "#f28e2b",
-            size=8 + 2 * view.degree(node),
-            x=float(x) * 1500, y=float(y) * 1500, physics=False,
-        )
-    for u, v, data in view.edges(data=True):
-        net.add_edge(u, v, width=1 + 2 * float(data.get("weight", 1)), color="#bbbbbb")
-    net.toggle_physics(False)
-    page = net.generate_html(notebook=False)
-    page = _REMOTE.sub("", page)
-    return page.replace("<head>", f"<head>\n<title>{html.escape(title)}</title>", 1)
+
+def _scale(values: list[float], low: float, high: float) -> list[float]:
+    top = max(values, default=0.0)
+    if top <= 0:
+        return [low for _ in values]
+    return [round(low + (high - low) * math.sqrt(max(v, 0.0) / top), 2) for v in values]
+
+
+def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, title: str = "kg graph") -> dict:
+    """The JSON-safe data the page draws: nodes, edges, legend and a caption.
+
+    ``view`` is a :func:`kg.export.html_view.graph_view` result over ``graph``.
+    """
+    nodes = list(view)
+    index = {node: i for i, node in enumerate(nodes)}
+    positions = layout_positions(view, seed=seed)
+    sizes = _scale([view.nodes[n].get("centrality", 0.0) for n in nodes], 6.0, 38.0)
+    labels = view.graph.get("community_labels", [])
+    sizes_in = {}
+    out_nodes = []
+    for node, size in zip(nodes, sizes):
+        data = view.nodes[node]
+        community = int(data.get("community", -1))
+        sizes_in[community] = sizes_in.get(community, 0) + 1
+        label = str(data.get("label") or data.get("name") or node)
+        out_nodes.append({
+            "id": node,
+            "label": label if len(label) <= 42 else label[:40].rstrip() + "…",
+            "kind": data.get("kind"),
+            "x": positions[node][0],
+            "y": positions[node][1],
+            "size": size,
+            "community": community,
+            "centrality": round(float(data.get("centrality", 0.0)), 6),
+            "info": _info(graph, node, data),
+        })
+    edges = sorted(view.edges(data=True), key=lambda e: (index[e[0]], index[e[1]]))
+    by_kind: dict[str, float] = {}
+    for _, _, d in edges:
+        by_kind[d["kind"]] = max(by_kind.get(d["kind"], 0.0), float(d.get("weight", 1)))
+    out_edges = [[index[u], index[v], _width(d, by_kind), 1 if d.get("cites") else 0] for u, v, d in edges]
+    legend = [{"community": k, "label": labels[k] if 0 <= k < len(labels) else "no community",
+               "color": color_of(k), "count": count}
+              for k, count in sorted(sizes_in.items(), key=lambda kv: (kv[0] < 0, kv[0]))]
+    kinds = {"paper": 0, "concept": 0}
+    for node in nodes:
+        kind = view.nodes[node].get("kind")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return {
+        "title": title,
+        "view": view.graph.get("view", "bipartite"),
+        "size_by": view.graph.get("size_by", "pagerank"),
+        "counts": {"papers": kinds.get("paper", 0), "concepts": kinds.get("concept", 0), "edges": len(out_edges)},
+        "focus": index.get(view.graph.get("focus")) if view.graph.get("focus") is not None else None,
+        "palette": list(PALETTE),
+        "other_color": OTHER_COLOR,
+        "nodes": out_nodes,
+        "edges": out_edges,
+        "legend": legend,
+    }
+
+
+def color_of(community: int) -> str:
+    """The colour of community ``community`` (grey past the palette or for none)."""
+    return PALETTE[community] if 0 <= community < len(PALETTE) else OTHER_COLOR
+
+
+def _asset(name: str) -> str:
+    return (resources.files("kg") / "resources" / name).read_text(encoding="utf-8")
+
+
+def _vis_network() -> str:
+    return (resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2" / "vis-network.min.js").read_text(
+        encoding="utf-8")
+
+
+def _script_text(code: str) -> str:
+    # Inline script bodies must not close their own element.
+    return code.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
+
+
+def _json_text(data: dict) -> str:
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for raw, escaped in _JSON_ESCAPES.items():
+        text = text.replace(raw, escaped)
+    return text
+
+
+def _csp_hash(code: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode() + "'"
+
+
+def render_html(
+    graph: nx.MultiDiGraph,
+    *,
+    view: str = "bipartite",
+    top: int | None = 2000,
+    min_weight: float = 0.0,
+    community: int | None = None,
+    focus: str | None = None,
+    depth: int = 1,
+    size_by: str = "pagerank",
+    seed: int = 42,
+    resolution: float = 1.0,
+    title: str = "kg graph",
+    communities: list[set[str]] | None = None,
+) -> str:
+    """A self-contained HTML page drawing one view of ``graph``.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph (see :mod:`kg.graph`).
+    view, top, min_weight, community, focus, depth, size_by, seed, resolution, communities
+        Which part to draw; see :func:`kg.export.html_view.graph_view`. The
+        defaults keep at most 2,000 nodes, which opens in about a second.
+    title : str
+        Page title and heading.
+
+    Returns
+    -------
+    str
+        The page; it makes no network request. Equal input gives an equal page.
+
+    Raises
+    ------
+    kg.errors.ViewError
+        When the view options name something that does not exist.
+    """
+    shown = graph_view(graph, view=view, top=top, min_weight=min_weight, community=community,
+                       focus=focus, depth=depth, size_by=size_by, seed=seed, resolution=resolution,
+                       communities=communities)
+    payload = view_payload(graph, shown, seed=seed, title=title)
+    scripts = [_script_text(_vis_network()), _script_text(_asset("graph.js"))]
+    csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+           f"script-src {' '.join(_csp_hash(s) for s in scripts)}; base-uri 'none'; form-action 'none'")
+    page = _asset("graph.html")
+    parts = {
+        "@@CSP@@": html.escape(csp),
+        "@@TITLE@@": html.escape(title),
+        "@@STYLE@@": _asset("graph.css"),
+        "@@DATA@@": _json_text(payload),
+        "@@VIS@@": scripts[0],
+        "@@APP@@": scripts[1],
+    }
+    # One pass over the template, so text that looks like a placeholder is never replaced twice.
+    pieces = page.split("@@")
+    return "".join(parts.get(f"@@{p}@@", p) if i % 2 else p for i, p in enumerate(pieces))

@@ -1,0 +1,94 @@
+"""Headless Chromium for the HTML tests and bench: Debian's /usr/bin/chromium driven by Playwright.
+
+No browser is downloaded: Playwright only speaks the DevTools protocol to the system
+Chromium (``make test`` installs it with apt). :func:`browser_or_skip` gives a clear
+skip reason when Chromium or the ``playwright`` package is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND",  # nothing resolves, even if a request slipped through
+]
+
+
+def find_chromium() -> str | None:
+    """Path of the system Chromium (``$KG_CHROMIUM``, /usr/bin/chromium, or on PATH), else None."""
+    for candidate in (os.environ.get("KG_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def why_unavailable() -> str | None:
+    """None when a browser test can run, else the reason to skip."""
+    if find_chromium() is None:
+        return ("Chromium not found at /usr/bin/chromium: run `make test` (it runs "
+                "`apt-get install -y chromium`) or set KG_CHROMIUM")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is missing: pip install -e '.[test]' (no `playwright install` needed)"
+    return None
+
+
+@dataclass
+class PageLog:
+    """What a page did: every request it made (URL) and every console error or page error."""
+
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def chromium(width: int = 1400, height: int = 900):
+    """A fresh persistent context (new --user-data-dir) on the system Chromium; yields the context."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="kg-chromium-") as profile, sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            profile, executable_path=find_chromium(), headless=True, args=CHROMIUM_FLAGS,
+            viewport={"width": width, "height": height}, service_workers="block",
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def open_page(context, path: Path, *, timeout_ms: int = 60_000):
+    """Open ``path`` with every request recorded and all but the page itself blocked.
+
+    Returns ``(page, log, seconds)`` where ``seconds`` is the time from navigation to
+    the page's ready signal (``window.kg.ready``, set after the first full drawing).
+    """
+    log = PageLog()
+    page_url = Path(path).resolve().as_uri()
+
+    def route(r):
+        if r.request.url == page_url:
+            r.continue_()
+        else:
+            r.abort()
+
+    page = context.new_page()
+    page.route("**/*", route)
+    page.on("request", lambda req: log.requests.append(req.url))
+    page.on("console", lambda msg: (log.console.append(f"{msg.type}: {msg.text}"),
+                                    log.errors.append(msg.text) if msg.type == "error" else None))
+    page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
+    page.goto(page_url, wait_until="load", timeout=timeout_ms)
+    page.wait_for_function("() => window.kg && window.kg.ready !== null", timeout=timeout_ms, polling=50)
+    seconds = page.evaluate("window.kg.ready") / 1000.0  # performance.now() counts from navigation start
+    return page, log, seconds

@@ -1,0 +1,200 @@
+"""kg.export.html and kg.export.html_view without a browser: views, filters, embedding, escaping."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html as htmlmod
+import json
+import re
+
+import networkx as nx
+import pytest
+from typer.testing import CliRunner
+
+from _html_graphs import synthetic_graph
+from kg.cli import app
+from kg.errors import ViewError
+from kg.export.html import layout_positions, render_html
+from kg.export.html_view import find_node, graph_view
+from kg.graph import graph_to_json
+
+EVIL = ('Bad <script>window.__kgPwned=1</script> and </script><script>window.__kgPwned=2</script> '
+        'and <img src=x onerror="window.__kgPwned=3"> & "quotes" \u2028 end')
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return synthetic_graph(300, seed=3, abstract=EVIL)
+
+
+def _scripts(page: str) -> list[tuple[str, str]]:
+    return re.findall(r"<script([^>]*)>(.*?)</script>", page, flags=re.S)
+
+
+def _data(page: str) -> dict:
+    (body,) = [b for attrs, b in _scripts(page) if 'id="kg-data"' in attrs]
+    return json.loads(body)
+
+
+def test_bipartite_view_has_papers_and_concepts_only(graph):
+    view = graph_view(graph, top=None)
+    kinds = {d["kind"] for _, d in view.nodes(data=True)}
+    assert kinds == {"paper", "concept"}
+    assert {d["kind"] for _, _, d in view.edges(data=True)} <= {"mentions", "cites"}
+    assert view.number_of_nodes() == 300
+    assert all("community" in d and "centrality" in d for _, d in view.nodes(data=True))
+
+
+def test_papers_and_concepts_views(graph):
+    papers = graph_view(graph, view="papers", top=None)
+    assert {d["kind"] for _, d in papers.nodes(data=True)} == {"paper"}
+    assert {d["kind"] for _, _, d in papers.edges(data=True)} <= {"related", "cites"}
+    concepts = graph_view(graph, view="concepts", top=None)
+    assert {d["kind"] for _, d in concepts.nodes(data=True)} == {"concept"}
+    assert {d["kind"] for _, _, d in concepts.edges(data=True)} == {"co_occurs"}
+
+
+def test_papers_view_keeps_citations_on_related_pairs():
+    g = nx.MultiDiGraph()
+    for p in ("a", "b"):
+        g.add_node(p, kind="paper", label=p)
+    g.add_edge("a", "b", key="related", kind="related", weight=2.5)
+    g.add_edge("b", "a", key="cites", kind="cites", weight=1)
+    view = graph_view(g, view="papers")
+    assert view.edges["a", "b"] == {"kind": "related", "weight": 2.5, "cites": True}
+
+
+def test_top_keeps_the_most_central(graph):
+    full = graph_view(graph, top=None, size_by="degree")
+    best = sorted(full.nodes, key=lambda n: (-full.nodes[n]["centrality"], n))[:40]
+    top = graph_view(graph, top=40, size_by="degree")
+    assert sorted(top.nodes) == sorted(best)
+
+
+def test_min_weight_drops_light_edges_and_lonely_nodes(graph):
+    view = graph_view(graph, top=None, min_weight=0.5)
+    assert min(w for _, _, w in view.edges(data="weight")) >= 0.5
+    assert all(view.degree(n) > 0 for n in view)
+    assert view.number_of_edges() < graph_view(graph, top=None).number_of_edges()
+
+
+def test_community_filter_and_concept_membership(graph):
+    view = graph_view(graph, top=None, community=0)
+    assert view.number_of_nodes() > 0
+    assert {d["community"] for _, d in view.nodes(data=True)} == {0}
+    with pytest.raises(ViewError, match="does not exist"):
+        graph_view(graph, community=10_000)
+
+
+def test_focus_is_an_ego_network(graph):
+    view = graph_view(graph, top=None, focus="P00001", depth=1)
+    assert view.graph["focus"] == "P00001"
+    full = graph_view(graph, top=None)
+    assert set(view) == {"P00001", *full.neighbors("P00001")}
+    deeper = graph_view(graph, top=None, focus="P00001", depth=2)
+    assert set(view) < set(deeper)
+
+
+def test_focus_resolves_labels_and_explains_misses(graph):
+    view = graph_view(graph, top=None)
+    title = graph.nodes["P00002"]["label"]
+    assert find_node(view, graph, title.upper()) == "P00002"
+    with pytest.raises(ViewError, match="matches no node"):
+        find_node(view, graph, "no such thing anywhere")
+    with pytest.raises(ViewError, match="matches .* nodes"):
+        find_node(view, graph, "Paper 1")
+    concept = next(n for n, d in graph.nodes(data=True) if d["kind"] == "concept")
+    with pytest.raises(ViewError, match="is a concept"):
+        graph_view(graph, view="papers", focus=concept)
+
+
+@pytest.mark.parametrize("kwargs", [{"view": "authors"}, {"size_by": "closeness"}, {"depth": -1}])
+def test_bad_options_raise_view_error(graph, kwargs):
+    with pytest.raises(ViewError):
+        graph_view(graph, **kwargs)
+
+
+def test_layout_is_seeded_and_spread():
+    g = nx.barabasi_albert_graph(200, 2, seed=1)
+    g = nx.relabel_nodes(g, str)
+    first, again = layout_positions(g, seed=7), layout_positions(g, seed=7)
+    assert first == again
+    assert first != layout_positions(g, seed=8)
+    xs = [x for x, _ in first.values()]
+    assert max(xs) - min(xs) > 500  # pixels: nodes are not piled on one spot
+
+
+def test_page_is_self_contained_and_deterministic(graph):
+    page = render_html(graph, top=None)
+    assert page == render_html(graph, top=None)
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", page, flags=re.I)
+    assert "<link" not in page
+    assert not re.search(r"@import|url\((?!data:)", page.split("<script")[0])
+    scripts = _scripts(page)
+    assert all("src=" not in attrs for attrs, _ in scripts)
+    assert len(scripts) == 3  # data, vis-network, kg
+
+
+def test_csp_allows_exactly_the_inline_scripts(graph):
+    page = render_html(graph, top=50)
+    csp = htmlmod.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1))
+    assert "default-src 'none'" in csp
+    allowed = set(re.findall(r"'sha256-([^']+)'", csp))
+    code = [body for attrs, body in _scripts(page) if "application/json" not in attrs]
+    digests = {base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() for b in code}
+    assert digests == allowed
+
+
+def test_corpus_text_cannot_break_out(graph):
+    page = render_html(graph, top=None)
+    assert "__kgPwned" in page  # the text is there …
+    assert "<script>window.__kgPwned" not in page  # … but never as markup
+    assert "<img src=x" not in page
+    assert page.count("</script>") == 3
+    data = _data(page)
+    paper = next(n for n in data["nodes"] if n["id"] == "P00000")
+    assert paper["info"]["abstract"].startswith("Bad <script>window.__kgPwned=1</script> and </script>")
+    assert '<img src=x onerror="window.__kgPwned=3"> & "quotes"' in paper["info"]["abstract"]
+
+
+def test_payload_carries_tooltips_legend_and_sizes(graph):
+    data = _data(render_html(graph, top=None, size_by="degree"))
+    kinds = {n["kind"] for n in data["nodes"]}
+    assert kinds == {"paper", "concept"}
+    paper = next(n for n in data["nodes"] if n["kind"] == "paper")
+    assert {"title", "year", "venue", "concepts", "abstract"} <= set(paper["info"])
+    assert 0 < len(paper["info"]["concepts"]) <= 6 and len(paper["info"]["abstract"]) <= 281
+    concept = next(n for n in data["nodes"] if n["kind"] == "concept")
+    assert {"title", "aliases", "papers"} <= set(concept["info"])
+    by_centrality = sorted(data["nodes"], key=lambda n: n["centrality"])
+    assert by_centrality[0]["size"] < by_centrality[-1]["size"]
+    assert sum(e["count"] for e in data["legend"]) == len(data["nodes"])
+    assert all(e["label"] for e in data["legend"])
+    widths = [e[2] for e in data["edges"]]
+    assert min(widths) < max(widths)
+
+
+def test_empty_view_still_renders():
+    g = nx.MultiDiGraph()
+    g.add_node("p", kind="paper", label="Only", title="Only", abstract="x")
+    data = _data(render_html(g, view="concepts"))
+    assert data["nodes"] == [] and data["edges"] == []
+
+
+def test_cli_viz_writes_the_page(tmp_path, graph):
+    (tmp_path / "graph.json").write_text(graph_to_json(graph), encoding="utf-8")
+    out = tmp_path / "papers.html"
+    result = CliRunner().invoke(app, ["viz", str(tmp_path), "--view", "papers", "--top", "30", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.output
+    data = _data(out.read_text(encoding="utf-8"))
+    assert data["view"] == "papers" and len(data["nodes"]) == 30
+
+
+def test_cli_viz_reports_bad_focus(tmp_path, graph):
+    (tmp_path / "graph.json").write_text(graph_to_json(graph), encoding="utf-8")
+    result = CliRunner().invoke(app, ["viz", str(tmp_path), "--focus", "zzz-none"])
+    assert result.exit_code == 1
+    assert "Error: --focus 'zzz-none' matches no node" in result.output
+    assert not (tmp_path / "graph.html").exists()
