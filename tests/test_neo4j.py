@@ -84,6 +84,22 @@ def test_rows_are_neo4j_safe_and_carry_analytics(example_graph):
     assert [r["props"]["size"] for r in community_rows] == [len(c) for c in communities]
 
 
+def test_values_neo4j_cannot_store_become_json_or_lose_nulls():
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    graph.add_node("p1", kind="paper", year=None, extra={"b": 1}, mixed=[1, "a"], holes=["x", None], n=3)
+    graph.add_node("f1", kind="funding_body", name="F")
+    graph.add_edge("p1", "f1", key="funded_by", kind="funded_by", share=0.5, note=None)
+    nodes, rels = graph_tables(graph)
+    paper = next(t for t in nodes if t.label == "Paper").rows[0]["props"]
+    assert paper["extra"] == '{"b": 1}' and paper["mixed"] == '[1, "a"]' and paper["holes"] == ["x"]
+    assert "year" not in paper and paper["n"] == 3
+    assert [t.label for t in nodes if t.label != "Community"] == ["FundingBody", "Paper"]
+    assert [(t.type, t.source, t.target, t.rows[0]["props"]) for t in rels] == [
+        ("FUNDED_BY", "Paper", "FundingBody", {"share": 0.5})]
+
+
 def test_tables_are_deterministic(example_graph):
     assert graph_tables(example_graph) == graph_tables(example_graph)
 

@@ -98,11 +98,14 @@ class RelationshipTable:
 
 
 def _value(value: object) -> object:
-    """A Neo4j property value: scalars and lists of scalars stay, maps become JSON text."""
-    if isinstance(value, dict) or (isinstance(value, (list, tuple)) and any(isinstance(v, (dict, list)) for v in value)):
+    """A Neo4j property value: scalars and lists of one scalar type stay (nulls dropped from
+    lists); maps and mixed lists, which Neo4j cannot store, become JSON text."""
+    if isinstance(value, (list, tuple)):
+        items = [v for v in value if v is not None]
+        if len({type(v) for v in items}) <= 1 and not any(isinstance(v, (dict, list, tuple)) for v in items):
+            return items
+    if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    if isinstance(value, tuple):
-        return list(value)
     return value
 
 
