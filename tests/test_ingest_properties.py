@@ -12,13 +12,15 @@ import csv
 import io
 import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.errors import InputError
-from kg.ingest import READERS, detect_format
+from kg.ingest import READERS, detect_format, merge_corpora
+from kg.models import Corpus, Paper
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -210,3 +212,25 @@ def test_truncated_fixture_exports_never_crash(tmp_path_factory, fixture, data):
         assert str(exc).startswith(path)
     else:
         assert all(isinstance(s.location, int) and s.location >= 1 for s in corpus.skipped)
+
+
+_IDS = st.sampled_from(["a", "b", "c", "d"])
+_PAPER = st.builds(
+    lambda pid, doi, title, year: Paper(id=pid, abstract=f"abstract {pid}", title=title, year=year,
+                                        ids={"doi": doi} if doi else {}),
+    _IDS, st.sampled_from([None, "10.1000/x", "10.1000/y"]),
+    st.sampled_from(["Graph Neural Networks for Search", "Graph neural networks for search!", "Short"]),
+    st.sampled_from([None, 2020, 2021, 2030]),
+)
+
+
+@SETTINGS
+@given(parts=st.lists(st.lists(_PAPER, max_size=5), max_size=4))
+def test_merging_accounts_for_every_paper(parts):
+    corpora = [Corpus([replace(p, source=f"f{i}:{j + 1}") for j, p in enumerate(papers)])
+               for i, papers in enumerate(parts)]
+    merged = merge_corpora(corpora)
+    duplicates = sum(1 for s in merged.skipped if s.reason.startswith("duplicate:"))
+    assert len(merged.papers) + merged.merged + duplicates == sum(len(p) for p in parts)
+    assert len({p.id for p in merged.papers}) == len(merged.papers)
+    assert all(s.location is not None for s in merged.skipped)

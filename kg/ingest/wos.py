@@ -28,8 +28,7 @@ _LIST_TAGS = {"AU", "AF", "CR", "BA", "BF", "CA", "GP", "BE"}
 
 def is_tagged(text: str) -> bool:
     """True when ``text`` is a tagged plain-text export (``FN …`` / ``PT …`` first)."""
-    head = text.lstrip("\ufeff \n")[:3]
-    return head in ("FN ", "VR ", "PT ")
+    return re.match(r"(?:FN|VR|PT)(?: |\n|$)", text.lstrip("\ufeff \n")) is not None
 
 
 def _records(name: str, text: str, corpus: Corpus) -> Iterator[tuple[int, dict[str, list[str]]]]:
