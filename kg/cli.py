@@ -112,6 +112,24 @@ def _parse_map(values: list[str] | None) -> tuple[tuple[str, str], ...]:
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Fail on the first skipped record instead of counting it.")]
 
 
+DiversityOpt = Annotated[Optional[float], typer.Option(
+    min=0.0, max=1.0, show_default=False, help="MMR diversity, 0 = pure relevance (default 0.3).")]
+PositionOpt = Annotated[Optional[float], typer.Option(
+    "--position-weight", min=0.0, show_default=False, help="Bonus for phrases that occur early (default 0.1).")]
+TitleOpt = Annotated[Optional[float], typer.Option(
+    "--title-weight", min=0.0, show_default=False, help="Bonus for phrases in the title (default 0.05).")]
+CacheOpt = Annotated[Optional[Path], typer.Option(
+    "--cache", dir_okay=False, show_default=False,
+    help="Embedding cache file (default OUT/.kg-cache/embeddings.sqlite).")]
+NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Embed everything afresh; keep no cache.")]
+
+
+def _cache_path(cache: Optional[Path], no_cache: bool, out: Path) -> Optional[str]:
+    if no_cache:
+        return None
+    return str(cache) if cache else str(out / ".kg-cache" / "embeddings.sqlite")
+
+
 @app.command()
 @reports_errors
 def build(
@@ -121,7 +139,19 @@ def build(
     strict: StrictOpt = False,
     column_map: MapOpt = None,
     top_n: Annotated[int, typer.Option("--top-n", min=1, help="Keyphrases extracted per paper.")] = 10,
-    diversity: Annotated[float, typer.Option(min=0.0, max=1.0, help="MMR diversity (0 = pure relevance).")] = 0.0,
+    diversity: DiversityOpt = None,
+    position_weight: PositionOpt = None,
+    title_weight: TitleOpt = None,
+    merge_threshold: Annotated[Optional[float], typer.Option(
+        "--merge-threshold", min=0.0, max=1.01, show_default=False,
+        help="Cosine at which two concepts merge as near-synonyms (default 0.9; above 1 = never).")] = None,
+    thesaurus: Annotated[Optional[Path], typer.Option(
+        "--thesaurus", exists=True, dir_okay=False, show_default=False,
+        help="VOSviewer thesaurus (label<TAB>replace by; empty replacement drops the term).")] = None,
+    write_thesaurus: Annotated[bool, typer.Option(
+        "--write-thesaurus", help="Also write OUT/thesaurus.txt: the merges kg made, ready to edit.")] = False,
+    cache: CacheOpt = None,
+    no_cache: NoCacheOpt = False,
     related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related papers kept per paper.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed for communities and layout.")] = 42,
     resolution: Annotated[float, typer.Option(help="Community resolution (higher = smaller communities).")] = 1.0,
@@ -131,10 +161,15 @@ def build(
     from kg.pipeline import BuildOptions, build as run_build
 
     started = time.perf_counter()
+    tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
+                               ("title_weight", title_weight), ("merge_threshold", merge_threshold))
+             if v is not None}
     options = BuildOptions(format=format, strict=strict, mapping=_parse_map(column_map),
-                           top_n=top_n, diversity=diversity,
+                           top_n=top_n, thesaurus=str(thesaurus) if thesaurus else None,
+                           write_thesaurus=write_thesaurus, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
-    result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar())
+    result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar(),
+                       cache=_cache_path(cache, no_cache, out))
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     typer.echo(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
@@ -150,6 +185,78 @@ def build(
                f"{edges['co_occurs']} co_occurs, {edges['cites']} cites")
     typer.echo(f"communities: {len(result.analysis['communities'])}")
     typer.echo(f"wrote {len(result.files)} files to {out} in {time.perf_counter() - started:.1f}s")
+
+
+# --- extraction: kg extract / kg eval ------------------------------------------------------
+
+
+def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str]):
+    from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
+
+    embedder = load_embedder()
+    if cache:
+        embedder = CachedEmbedder(embedder, cache)
+    tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
+                               ("title_weight", title_weight)) if v is not None}
+    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, on_progress=_ProgressBar(),
+                              **tuned)
+
+
+@app.command()
+@reports_errors
+def extract(
+    inputs: InputsArg,
+    out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False,
+                                      help="JSONL file: one {id, keyphrases: [{phrase, score}]} per paper.")],
+    format: FormatOpt = "auto",
+    top_n: Annotated[int, typer.Option("--top-n", min=1, help="Keyphrases per paper.")] = 10,
+    diversity: DiversityOpt = None,
+    position_weight: PositionOpt = None,
+    title_weight: TitleOpt = None,
+    cache: Annotated[Optional[Path], typer.Option(
+        "--cache", dir_okay=False, show_default=False, help="Embedding cache file (default: none).")] = None,
+) -> None:
+    """Extract keyphrases from INPUTS (the extraction kg build uses) and write them to --out."""
+    from kg.export.files import atomic_write
+    from kg.extract import keyphrases_jsonl
+
+    from kg.ingest import load_corpus
+
+    started = time.perf_counter()
+    corpus = load_corpus([str(p) for p in inputs], format=format)
+    found = _extract(corpus.papers, top_n, diversity, position_weight, title_weight,
+                     str(cache) if cache else None)
+    atomic_write(out, keyphrases_jsonl(corpus.papers, found))
+    typer.echo(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
+               f"in {time.perf_counter() - started:.1f}s")
+
+
+@app.command("eval")
+@reports_errors
+def eval_(
+    gold: Annotated[Path, typer.Argument(help="JSONL with id, title, abstract and gold keyphrases.",
+                                         show_default=False)],
+    diversity: DiversityOpt = None,
+    position_weight: PositionOpt = None,
+    title_weight: TitleOpt = None,
+    cache: Annotated[Optional[Path], typer.Option(
+        "--cache", dir_okay=False, show_default=False, help="Embedding cache file (default: none).")] = None,
+) -> None:
+    """Score kg's extraction on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
+    from kg.evaluate import DEFAULT_KS, score_keyphrases
+    from kg.ingest import load_corpus
+
+    papers = [p for p in load_corpus([str(gold)], format="jsonl").papers if p.keyphrases]
+    if not papers:
+        raise KgError(f"{gold}: no record has gold keyphrases (a 'keyphrases' list)")
+    found = _extract(papers, max(DEFAULT_KS), diversity, position_weight, title_weight,
+                     str(cache) if cache else None)
+    scores = score_keyphrases({pid: [k.phrase for k in kps] for pid, kps in found.items()},
+                              {p.id: list(p.keyphrases) for p in papers})
+    typer.echo(f"{len(papers)} documents, {sum(len(p.keyphrases) for p in papers)} gold keyphrases")
+    typer.echo(f"{'k':>4} {'P':>7} {'R':>7} {'F1':>7}")
+    for k, row in scores.items():
+        typer.echo(f"{k:>4} {row['precision']:>7.2f} {row['recall']:>7.2f} {row['f1']:>7.2f}")
 
 
 # --- Neo4j: kg push / kg query -------------------------------------------------------------

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
+import numpy as np
+
 from kg.models import Concept, Keyphrase, Mention, Paper
 
 __all__ = [
@@ -25,11 +27,16 @@ __all__ = [
     "singularize",
     "find_acronyms",
     "normalize_concepts",
+    "near_synonyms",
+    "thesaurus_text",
+    "MERGE_THRESHOLD",
     "generic_phrases",
     "CONCEPT_PREFIX",
 ]
 
 CONCEPT_PREFIX = "c:"
+# Cosine at or above which two concepts are near-synonyms (see near_synonyms).
+MERGE_THRESHOLD = 0.9
 
 _SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
 _DROP = re.compile(r"[^\w\s+#.]")
@@ -127,6 +134,8 @@ def _long_form(acronym: str, before: str) -> str | None:
     if not words:
         return None
     candidate = " ".join(words)
+    if len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
+        acronym = acronym[:-1]  # LLMs: spell "LLM" ("large language models")
     letters = [ch.lower() for ch in acronym if ch.isalnum()]
     s, l = len(letters) - 1, len(candidate) - 1
     while s >= 0:
@@ -200,6 +209,10 @@ def normalize_concepts(
     keyphrases: Mapping[str, list[Keyphrase]],
     *,
     stoplist: Iterable[str] | None = None,
+    thesaurus: Mapping[str, str] | None = None,
+    embedder=None,
+    merge_threshold: float = MERGE_THRESHOLD,
+    top_n: int | None = None,
 ) -> tuple[dict[str, Concept], list[Mention]]:
     """Merge every paper's keyphrases into shared concepts.
 
@@ -211,6 +224,20 @@ def normalize_concepts(
         Paper id -> keyphrases in rank order, as extraction returns them.
     stoplist : iterable of str, optional
         Generic phrases to drop; default :func:`generic_phrases`.
+    thesaurus : dict, optional
+        Label -> replacement, as :func:`kg.ingest.thesaurus.load_thesaurus` reads it.
+        Labels and replacements are compared by concept key; an empty replacement
+        drops the term. The thesaurus wins over every automatic rule.
+    embedder : Embedder, optional
+        When given, concepts whose names embed within ``merge_threshold`` cosine are
+        merged (see :func:`near_synonyms`).
+    merge_threshold : float
+        Cosine similarity at or above which two concepts count as near-synonyms.
+    top_n : int, optional
+        When given, each paper's first ``top_n`` (non-generic) keyphrases are its
+        concepts, and a keyphrase further down its list is kept only when it names a
+        concept that another paper has in its first ``top_n``: a paper links to the
+        corpus's concepts it really mentions, without adding concepts nobody else has.
 
     Returns
     -------
@@ -220,6 +247,8 @@ def normalize_concepts(
         One per (paper, concept), ranked 1.. within each paper by score.
     """
     stop = {concept_key(s) for s in stoplist} if stoplist is not None else generic_phrases()
+    replace = {concept_key(label): (concept_key(new) if new.strip() else None, new.strip())
+               for label, new in (thesaurus or {}).items() if concept_key(label)}
     papers = list(papers)
     local: dict[str, dict[str, str]] = {}
     votes: dict[str, Counter[str]] = defaultdict(Counter)
@@ -232,34 +261,180 @@ def normalize_concepts(
     acronym_of = {concept_key(lf): a for a, lf in sorted(corpus_acronyms.items(), reverse=True)}
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
     best: dict[tuple[str, str], tuple[float, str]] = {}
+    keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
+    primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
         acronyms = {**corpus_acronyms, **local[paper.id]}
+        rows = keyed[paper.id] = []
         for phrase in keyphrases.get(paper.id, []):
-            key = concept_key(_expand(phrase.phrase, acronyms))
-            if not key or key in stop:
+            key = _key_of(phrase.phrase, acronyms, replace, preferred)
+            if key and key not in stop:
+                if top_n is None or len({k for k, _ in rows}) < top_n or key in {k for k, _ in rows}:
+                    primary[key].add(paper.id)
+                rows.append((key, phrase))
+    for paper in papers:
+        for key, phrase in keyed[paper.id]:
+            if not primary[key] - {paper.id} and paper.id not in primary[key]:
                 continue
-            cid = CONCEPT_PREFIX + key
-            surfaces[cid][phrase.phrase] += 1
-            previous = best.get((paper.id, cid))
+            surfaces[key][phrase.phrase] += 1
+            previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
-                best[(paper.id, cid)] = (phrase.score, phrase.phrase)
+                best[(paper.id, key)] = (phrase.score, phrase.phrase)
+
+    if embedder is not None and surfaces:
+        df = Counter(key for _, key in best)
+        pinned = set(preferred)
+        merged = near_synonyms({k: _probe(k, surfaces[k]) for k in surfaces}, df, embedder,
+                               threshold=merge_threshold, pinned=pinned)
+        if merged:
+            surfaces, best = _apply_merges(merged, surfaces, best)
 
     concepts: dict[str, Concept] = {}
-    for cid in sorted(surfaces):
-        key = cid[len(CONCEPT_PREFIX):]
+    for key in sorted(surfaces):
+        cid = CONCEPT_PREFIX + key
         acronym = acronym_of.get(key)
-        aliases = set(surfaces[cid])
+        aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        concepts[cid] = Concept(cid, _display_name(key, surfaces[cid], acronym), tuple(sorted(aliases)))
+        name = preferred.get(key) or _display_name(key, surfaces[key], acronym)
+        concepts[cid] = Concept(cid, name, tuple(sorted(aliases)))
 
     by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
-    for (pid, cid), (score, surface) in best.items():
-        by_paper[pid].append((score, cid, surface))
+    for (pid, key), (score, surface) in best.items():
+        by_paper[pid].append((score, CONCEPT_PREFIX + key, surface))
     mentions: list[Mention] = []
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions
+
+
+def _key_of(surface: str, acronyms: Mapping[str, str],
+            replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
+    """The concept key of one surface form: thesaurus first, then acronym expansion."""
+    for key in (concept_key(surface), concept_key(_expand(surface, acronyms))):
+        if key in replace:
+            new_key, name = replace[key]
+            if new_key:
+                preferred.setdefault(new_key, name)
+            return new_key
+    return concept_key(_expand(surface, acronyms))
+
+
+def _probe(key: str, surfaces: Counter[str]) -> str:
+    """The text embedded for a concept: its most used surface form that has its key (else the key).
+
+    Extraction already embedded every surface form, so a cached embedder answers without the model.
+    """
+    for surface, _ in sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0])):
+        if concept_key(surface) == key:
+            return surface
+    return key
+
+
+def _apply_merges(merged: Mapping[str, str], surfaces, best):
+    new_surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    for key, counts in surfaces.items():
+        new_surfaces[merged.get(key, key)].update(counts)
+    new_best: dict[tuple[str, str], tuple[float, str]] = {}
+    for (pid, key), value in sorted(best.items()):
+        target = (pid, merged.get(key, key))
+        if target not in new_best or value[0] > new_best[target][0]:
+            new_best[target] = value
+    return new_surfaces, new_best
+
+
+# --- near-synonyms by embedding similarity ----------------------------------------------
+
+_AFFIXES = ("non", "un", "semi", "self", "multi", "single", "in", "dis", "sub", "super", "anti")
+_DIGITS = re.compile(r"\d+")
+
+
+def _distinct(a: str, b: str) -> bool:
+    """Guards: pairs that embed close but name different concepts.
+
+    * one adds words to the other ("graph neural network" vs "neural network");
+    * they differ in a number ("gpt 3" vs "gpt 4");
+    * they differ by a negating or scoping prefix ("supervised" vs "unsupervised");
+    * either is one short token (acronyms embed unreliably).
+    """
+    wa, wb = a.split(), b.split()
+    sa, sb = set(wa), set(wb)
+    if sa <= sb or sb <= sa:
+        return True
+    if _DIGITS.findall(a) != _DIGITS.findall(b):
+        return True
+    if (len(wa) == 1 and len(a) <= 5) or (len(wb) == 1 and len(b) <= 5):
+        return True
+    for x in sa ^ sb:
+        for y in sa ^ sb:
+            if x != y and any(x == p + y or x == p + " " + y for p in _AFFIXES):
+                return True
+    return False
+
+
+def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
+                  threshold: float = MERGE_THRESHOLD, pinned: Iterable[str] = (),
+                  block: int = 2048) -> dict[str, str]:
+    """Concept keys to merge: ``{key: representative key}``.
+
+    Concepts are visited from the most to the least frequent (ties by key); each one
+    not yet merged becomes a representative and absorbs every later concept whose
+    embedding has cosine >= ``threshold`` with it and that :func:`_distinct` does not
+    keep apart. Merging into a representative (never through a chain) keeps clusters tight.
+
+    Parameters
+    ----------
+    probes : dict
+        Concept key -> the text to embed for it.
+    df : dict
+        Concept key -> number of papers (the more frequent key represents a merge).
+    embedder : Embedder
+    threshold : float
+    pinned : iterable of str
+        Keys a thesaurus chose: never merged into another key.
+    """
+    keys = sorted(probes, key=lambda k: (-df.get(k, 0), k))
+    if len(keys) < 2:
+        return {}
+    vectors = np.asarray(embedder.embed([probes[k] for k in keys]), dtype=np.float32)
+    pinned = set(pinned)
+    merged: dict[str, str] = {}
+    for start in range(0, len(keys), block):
+        sims = vectors[start : start + block] @ vectors.T
+        for row in range(sims.shape[0]):
+            i = start + row
+            if keys[i] in merged:
+                continue
+            for j in np.nonzero(sims[row, i + 1 :] >= threshold)[0] + i + 1:
+                other = keys[j]
+                if other in merged or other in pinned or _distinct(keys[i], other):
+                    continue
+                merged[other] = keys[i]
+    return merged
+
+
+def thesaurus_text(concepts: Mapping[str, Concept]) -> str:
+    """The merges kg made, as a VOSviewer thesaurus (``label<TAB>replace by``).
+
+    One line per alias whose own concept key differs from its concept's, so a user
+    can see every merge (plural, acronym, synonym) and edit or delete it.
+
+    Examples
+    --------
+    >>> c = {"c:large language model": Concept("c:large language model", "large language model",
+    ...                                         ("LLM", "LLMs", "large language models"))}
+    >>> thesaurus_text(c).splitlines()
+    ['label\\treplace by', 'LLM\\tlarge language model', 'LLMs\\tlarge language model']
+    """
+    lines = ["label\treplace by"]
+    for cid in sorted(concepts):
+        concept = concepts[cid]
+        key = cid[len(CONCEPT_PREFIX):]
+        for alias in concept.aliases:
+            if concept_key(alias) != key and "\t" not in alias:
+                lines.append(f"{alias}\t{key}")
+    return "\n".join(lines) + "\n"

@@ -18,11 +18,13 @@ import kg
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
-from kg.extract import EXTRACTOR, Embedder, extract_keyphrases, load_embedder
+from kg.extract import (DIVERSITY, EXTRACTOR, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
+                        Embedder, extract_keyphrases, load_embedder)
 from kg.graph import build_graph
 from kg.ingest import load_corpus
 from kg.models import Corpus
-from kg.normalize import normalize_concepts
+from kg.ingest.thesaurus import load_thesaurus
+from kg.normalize import MERGE_THRESHOLD, normalize_concepts, thesaurus_text
 from kg.report import write_report
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
@@ -38,13 +40,22 @@ class BuildOptions:
     strict: bool = False
     mapping: tuple[tuple[str, str], ...] = ()  # (kg field, CSV column) pairs, from --map
     top_n: int = 10
-    diversity: float = 0.0
+    diversity: float = DIVERSITY
+    position_weight: float = POSITION_WEIGHT
+    title_weight: float = TITLE_WEIGHT
+    merge_threshold: float = MERGE_THRESHOLD
+    shared_depth: int = 30  # how far down its ranking a paper may link to concepts others have
+    thesaurus: str | None = None  # path of a VOSviewer thesaurus file
     related_top_k: int = 20
     min_shared: int = 1
     min_cooccurrence: int = 1
     seed: int = 42
     resolution: float = 1.0
     html: bool = True
+    write_thesaurus: bool = False  # also write thesaurus.txt: the merges kg made
+
+
+_OUTPUT_ONLY = ("html", "write_thesaurus")
 
 
 @dataclass
@@ -72,6 +83,7 @@ def build(
     options: BuildOptions = BuildOptions(),
     *,
     embedder: Embedder | None = None,
+    cache: str | os.PathLike[str] | None = None,
     on_progress: Progress | None = None,
 ) -> BuildResult:
     """Read ``inputs``, build the graph, analyze it and write every output file into ``out_dir``.
@@ -84,7 +96,10 @@ def build(
         Created if missing; existing kg files in it are replaced atomically.
     options : BuildOptions
     embedder : Embedder, optional
-        Default: the packaged all-MiniLM-L6-v2, loaded offline.
+        Default: the packaged all-MiniLM-L6-v2, loaded offline (and only if needed).
+    cache : path, optional
+        An embedding cache file (:class:`~kg.extract.CachedEmbedder`); a rebuild of an
+        unchanged corpus then never runs the model.
     on_progress : callable, optional
         ``on_progress(stage, done, total)`` for long stages.
     """
@@ -101,19 +116,26 @@ def build(
     corpus = load_corpus(paths, format=options.format, strict=options.strict,
                          mapping=dict(options.mapping) or None)
     lap("ingest")
+    thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
     if embedder is None:
         embedder = load_embedder()
-        lap("load model")
-    keyphrases = extract_keyphrases(corpus.papers, embedder, top_n=options.top_n,
-                                    diversity=options.diversity, on_progress=on_progress)
+    if cache is not None:
+        embedder = CachedEmbedder(embedder, cache)
+    keyphrases = extract_keyphrases(corpus.papers, embedder, top_n=max(options.top_n, options.shared_depth),
+                                    diversity=options.diversity, position_weight=options.position_weight,
+                                    title_weight=options.title_weight, n_jobs=min(2, os.cpu_count() or 1),
+                                    on_progress=on_progress)
     lap("extract")
-    concepts, mentions = normalize_concepts(corpus.papers, keyphrases)
+    concepts, mentions = normalize_concepts(corpus.papers, keyphrases, thesaurus=thesaurus,
+                                            embedder=embedder, merge_threshold=options.merge_threshold,
+                                            top_n=options.top_n)
     lap("normalize")
     metadata = {
         "kg_version": kg.__version__,
         "extractor": EXTRACTOR,
         "model": getattr(embedder, "name", type(embedder).__name__),
-        "parameters": json.dumps({k: v for k, v in vars(options).items() if k != "html"}, sort_keys=True),
+        "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in _OUTPUT_ONLY},
+                                 sort_keys=True),
         "inputs": json.dumps([_fingerprint(p) for p in paths]),
         "papers_read": len(corpus.papers),
         "records_skipped": len(corpus.skipped),
@@ -131,5 +153,9 @@ def build(
         page = os.path.join(os.fspath(out_dir), "graph.html")
         atomic_write(page, render_html(graph, seed=options.seed, resolution=options.resolution))
         files.append(page)
+    if options.write_thesaurus:
+        merges = os.path.join(os.fspath(out_dir), "thesaurus.txt")
+        atomic_write(merges, thesaurus_text(concepts))
+        files.append(merges)
     lap("export")
     return BuildResult(corpus, graph, analysis, files, seconds)

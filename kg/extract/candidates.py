@@ -1,19 +1,30 @@
-"""Candidate phrases from text: stop-word delimited chunks of content words.
+"""Candidate keyphrases: noun phrases found by part-of-speech patterns.
 
-A fast, dependency-free candidate generator (as in RAKE): split sentences at
-punctuation and function words, keep runs of 1–4 content words that end in a
-noun-like token. Acronyms (``RoPE``, ``BRDL``) and hyphenated terms
-(``Byzantine-robust``) survive as single tokens.
+Text is tokenized and tagged with the Brill-style English tagger that TextBlob
+ships (Pattern's lexicon and rules, Penn Treebank tags; pure Python, no data
+download). A candidate is a maximal run of adjectives and nouns that ends in a
+noun (``(JJ|VBN|NN*) (JJ|VBN|VBG|NN*)* NN*``; EmbedRank and SIFRank use
+``(JJ|NN*)* NN*``, and admitting participles raised the share of Inspec gold that is
+a candidate from 56.9% to 60.5%), at most
+``max_words`` long, with leading generic modifiers ("novel", "proposed", …)
+removed. Acronyms (``RoPE``, ``BRDL``) and hyphenated terms
+(``Byzantine-robust``) stay single tokens.
+
+Each candidate keeps where it first occurs, how often and whether the title has it,
+which the ranking uses.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["candidate_phrases", "STOP_WORDS"]
+__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "STOP_WORDS"]
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+(?:\.\d+)?|[^\sA-Za-z0-9]")
+_NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
+_START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
+_INSIDE = _START | {"VBG"}  # and contain these ("model checking games")
 
 STOP_WORDS = frozenset(
     """a about above across after again against all almost along already also although always am
@@ -27,30 +38,128 @@ STOP_WORDS = frozenset(
     should since so some such than that the their theirs them themselves then there thereby therefore
     these they this those though through throughout thus to together too toward towards under unless
     until up upon us use used uses using very via was we well were what whatever when where whereas
-    whether which while who whom whose why will with within without would yet you your yours
-    able achieve achieved achieves achieving allow allows apply applied based called compared
-    consider considered demonstrate demonstrates describe described design designed develop
-    developed existing extensive find first given help helps improve improved improves improving
-    include includes including introduce introduced introduces leverage leverages lead leads new
-    novel obtain obtained paper present presented presents propose proposed proposes provide
-    provided provides recent recently require requires research result results second show showed
-    shown shows significantly specifically study studied studies suggest various work works""".split()
+    whether which while who whom whose why will with within without would yet you your yours""".split()
+)
+# Modifiers that carry no topic: allowed inside a phrase, dropped at its start
+# ("novel graph neural network" -> "graph neural network").
+GENERIC_MODIFIERS = frozenset(
+    """able certain current different existing extensive good important main new novel numerous
+    particular possible present previous proposed recent related significant simple specific
+    typical useful various""".split()
 )
 
-_VERB_ENDINGS = ("ed", "ly")
+
+@lru_cache(maxsize=1)
+def _tagger():
+    from textblob.en import tag as pattern_tag  # Pattern's tagger, bundled with TextBlob
+
+    return pattern_tag
 
 
-@lru_cache(maxsize=65536)
-def _is_content(token: str) -> bool:
-    low = token.lower()
-    if low in STOP_WORDS or not token[0].isalnum():
-        return False
-    if token.isdigit() or len(token) == 1:
-        return False
-    return True
+_SPACES = re.compile(r"\s+")
 
 
-def candidate_phrases(text: str, *, max_words: int = 4) -> list[str]:
+def tag(text: str) -> list[tuple[str, str]]:
+    """Tokens of ``text`` with Penn Treebank tags.
+
+    Examples
+    --------
+    >>> tag("Graph neural networks (GNNs) scale.")[:3]
+    [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
+    """
+    text = _SPACES.sub(" ", text).strip()
+    if not text:
+        return []
+    return [(w, t) for w, t in _tagger()(text, tokenize=True)]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate phrase of a document.
+
+    Attributes
+    ----------
+    phrase : str
+        The surface form at its first occurrence.
+    first : int
+        Token offset of the first occurrence (title tokens come first).
+    count : int
+        Occurrences in the document (case-insensitive).
+    in_title : bool
+        Whether the title contains it.
+    """
+
+    phrase: str
+    first: int
+    count: int
+    in_title: bool
+
+
+def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
+    """(start, phrase) of every noun-phrase run in a tagged token list."""
+    run: list[tuple[int, str, str]] = []
+
+    def close():
+        words = list(run)
+        run.clear()
+        while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
+                                                        and words[-2][2] in _START)):
+            words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
+        while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START):
+            words.pop(0)
+        if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
+            return None
+        return words[0][0] + offset, " ".join(w for _, w, _ in words)
+
+    for i, (word, pos) in enumerate(tagged):
+        if pos in _INSIDE and word.lower() not in STOP_WORDS:
+            run.append((i, word, pos))
+            continue
+        found = close()
+        if found:
+            yield found
+    found = close()
+    if found:
+        yield found
+
+
+def _is_word(token: str) -> bool:
+    return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token)
+
+
+def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[Candidate]:
+    """Noun-phrase candidates of a document, in order of first appearance.
+
+    Parameters
+    ----------
+    text : str
+        The body (abstract).
+    title : str
+        The title, if any; its tokens come first and mark ``in_title``.
+    max_words : int
+        Longer noun phrases are dropped.
+
+    Examples
+    --------
+    >>> [c.phrase for c in find_candidates("We extend Rotary Position Embeddings (RoPE) to "
+    ...                               "long-context large language models.")]
+    ['Rotary Position Embeddings', 'RoPE', 'long-context large language models']
+    """
+    seen: dict[str, list] = {}
+    title_tags = tag(title) if title else []
+    for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
+        for start, phrase in _runs(part, max_words, offset):
+            low = phrase.lower()
+            entry = seen.get(low)
+            if entry is None:
+                seen[low] = [phrase, start, 1, in_title]
+            else:
+                entry[2] += 1
+                entry[3] = entry[3] or in_title
+    return [Candidate(p, first, count, in_title) for p, first, count, in_title in seen.values()]
+
+
+def candidate_phrases(text: str, *, max_words: int = 5) -> list[str]:
     """Distinct candidate phrases of ``text`` in order of first appearance.
 
     Examples
@@ -58,23 +167,4 @@ def candidate_phrases(text: str, *, max_words: int = 4) -> list[str]:
     >>> candidate_phrases("We propose Rotary Position Embeddings (RoPE) for transformers.")
     ['Rotary Position Embeddings', 'RoPE', 'transformers']
     """
-    seen: dict[str, str] = {}
-    run: list[str] = []
-
-    def flush() -> None:
-        while run and run[-1].endswith(_VERB_ENDINGS):  # "…model trained", "…graphs efficiently"
-            run.pop()
-        while run and run[0].endswith("ly"):
-            run.pop(0)
-        if run and len(run) <= max_words:
-            phrase = " ".join(run)
-            seen.setdefault(phrase.lower(), phrase)
-        run.clear()
-
-    for token in _TOKEN.findall(text):
-        if _is_content(token):
-            run.append(token)
-        else:
-            flush()
-    flush()
-    return list(seen.values())
+    return [c.phrase for c in find_candidates(text, max_words=max_words)]

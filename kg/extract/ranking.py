@@ -1,0 +1,103 @@
+"""Rank one document's candidates: embedding similarity, position, title, diversity.
+
+The base score is KeyBERT's: cosine between the phrase and the document. Three
+knobs from the keyphrase literature adjust it, each measured on Inspec validation
+(see README, "Extraction"):
+
+* ``position_weight`` (PositionRank, SIFRank+): phrases that appear early are
+  more often keyphrases; adds ``w / (1 + first_token_offset) ** 0.5``.
+* ``title_weight``: adds ``w`` when the title contains the phrase.
+* ``diversity`` (EmbedRank's MMR): penalizes similarity to phrases already picked.
+
+Near-duplicate candidates (same words up to case and a plural ``s``) keep only the
+best one, so the top-``n`` is not spent on variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kg.extract.candidates import Candidate
+
+__all__ = ["rank_candidates", "variant_key"]
+
+
+def variant_key(phrase: str) -> str:
+    """Lowercase words, trailing plural ``s`` dropped from each: one key per variant family.
+
+    Examples
+    --------
+    >>> variant_key("Neural Networks") == variant_key("neural network")
+    True
+    """
+    words = phrase.lower().replace("-", " ").split()
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                    for w in words)
+
+
+def rank_candidates(
+    doc: np.ndarray,
+    vectors: np.ndarray,
+    cands: Sequence[Candidate],
+    *,
+    top_n: int = 10,
+    position_weight: float = 0.0,
+    title_weight: float = 0.0,
+    diversity: float = 0.0,
+) -> list[tuple[int, float]]:
+    """The best ``top_n`` candidates as ``(index, score)`` pairs, best first.
+
+    Parameters
+    ----------
+    doc : ndarray, shape (d,)
+        The document's unit vector.
+    vectors : ndarray, shape (n, d)
+        The candidates' unit vectors, in the order of ``cands``.
+    cands : sequence of Candidate
+    top_n : int
+    position_weight, title_weight, diversity : float
+        See the module docstring; 0 turns a knob off.
+
+    Examples
+    --------
+    >>> v = np.eye(3, dtype=np.float32)
+    >>> c = [Candidate("a", 0, 1, False), Candidate("b", 5, 1, True), Candidate("c", 9, 1, False)]
+    >>> rank_candidates(v[0], v, c, top_n=2, title_weight=0.5)
+    [(0, 1.0), (1, 0.5)]
+    """
+    if not cands:
+        return []
+    sims = vectors @ doc
+    scores = sims.astype(np.float64).copy()
+    if position_weight:
+        first = np.array([c.first for c in cands], dtype=np.float64)
+        scores += position_weight / np.sqrt(1.0 + first)
+    if title_weight:
+        scores += title_weight * np.array([c.in_title for c in cands], dtype=np.float64)
+    order = sorted(range(len(cands)), key=lambda i: (-scores[i], cands[i].phrase))
+    best: dict[str, int] = {}
+    for i in order:
+        best.setdefault(variant_key(cands[i].phrase), i)
+    keep = sorted(best.values(), key=lambda i: (-scores[i], cands[i].phrase))
+    if diversity <= 0 or len(keep) <= 1:
+        picked = keep[:top_n]
+    else:
+        picked = _mmr(scores[keep], vectors[keep], top_n, diversity)
+        picked = [keep[i] for i in picked]
+    return [(i, round(float(scores[i]), 4)) for i in picked]
+
+
+def _mmr(relevance: np.ndarray, vectors: np.ndarray, top_n: int, diversity: float) -> list[int]:
+    """Maximal marginal relevance; ``relevance`` is sorted best first. Returns indices in pick order."""
+    picked = [0]
+    remaining = list(range(1, len(relevance)))
+    pairwise = vectors @ vectors.T
+    while remaining and len(picked) < top_n:
+        redundancy = pairwise[np.ix_(remaining, picked)].max(axis=1)
+        mmr = (1 - diversity) * relevance[remaining] - diversity * redundancy
+        best = remaining[int(np.argmax(mmr))]
+        picked.append(best)
+        remaining.remove(best)
+    return picked

@@ -1,0 +1,182 @@
+"""Extraction: noun-phrase candidates, ranking knobs, corpus-wide embedding, the cache."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
+from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
+from kg.extract.ranking import rank_candidates, variant_key
+from kg.models import Paper
+
+ABSTRACT = ("Byzantine-robust distributed learning (BRDL) trains models when some workers send "
+            "malicious gradients. We propose a novel aggregation rule for large language models "
+            "and show that the proposed method converges.")
+
+
+def test_candidates_are_noun_phrases_with_acronyms_and_hyphens_intact():
+    phrases = candidate_phrases(ABSTRACT)
+    assert "Byzantine-robust distributed learning" in phrases
+    assert "BRDL" in phrases
+    assert "large language models" in phrases
+    assert "malicious gradients" in phrases
+    assert "Byzantine-robust" not in phrases and "learning" not in phrases
+    # generic leading modifiers are dropped, verbs and function words never start a phrase
+    assert "aggregation rule" in phrases and "novel aggregation rule" not in phrases
+    assert "proposed method" not in phrases
+    assert not any(p.split()[0].lower() in {"we", "the", "a", "that", "some"} for p in phrases)
+
+
+def test_word_ngrams_across_verbs_are_not_candidates():
+    # KeyBERT's n-grams give "attacks larger batch"; noun-phrase chunks cannot cross the verb
+    phrases = candidate_phrases("Such attacks larger batch sizes effectively encode positional information.")
+    assert "attacks larger batch" not in phrases
+    assert all(len(p.split()) <= 5 for p in phrases)
+
+
+def test_candidate_position_count_and_title_flag():
+    found = find_candidates("Sparse attention is fast. We apply Sparse Attention to long documents.",
+                            title="Sparse attention for transformers")
+    by_phrase = {c.phrase.lower(): c for c in found}
+    sparse = by_phrase["sparse attention"]
+    assert sparse.first == 0 and sparse.in_title and sparse.count == 3
+    docs = by_phrase["long documents"]
+    assert not docs.in_title and docs.first > by_phrase["transformers"].first
+
+
+def test_max_words_drops_long_chunks():
+    text = "The quantum chromodynamics lattice gauge theory simulation code runs."
+    assert candidate_phrases(text, max_words=5) == []
+    assert candidate_phrases(text, max_words=7) == ["quantum chromodynamics lattice gauge theory simulation code"]
+
+
+def test_tagger_gives_penn_tags():
+    assert tag("Graph neural networks are fast.")[:4] == [
+        ("Graph", "NN"), ("neural", "JJ"), ("networks", "NNS"), ("are", "VBP")]
+
+
+def _unit(rows):
+    v = np.asarray(rows, dtype=np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def test_ranking_by_similarity_and_each_knob():
+    doc = _unit([[1, 0, 0]])[0]
+    vectors = _unit([[0.9, 0.1, 0], [0.8, 0.2, 0.1], [0.5, 0.5, 0.5]])
+    cands = [Candidate("late", 40, 1, False), Candidate("titled", 30, 1, True), Candidate("early", 0, 1, False)]
+    assert [i for i, _ in rank_candidates(doc, vectors, cands, top_n=3)] == [0, 1, 2]
+    assert rank_candidates(doc, vectors, cands, top_n=1, title_weight=0.2)[0][0] == 1
+    assert rank_candidates(doc, vectors, cands, top_n=1, position_weight=0.5)[0][0] == 2
+
+
+def test_mmr_prefers_a_diverse_second_pick():
+    doc = _unit([[1, 1, 0]])[0]
+    vectors = _unit([[1, 0.9, 0], [1, 0.85, 0], [0.6, 1, 0.4]])
+    cands = [Candidate(p, i, 1, False) for i, p in enumerate(["a", "b", "c"])]
+    assert [i for i, _ in rank_candidates(doc, vectors, cands, top_n=2)] == [0, 1]
+    assert [i for i, _ in rank_candidates(doc, vectors, cands, top_n=2, diversity=0.5)] == [0, 2]
+
+
+def test_variants_keep_only_the_best_one():
+    assert variant_key("Neural Networks") == variant_key("neural network") == "neural network"
+    assert variant_key("loss") == "loss"
+    doc = _unit([[1, 0]])[0]
+    vectors = _unit([[1, 0.1], [1, 0.2], [0, 1]])
+    cands = [Candidate("neural networks", 0, 1, False), Candidate("Neural network", 3, 1, False),
+             Candidate("other", 5, 1, False)]
+    assert [cands[i].phrase for i, _ in rank_candidates(doc, vectors, cands, top_n=3)] == [
+        "neural networks", "other"]
+
+
+def _papers():
+    return [
+        Paper("a", "Graph neural networks classify molecules. Graph neural networks use message passing.",
+              "Graph neural networks for chemistry"),
+        Paper("b", "Message passing on molecular graphs predicts toxicity with graph neural networks.",
+              "Toxicity", title_derived=True),
+        Paper("c", "Sparse attention lowers the cost of transformers on long documents.", "Sparse attention"),
+    ]
+
+
+def test_each_distinct_phrase_is_embedded_once(hash_embedder):
+    papers = _papers()
+    found = extract_keyphrases(papers, hash_embedder, top_n=5)
+    vocabulary = {c.phrase for p in papers for c in paper_candidates(p)}
+    # one call for the documents, one for the distinct phrases of the whole corpus
+    assert hash_embedder.calls == [len(papers), len(vocabulary)]
+    assert set(found) == {"a", "b", "c"}
+    assert all(1 <= len(v) <= 5 for v in found.values())
+
+
+def test_extraction_is_deterministic_and_serializes(hash_embedder):
+    first = extract_keyphrases(_papers(), hash_embedder, top_n=4)
+    second = extract_keyphrases(_papers(), hash_embedder, top_n=4)
+    assert first == second
+    lines = keyphrases_jsonl(_papers(), first).splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [r["id"] for r in rows] == ["a", "b", "c"]
+    assert rows[0]["keyphrases"][0] == {"phrase": first["a"][0].phrase, "score": first["a"][0].score}
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_same_candidates(hash_embedder):
+    papers = [Paper(f"p{i}", f"Topic {i} studies graph neural networks and sparse attention {i}.",
+                    f"Paper {i}") for i in range(500)]
+    serial = extract_keyphrases(papers[:3] + papers[3:], hash_embedder, top_n=3, n_jobs=1)
+    parallel = extract_keyphrases(papers, hash_embedder, top_n=3, n_jobs=2)
+    assert serial == parallel
+
+
+def test_cache_rebuild_skips_the_model_and_increment_embeds_only_new(tmp_path, hash_embedder):
+    path = tmp_path / "cache" / "embeddings.sqlite"
+    papers = _papers()
+    first = extract_keyphrases(papers, CachedEmbedder(hash_embedder, path), top_n=5)
+    embedded = sum(hash_embedder.calls)
+    hash_embedder.calls.clear()
+
+    again = CachedEmbedder(hash_embedder, path)
+    assert extract_keyphrases(papers, again, top_n=5) == first
+    assert hash_embedder.calls == [] and again.misses == 0 and again.hits == embedded
+
+    new = Paper("d", "Diffusion models generate images from noise.", "Diffusion")
+    more = CachedEmbedder(hash_embedder, path)
+    extract_keyphrases(papers + [new], more, top_n=5)
+    new_texts = {c.phrase for c in paper_candidates(new)} - {c.phrase for p in papers for c in paper_candidates(p)}
+    assert more.misses == len(new_texts) + 1  # the new phrases and the new document
+    assert sum(hash_embedder.calls) == more.misses
+
+
+def test_cache_keys_include_the_embedder_signature(tmp_path, hash_embedder):
+    path = tmp_path / "c.sqlite"
+    CachedEmbedder(hash_embedder, path).embed(["alpha"])
+
+    class Other:
+        name = "other"
+        signature = "other|fp32|chunk"
+
+        def embed(self, texts):
+            return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+    other = CachedEmbedder(Other(), path)
+    vector = other.embed(["alpha"])
+    assert other.misses == 1 and vector.shape == (1, 2)
+
+
+@pytest.mark.model
+def test_real_embedder_matches_sentence_transformers_and_handles_long_text(real_embedder):
+    texts = ["graph neural network", "Rotary position embeddings extend context windows of transformers."]
+    reference = real_embedder.model.encode(texts, normalize_embeddings=True)
+    ours = real_embedder.embed(texts)
+    assert np.allclose(ours, reference, atol=1e-5)
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+    long_text = " ".join(f"Sentence {i} discusses topic number {i} in some detail." for i in range(80))
+    tokens = len(real_embedder.model.tokenizer(long_text)["input_ids"])
+    assert tokens > real_embedder.max_tokens()
+    chunked = real_embedder.embed([long_text])[0]
+    truncated = real_embedder.model.encode([long_text], normalize_embeddings=True)[0]
+    assert not np.allclose(chunked, truncated, atol=1e-3)  # the tail is read, not dropped
+    assert abs(np.linalg.norm(chunked) - 1) < 1e-5

@@ -1,0 +1,127 @@
+"""Normalization: inflections, hyphens and case, acronyms, near-synonyms, generic phrases, thesaurus."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg.errors import InputError
+from kg.ingest.thesaurus import load_thesaurus
+from kg.models import Keyphrase, Paper
+from kg.normalize import (concept_key, find_acronyms, near_synonyms, normalize_concepts,
+                          thesaurus_text)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Graph Neural Networks", "graph neural network"),
+    ("large-language models", "Large Language Model"),
+    ("strategies", "strategy"),
+    ("LLMs", "LLM"),
+])
+def test_inflection_hyphen_and_case_variants_share_a_key(a, b):
+    assert concept_key(a) == concept_key(b)
+
+
+def test_plural_acronym_definition_is_found():
+    assert find_acronyms("Large language models (LLMs) are big.") == {"LLMs": "Large language models"}
+
+
+def _kp(*phrases):
+    return [Keyphrase(p, round(1 - i / 10, 2)) for i, p in enumerate(phrases)]
+
+
+def test_acronym_and_long_form_meet_across_papers():
+    papers = [Paper("a", "We extend Rotary Position Embeddings (RoPE) to long contexts.", "A"),
+              Paper("b", "RoPE scaling helps.", "B")]
+    concepts, mentions = normalize_concepts(papers, {"a": _kp("Rotary Position Embeddings"), "b": _kp("RoPE")})
+    assert list(concepts) == ["c:rotary position embedding"]
+    assert {m.paper_id for m in mentions} == {"a", "b"}
+    assert "RoPE" in concepts["c:rotary position embedding"].aliases
+
+
+def test_generic_phrases_are_dropped():
+    papers = [Paper("a", "text", "A")]
+    concepts, _ = normalize_concepts(papers, {"a": _kp("proposed method", "experimental results",
+                                                       "state of the art", "novel approach", "sparse attention")})
+    assert list(concepts) == ["c:sparse attention"]
+
+
+class TableEmbedder:
+    """Vectors from a fixed table: exact control over cosine similarities."""
+
+    name = "table"
+
+    def __init__(self, table):
+        self.table = {k: np.asarray(v, dtype=np.float32) / np.linalg.norm(v) for k, v in table.items()}
+
+    def embed(self, texts):
+        return np.vstack([self.table[t] for t in texts])
+
+
+def test_near_synonyms_merge_above_threshold_but_head_word_guard_keeps_apart():
+    embedder = TableEmbedder({
+        "text classification": [1, 0.05, 0], "text categorization": [1, 0.1, 0],
+        "graph neural network": [0, 1, 0.1], "neural network": [0, 1, 0.12],
+        "supervised learning": [0, 0, 1], "unsupervised learning": [0, 0.02, 1],
+        "topic model": [0.5, 0.5, 0.5],
+    })
+    probes = {k: k for k in embedder.table}
+    df = {"text classification": 3, "text categorization": 1, "neural network": 2,
+          "graph neural network": 1, "supervised learning": 1, "unsupervised learning": 1, "topic model": 1}
+    merged = near_synonyms(probes, df, embedder, threshold=0.95)
+    assert merged == {"text categorization": "text classification"}
+    assert near_synonyms(probes, df, embedder, threshold=1.01) == {}
+
+
+def test_normalize_merges_near_synonyms_into_the_more_frequent_concept():
+    papers = [Paper(p, "text", p.upper()) for p in "abc"]
+    keyphrases = {"a": _kp("text classification"), "b": _kp("text classification"), "c": _kp("text categorization")}
+    embedder = TableEmbedder({"text classification": [1, 0.05], "text categorization": [1, 0.1]})
+    concepts, mentions = normalize_concepts(papers, keyphrases, embedder=embedder, merge_threshold=0.95)
+    assert list(concepts) == ["c:text classification"]
+    assert set(concepts["c:text classification"].aliases) == {"text classification", "text categorization"}
+    assert sorted(m.paper_id for m in mentions) == ["a", "b", "c"]
+    rows = thesaurus_text(concepts).splitlines()
+    assert rows == ["label\treplace by", "text categorization\ttext classification"]
+
+
+def test_thesaurus_replaces_and_drops(tmp_path):
+    path = tmp_path / "thesaurus.txt"
+    path.write_text("label\treplace by\nGNNs\tgraph neural network\nsparse attention\t\n", encoding="utf-8")
+    thesaurus = load_thesaurus(path)
+    assert thesaurus == {"GNNs": "graph neural network", "sparse attention": ""}
+    papers = [Paper("a", "text", "A"), Paper("b", "text", "B")]
+    keyphrases = {"a": _kp("GNN", "sparse attention"), "b": _kp("graph neural networks")}
+    concepts, mentions = normalize_concepts(papers, keyphrases, thesaurus=thesaurus)
+    assert list(concepts) == ["c:graph neural network"]
+    assert concepts["c:graph neural network"].name == "graph neural network"
+    assert {m.paper_id for m in mentions} == {"a", "b"}
+
+
+def test_written_thesaurus_reads_back_and_reproduces_the_merges(tmp_path):
+    papers = [Paper("a", "Large language models (LLMs) are big.", "A"), Paper("b", "LLMs are big.", "B")]
+    keyphrases = {"a": _kp("Large language models"), "b": _kp("LLMs")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    path = tmp_path / "thesaurus.txt"
+    path.write_text(thesaurus_text(concepts), encoding="utf-8")
+    assert load_thesaurus(path) == {"LLMs": "large language model"}
+    # without the acronym definition, the thesaurus alone makes the same merge
+    bare = [Paper("a", "text", "A"), Paper("b", "text", "B")]
+    again, _ = normalize_concepts(bare, keyphrases, thesaurus=load_thesaurus(path))
+    assert list(again) == list(concepts) == ["c:large language model"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("label\treplace by\nno tab here\n", ":2: expected 'label<TAB>replace by'"),
+    ("a\tb\na\tc\n", ":2: 'a' is listed twice"),
+])
+def test_bad_thesaurus_lines_are_errors_with_line_numbers(tmp_path, text, message):
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        load_thesaurus(path)
+
+
+def test_missing_thesaurus_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="cannot read the thesaurus"):
+        load_thesaurus(tmp_path / "nope.txt")
