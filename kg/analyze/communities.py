@@ -37,8 +37,10 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
     graph : networkx.Graph
     method : {"louvain", "leiden"}
         Louvain (Blondel et al. 2008): NetworkX, or igraph's multilevel on large graphs.
-        Leiden (Traag et al. 2019, ``leidenalg``, RB-configuration quality), which
-        guarantees connected communities.
+        Leiden (Traag et al. 2019, ``leidenalg``, RB-configuration quality, two
+        iterations as leidenalg's default: iterating to convergence took 293 s
+        instead of about 15 s on 24.6k papers),
+        which guarantees connected communities.
     seed : int
         The same seed on the same graph gives the same communities.
     resolution : float
@@ -70,7 +72,7 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
 
         partition = leidenalg.find_partition(converted, leidenalg.RBConfigurationVertexPartition,
                                              weights="weight", resolution_parameter=resolution, seed=seed,
-                                             n_iterations=-1)
+                                             n_iterations=2)
         membership = partition.membership
     else:
         with seeded_igraph(seed):
