@@ -172,12 +172,12 @@ def test_random_bytes_give_corpus_or_located_error(tmp_path_factory, fmt, blob):
 
 _JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(
         st.sampled_from(["id", "title", "abstract", "authors", "year", "doi", "references", "ids", "extra",
                          "abstract_inverted_index", "authorships", "primary_location", "referenced_works",
                          "paperId", "externalIds", "venue", "versions", "authors_parsed", "categories",
                          "keyphrases", "publication_year", "topics", "source", "display_name", "author"]),
-        inner, max_size=6),
+        inner, max_size=6)),
     max_leaves=25,
 )
 
