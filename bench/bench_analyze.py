@@ -132,6 +132,8 @@ def _score_communities(graph, records, args) -> None:
             print(f"{method} resolution {resolution}: {len(communities)} communities ({singles} single papers) "
                   f"in {seconds:.2f} s")
             _score(communities, truths, args.seed)
+            if method == "louvain" and resolution == args.resolutions[0]:
+                _venue_homes(graph, communities, truths["venue series"])
 
 
 def _score(communities, truths, seed: int) -> None:
@@ -150,6 +152,31 @@ def _score(communities, truths, seed: int) -> None:
                   f"NMI {normalized_mutual_info_score(truth, found):.4f}  ARI {adjusted_rand_score(truth, found):.4f}"
                   f"  (shuffled: NMI {normalized_mutual_info_score(truth, shuffled):.4f}  "
                   f"ARI {adjusted_rand_score(truth, shuffled):.4f})")
+
+
+def _venue_homes(graph, communities, series: dict[str, str], *, min_papers: int = 300) -> None:
+    """For each large venue series: the community holding most of its papers, and how much."""
+    from collections import Counter
+
+    from kg.analyze import label_communities
+
+    member = {p: i for i, c in enumerate(communities) for p in c}
+    by_venue: dict[str, Counter] = {}
+    for paper, venue in series.items():
+        if paper in member:
+            by_venue.setdefault(venue, Counter())[member[paper]] += 1
+    big = sorted((v for v, c in by_venue.items() if sum(c.values()) >= min_papers), key=lambda v: -sum(by_venue[v].values()))
+    labels = label_communities(graph, communities, top=3)
+    print("  where each venue series' papers went (its largest community, share of its papers, "
+          "that community's share of the venue, label):")
+    for venue in big:
+        counts = by_venue[venue]
+        home, n = counts.most_common(1)[0]
+        size = len(communities[home])
+        names = ", ".join(graph.nodes[c]["name"] for c in labels[home])
+        print(f"    {venue:<7} {sum(counts.values()):>5} papers -> #{home:<3} {n / sum(counts.values()):6.1%} "
+              f"of the venue, {n / size:6.1%} of the community ({size}): {names}")
+
 
 if __name__ == "__main__":
     main()
