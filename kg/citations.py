@@ -39,7 +39,8 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
-from kg.graph import papers_of, projection, reference_index, resolve_reference
+from kg.graph import papers_of, projection
+from kg.identity import reference_index, resolve_reference
 from kg.ingest._records import reference_key
 
 __all__ = ["cocitation", "coupling", "coauthorship", "related_projection", "PROJECTIONS"]

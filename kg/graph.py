@@ -31,6 +31,7 @@ are its external ids as ``scheme:value`` (``doi:…``, ``arxiv:…``, ``openalex
 identifiers. References that resolve to a paper in the corpus (by id, DOI, arXiv,
 OpenAlex or Semantic Scholar id) are ``cites`` edges; the others are counted in the
 graph attribute ``unresolved_references``.
+:mod:`kg.identity` resolves references and makes author/venue ids;
 :mod:`kg.citations` derives co-citation, bibliographic-coupling and co-authorship
 projections from these.
 
@@ -49,8 +50,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -59,7 +58,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.errors import GraphFileError
-from kg.ingest._records import normalize_title, reference_key
+from kg.identity import author_id, cited_pairs, paper_ids, venue_id
 from kg.models import Concept, Mention, Paper
 
 __all__ = [
@@ -71,10 +70,6 @@ __all__ = [
     "papers_of",
     "concepts_of",
     "cited_pairs",
-    "paper_ids",
-    "identity_keys",
-    "reference_index",
-    "resolve_reference",
     "author_id",
     "venue_id",
     "EDGE_KINDS",
@@ -100,116 +95,6 @@ def _paper_attrs(paper: Paper) -> dict[str, object]:
         "references": list(paper.references),
         "source": paper.source,
     }
-
-
-_SCHEMES = ("doi", "arxiv", "openalex", "s2")
-
-
-def paper_ids(paper: Paper) -> list[str]:
-    """The paper's external ids as ``scheme:value`` strings (merged-in ids as ``alias:``)."""
-    ids = [f"{scheme}:{value}" for scheme, value in sorted(paper.ids.items())]
-    ids += [f"alias:{alias}" for alias in paper.extra.get("aliases", ())]  # type: ignore[union-attr]
-    return ids
-
-
-def identity_keys(paper_id: str, ids: Iterable[str]) -> list[str]:
-    """Every key a reference to a paper may reduce to (see :func:`~kg.ingest._records.reference_key`).
-
-    ``ids`` are ``scheme:value`` strings as :func:`paper_ids` gives (and paper nodes
-    store in ``ids``).
-    """
-    keys = [paper_id.casefold(), reference_key(paper_id)]
-    for item in ids:
-        scheme, _, value = item.partition(":")
-        keys.append(value.casefold())
-        if scheme in _SCHEMES:
-            keys.append(reference_key(value) if scheme in ("doi", "arxiv") else f"{scheme}:{value.lower()}")
-        elif scheme == "s2_corpus":
-            keys.append(f"corpusid:{value}")
-        elif scheme == "alias":
-            keys.append(reference_key(value))
-    return keys
-
-
-def reference_index(items: Iterable[tuple[str, Iterable[str]]]) -> dict[str, str]:
-    """Identity key -> paper id, from ``(paper id, ids)`` pairs; the first paper wins a key."""
-    known: dict[str, str] = {}
-    for pid, ids in items:
-        for key in identity_keys(pid, ids):
-            known.setdefault(key, pid)
-    return known
-
-
-def resolve_reference(ref: str, known: Mapping[str, str]) -> str | None:
-    """The corpus paper id that ``ref`` names, else ``None``."""
-    return known.get(reference_key(ref)) or known.get(ref.strip().casefold())
-
-
-def cited_pairs(papers: Sequence[Paper]) -> tuple[list[tuple[str, str]], int]:
-    """``(citing, cited)`` pairs inside the corpus, and the number of unresolved references.
-
-    A reference resolves when it names a corpus paper by its id, DOI (bare, ``doi:`` or
-    URL), arXiv id (any version), OpenAlex id or URL, Semantic Scholar paper id, or
-    ``CorpusId:<n>``. Self-citations are dropped; a reference listed twice counts once.
-
-    Examples
-    --------
-    >>> a = Paper("a", "x", "A", ids={"doi": "10.1000/a"})
-    >>> b = Paper("b", "y", "B", references=("https://doi.org/10.1000/A", "10.9999/elsewhere"))
-    >>> cited_pairs([a, b])
-    ([('b', 'a')], 1)
-    """
-    known = reference_index((p.id, paper_ids(p)) for p in papers)
-    pairs: set[tuple[str, str]] = set()
-    unresolved = 0
-    for paper in papers:
-        seen: set[str] = set()
-        for ref in paper.references:
-            key = reference_key(ref)
-            if key in seen:
-                continue
-            seen.add(key)
-            target = resolve_reference(ref, known)
-            if target is None:
-                unresolved += 1
-            elif target != paper.id:
-                pairs.add((paper.id, target))
-    return sorted(pairs), unresolved
-
-
-def _plain(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
-
-
-def author_id(name: str) -> str | None:
-    """The ``a:`` node id of a person, ``First Last`` order, or ``None`` for an empty name.
-
-    Examples
-    --------
-    >>> author_id("Müller, Anna"), author_id("Anna  Müller")
-    ('a:anna muller', 'a:anna muller')
-    """
-    parts = [p.strip() for p in name.split(",")]
-    if len(parts) == 2 and all(parts):
-        name = f"{parts[1]} {parts[0]}"
-    key = normalize_title(_plain(name))
-    return "a:" + key if key else None
-
-
-_VENUE_YEAR = re.compile(r"(?:'\d\d\b|\b(?:19|20)\d\d\b)")
-
-
-def venue_id(venue: str) -> str | None:
-    """The ``v:`` node id of a venue: years and ``'15`` suffixes dropped, normalized.
-
-    Examples
-    --------
-    >>> venue_id("KDD '15"), venue_id("KDD 2016"), venue_id("ICLR")
-    ('v:kdd', 'v:kdd', 'v:iclr')
-    """
-    key = normalize_title(_plain(_VENUE_YEAR.sub(" ", venue)))
-    return "v:" + key if key else None
 
 
 def _add_people_and_venues(graph: nx.MultiDiGraph, papers: Sequence[Paper]) -> None:
