@@ -85,7 +85,7 @@ def thematic_map_plot(analysis: Mapping) -> str | None:
         sizes = [30 + 300 * r["papers"] / max(max(q["papers"] for q in rows), 1) for r in rows]
         ax.scatter(xs, ys, s=sizes, alpha=0.5, color="#c44e52")
         for row, x, y in zip(rows, xs, ys):
-            ax.annotate(f"{row['id']}: {_short(row['label'], 30)}", (x, y), fontsize=7, ha="center")
+            ax.annotate(f"{row['id']}: {_short(row['label'].split(', ')[0], 24)}", (x, y), fontsize=7, ha="center")
         mid_x, mid_y = statistics.median(xs), statistics.median(ys)
         ax.axvline(mid_x, color="grey", lw=0.8, ls="--")
         ax.axhline(mid_y, color="grey", lw=0.8, ls="--")
@@ -122,17 +122,25 @@ def degree_plot(analysis: Mapping) -> str | None:
     return _svg(draw)
 
 
-def trends_plot(analysis: Mapping) -> str | None:
-    """Lines: share of each year's papers that mention each of the top concepts."""
+def trends_plot(analysis: Mapping, *, min_share: float = 0.02) -> str | None:
+    """Lines: share of each year's papers that mention each of the top concepts.
+
+    Years with fewer papers than ``min_share`` of the busiest year's are left out: in a
+    corpus that grows, a share of its first handful of papers is noise.
+    """
     trends = analysis.get("trends")
-    if not trends or len(trends["years"]) < 2:
+    if not trends:
+        return None
+    floor = min_share * max(trends["papers"], default=0)
+    keep = [i for i, n in enumerate(trends["papers"]) if n >= floor]
+    if len(keep) < 2:
         return None
 
     def draw(figure):
         ax = figure.add_subplot()
-        years, totals = trends["years"], trends["papers"]
+        years = [trends["years"][i] for i in keep]
         for row in trends["concepts"]:
-            ax.plot(years, [100 * c / t for c, t in zip(row["counts"], totals)], marker=".",
+            ax.plot(years, [100 * row["counts"][i] / trends["papers"][i] for i in keep], marker=".",
                     label=_short(row.get("name", row["id"]), 30))
         ax.set_xlabel("year")
         ax.set_ylabel("% of the year's papers")

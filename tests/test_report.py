@@ -148,3 +148,12 @@ def test_kg_build_writes_the_reports(tmp_path, hash_embedder):
     data = json.loads((tmp_path / "report.json").read_text())
     assert data == json.loads(render_json(result.analysis))
     assert data["summary"]["papers"] == 32
+
+
+def test_trends_plot_leaves_out_years_with_too_few_papers():
+    from kg.plots import trends_plot
+
+    trends = {"years": [1990, 2020], "papers": [1, 100], "concepts": [{"id": "c:x", "name": "x", "counts": [1, 5]}]}
+    assert trends_plot({"trends": trends}) is None  # 1990 has 1% of 2020's papers: one year left, no line
+    trends["papers"] = [3, 100]
+    assert trends_plot({"trends": trends}).lstrip().startswith("<?xml")
