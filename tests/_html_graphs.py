@@ -47,7 +47,7 @@ def synthetic_graph(n_nodes: int, *, seed: int = 0, topics: int = 12, per_paper:
         pool = by_topic[topic]
         chosen: list[str] = []
         # half the concepts from the head of the topic (shared), half anywhere in it (rare)
-        while len(chosen) < per_paper:
+        while len(chosen) < min(per_paper, len(pool)):
             cid = pool[min(int(rng.paretovariate(1.2)) - 1, len(pool) - 1)] if len(chosen) % 2 == 0 \
                 else rng.choice(pool if rng.random() < 0.9 else concept_ids)
             if cid not in chosen:
