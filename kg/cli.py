@@ -144,7 +144,7 @@ def build(
     title_weight: TitleOpt = None,
     merge_threshold: Annotated[Optional[float], typer.Option(
         "--merge-threshold", min=0.0, max=1.01, show_default=False,
-        help="Cosine at which two concepts merge as near-synonyms (default 0.9; above 1 = never).")] = None,
+        help="Cosine at which two concepts merge as near-synonyms (default 0.85; above 1 = never).")] = None,
     thesaurus: Annotated[Optional[Path], typer.Option(
         "--thesaurus", exists=True, dir_okay=False, show_default=False,
         help="VOSviewer thesaurus (label<TAB>replace by; empty replacement drops the term).")] = None,

@@ -36,7 +36,9 @@ __all__ = [
 
 CONCEPT_PREFIX = "c:"
 # Cosine at or above which two concepts are near-synonyms (see near_synonyms).
-MERGE_THRESHOLD = 0.9
+# all-MiniLM-L6-v2 puts real variants at 0.89-0.97 ("recommender system" / "recommendation
+# system" 0.89) but unrelated pairs can reach 0.92, so the guards in _needed matter more.
+MERGE_THRESHOLD = 0.85
 
 _SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
 _DROP = re.compile(r"[^\w\s+#.]")
@@ -353,27 +355,42 @@ _AFFIXES = ("non", "un", "semi", "self", "multi", "single", "in", "dis", "sub", 
 _DIGITS = re.compile(r"\d+")
 
 
-def _distinct(a: str, b: str) -> bool:
-    """Guards: pairs that embed close but name different concepts.
+def _variants(x: str, y: str) -> bool:
+    """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation")."""
+    return x == y or (len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5])
+
+
+def _needed(a: str, b: str, threshold: float) -> float:
+    """The cosine two concept keys need to merge; above 1 means never.
+
+    Guards against pairs that embed close but name different concepts:
 
     * one adds words to the other ("graph neural network" vs "neural network");
     * they differ in a number ("gpt 3" vs "gpt 4");
     * they differ by a negating or scoping prefix ("supervised" vs "unsupervised");
-    * either is one short token (acronyms embed unreliably).
+    * either is one short token (acronyms embed unreliably);
+    * their head (last) words are not of one family ("latent causal variable" vs
+      "latent causal model", cosine 0.92 with MiniLM).
+
+    Otherwise ``threshold`` is enough when every differing word has a variant on the
+    other side ("convolutional neural network" vs "convolution neural network"), and
+    ``threshold + 0.1`` is needed when a modifier is really different.
     """
     wa, wb = a.split(), b.split()
     sa, sb = set(wa), set(wb)
-    if sa <= sb or sb <= sa:
-        return True
-    if _DIGITS.findall(a) != _DIGITS.findall(b):
-        return True
+    if sa <= sb or sb <= sa or _DIGITS.findall(a) != _DIGITS.findall(b):
+        return 2.0
     if (len(wa) == 1 and len(a) <= 5) or (len(wb) == 1 and len(b) <= 5):
-        return True
-    for x in sa ^ sb:
-        for y in sa ^ sb:
-            if x != y and any(x == p + y or x == p + " " + y for p in _AFFIXES):
-                return True
-    return False
+        return 2.0
+    if any(x != y and x.replace(" ", "") == p + y for x in sa ^ sb for y in sa ^ sb for p in _AFFIXES):
+        return 2.0
+    if not _variants(wa[-1], wb[-1]):
+        return 2.0
+    only_a, only_b = sa - sb, sb - sa
+    if all(any(_variants(x, y) for y in only_b) for x in only_a) and \
+            all(any(_variants(y, x) for x in only_a) for y in only_b):
+        return threshold
+    return threshold + 0.1
 
 
 def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
@@ -383,8 +400,8 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
 
     Concepts are visited from the most to the least frequent (ties by key); each one
     not yet merged becomes a representative and absorbs every later concept whose
-    embedding has cosine >= ``threshold`` with it and that :func:`_distinct` does not
-    keep apart. Merging into a representative (never through a chain) keeps clusters tight.
+    embedding is close enough to it (:func:`_needed`: ``threshold`` for word variants,
+    ``threshold + 0.1`` for different modifiers, never across guarded pairs). Merging into a representative (never through a chain) keeps clusters tight.
 
     Parameters
     ----------
@@ -411,7 +428,7 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
                 continue
             for j in np.nonzero(sims[row, i + 1 :] >= threshold)[0] + i + 1:
                 other = keys[j]
-                if other in merged or other in pinned or _distinct(keys[i], other):
+                if other in merged or other in pinned or sims[row, j] < _needed(keys[i], other, threshold):
                     continue
                 merged[other] = keys[i]
     return merged

@@ -70,7 +70,25 @@ def tag(text: str) -> list[tuple[str, str]]:
     text = _SPACES.sub(" ", text).strip()
     if not text:
         return []
-    return [(w, t) for w, t in _tagger()(text, tokenize=True)]
+    return [(w, _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
+
+
+@lru_cache(maxsize=1)
+def _lexicon():
+    from textblob.en import lexicon
+
+    return lexicon
+
+
+def _fix(word: str, pos: str) -> str:
+    """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
+    ("degrades", "converges"), not the plural noun the tagger guesses."""
+    if pos != "NNS" or not word.islower() or word in _lexicon():
+        return pos
+    for stem in (word[:-1], word[:-2] if word.endswith("es") else None):
+        if stem and _lexicon().get(stem) == "VB":
+            return "VBZ"
+    return pos
 
 
 @dataclass(frozen=True)
