@@ -198,3 +198,18 @@ def test_cli_viz_reports_bad_focus(tmp_path, graph):
     assert result.exit_code == 1
     assert "Error: --focus 'zzz-none' matches no node" in result.output
     assert not (tmp_path / "graph.html").exists()
+
+
+def test_focus_prefers_an_exact_name_or_alias_over_partial_matches():
+    g = nx.MultiDiGraph()
+    g.add_node("p", kind="paper", label="P", title="P")
+    g.add_node("c:gcn", kind="concept", label="graph convolutional network (GCN)",
+               name="graph convolutional network", aliases=["GCN", "GCNs"])
+    g.add_node("c:deep", kind="concept", label="deep graph convolutional network",
+               name="deep graph convolutional network", aliases=[])
+    for c in ("c:gcn", "c:deep"):
+        g.add_edge("p", c, key="mentions", kind="mentions", weight=0.5)
+    view = graph_view(g)
+    assert find_node(view, g, "Graph Convolutional Network") == "c:gcn"
+    assert find_node(view, g, "gcns") == "c:gcn"
+    assert find_node(view, g, "deep graph") == "c:deep"

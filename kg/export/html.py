@@ -45,7 +45,8 @@ def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) 
     """Seeded Fruchterman–Reingold positions in page pixels, centred on 0.
 
     The same graph and seed give the same positions. About ``spacing`` pixels are
-    left per node, so the drawing grows with the square root of the node count.
+    left per node, so the drawing grows with the square root of the node count (and
+    is at least ``24 * spacing`` wide, so that small dense graphs do not overlap).
     """
     nodes = list(view)
     n = len(nodes)
@@ -65,7 +66,7 @@ def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) 
         ig.set_random_number_generator(random)
     coords -= coords.mean(axis=0)
     radius = float(np.percentile(np.hypot(coords[:, 0], coords[:, 1]), 98)) or 1.0
-    coords *= spacing * math.sqrt(n) / 2 / radius
+    coords *= max(spacing * math.sqrt(n) / 2, 12 * spacing) / radius  # small graphs get room too
     return {node: (round(float(x), 1), round(float(y), 1)) for node, (x, y) in zip(nodes, coords)}
 
 

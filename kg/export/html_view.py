@@ -72,8 +72,14 @@ def community_membership(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: 
     return membership, labels
 
 
+def _names(data: dict) -> set[str]:
+    names = {str(data.get(key) or "").casefold() for key in ("label", "name", "title")}
+    return names | {str(alias).casefold() for alias in data.get("aliases") or []}
+
+
 def find_node(view: nx.Graph, graph: nx.MultiDiGraph, query: str) -> str:
-    """The node ``query`` names: its id, else its exact label (any case), else a unique part of one.
+    """The node ``query`` names: its id, else its exact label, name, title or alias (any case),
+    else the one node whose label contains it.
 
     Raises
     ------
@@ -87,7 +93,7 @@ def find_node(view: nx.Graph, graph: nx.MultiDiGraph, query: str) -> str:
         raise ViewError(f"--focus {query!r} is a {kind}, not shown in this view; "
                         "try --view bipartite")
     wanted = query.casefold().strip()
-    exact = sorted(n for n, d in view.nodes(data=True) if str(d.get("label", "")).casefold() == wanted)
+    exact = sorted(n for n, d in view.nodes(data=True) if wanted in _names(d))
     if len(exact) == 1:
         return exact[0]
     partial = exact or sorted(n for n, d in view.nodes(data=True)

@@ -113,7 +113,8 @@
   }
   // Labels are drawn here rather than by vis-network, which would measure all of them up front:
   // only nodes inside the view whose text would be at least LABEL_MIN px on screen, biggest first.
-  var FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif", LABEL_MIN = 10, LABEL_MAX = 24;
+  var FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif", LABEL_MAX = 24;
+  var LABEL_MIN = N <= 400 ? 0 : 10;  // small graphs: every label that finds room, at 10 px or more
   var bySize = data.nodes.map(function (n, k) { return k; })
     .sort(function (a, b) { return sizeOf[b] - sizeOf[a] || a - b; });
   var fontOf = sizeOf.map(function (size) { return 9 + 15 * Math.max(0, Math.min(1, (size - 5) / 33)); });
