@@ -7,7 +7,7 @@ longer than the push on this machine's 2 CPUs. Everything else is what ``kg push
 
 Run::
 
-    .venv/bin/python bench/bench_neo4j.py [--limit N] [--batch-size 5000] [--sample 3000] [--cache FILE]
+    .venv/bin/python bench/bench_neo4j.py [--limit N] [--batch-size 10000] [--sample 3000] [--cache FILE]
 
 It starts a local Neo4j 5.26 from tools/neo4j (Java 17 + Maven; built and cached in .tools/)
 in a temporary folder, unless NEO4J_URI/NEO4J_PASSWORD point at a server whose kg labels may be
@@ -141,7 +141,7 @@ def _sample(rel_tables, size):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=None, help="Use the first N papers only.")
-    parser.add_argument("--batch-size", type=int, default=5000)
+    parser.add_argument("--batch-size", type=int, default=10000)
     parser.add_argument("--sample", type=int, default=3000, help="Relationships in the per-row comparison.")
     parser.add_argument("--cache", type=Path, default=None,
                         help="Pickle of the built graph: read when present, else written (saves the build).")

@@ -324,7 +324,7 @@ def push(
     password: PasswordOpt = None,
     database: DatabaseOpt = None,
     replace: Annotated[bool, typer.Option("--replace", help="First delete every node with a kg label.")] = False,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 5000,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 10000,
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Push the graph in DIRECTORY into Neo4j (idempotent: only what changed is written).

@@ -326,7 +326,7 @@ def push_graph(
     graph: nx.MultiDiGraph,
     *,
     database: str | None = None,
-    batch_size: int = 5000,
+    batch_size: int = 10000,
     replace: bool = False,
     seed: int | None = None,
     resolution: float | None = None,
@@ -373,7 +373,7 @@ def push_tables(
     rel_tables: list[RelationshipTable],
     *,
     database: str | None = None,
-    batch_size: int = 5000,
+    batch_size: int = 10000,
     replace: bool = False,
     on_progress: Progress | None = None,
 ) -> PushResult:
