@@ -135,6 +135,7 @@ def _incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],
         cols.append(ccol[m.concept_id])
     data = np.ones(len(rows), dtype=np.float64)
     matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(paper_ids), len(concept_ids)))
+    matrix.sum_duplicates()  # also sorts indices
     matrix.data[:] = 1.0  # duplicates collapse to presence
     return matrix
 
@@ -151,21 +152,22 @@ def related_edges(paper_ids: Sequence[str], concept_ids: Sequence[str], x: spars
     for start in range(0, n, chunk):
         block_w = (weighted[start : start + chunk] @ xt).tocsr()
         block_n = (x[start : start + chunk] @ xt).tocsr()
+        block_w.sort_indices()
+        block_n.sort_indices()  # same sparsity pattern as block_w, now in the same order
         for local in range(block_w.shape[0]):
             i = start + local
             lo, hi = block_w.indptr[local], block_w.indptr[local + 1]
             cols, vals = block_w.indices[lo:hi], block_w.data[lo:hi]
-            counts = dict(zip(block_n.indices[block_n.indptr[local]:block_n.indptr[local + 1]],
-                              block_n.data[block_n.indptr[local]:block_n.indptr[local + 1]]))
-            ranked = sorted(
-                ((-v, paper_ids[j], j) for j, v in zip(cols, vals)
-                 if j != i and v > 0 and counts.get(j, 0) >= min_shared)
-            )[:top_k]
-            for _, _, j in ranked:
+            mask = (cols != i) & (vals > 0) & (block_n.data[lo:hi] >= min_shared)
+            cols, vals = cols[mask], vals[mask]
+            order = np.lexsort((cols, -vals))[:top_k]  # strongest first, ties by position
+            for j in cols[order].tolist():
                 keep.add((min(i, j), max(i, j)))
+    indptr, indices = x.indptr, x.indices
     for i, j in sorted(keep, key=lambda ij: (paper_ids[ij[0]], paper_ids[ij[1]])):
-        shared_idx = np.intersect1d(x[i].indices, x[j].indices)
-        shared = sorted(((-idf[c], concept_ids[c]) for c in shared_idx))
+        shared_idx = np.intersect1d(indices[indptr[i]:indptr[i + 1]], indices[indptr[j]:indptr[j + 1]],
+                                    assume_unique=True)
+        shared = sorted(((-idf[c], concept_ids[c]) for c in shared_idx.tolist()))
         weight = float(sum(-s for s, _ in shared))
         p, q = sorted((paper_ids[i], paper_ids[j]))
         yield p, q, round(weight, 4), [c for _, c in shared]

@@ -184,17 +184,55 @@ def find_acronyms(text: str) -> dict[str, str]:
 # --- keyphrases -> concepts -----------------------------------------------------------
 
 
-def _expand(surface: str, acronyms: Mapping[str, str]) -> str:
+class _Acronyms:
+    """Acronym -> long form lookups: a paper's own definitions first, then the corpus's.
+
+    Exact matches come before case-insensitive ones (only for acronyms of 3+ letters,
+    so "id" never expands an "ID" defined somewhere); a plural ``s`` is ignored.
+    """
+
+    def __init__(self, corpus: Mapping[str, str], local: Mapping[str, str] | None = None):
+        self.corpus = dict(corpus)
+        self.local = dict(local or {})
+        self._folded = [self._fold(self.local), self._fold(self.corpus)]
+
+    @staticmethod
+    def _fold(table: Mapping[str, str]) -> dict[str, str]:
+        folded: dict[str, str] = {}
+        for acronym, long_form in table.items():
+            if len(acronym) > 2:
+                folded.setdefault(acronym.casefold(), long_form)
+        return folded
+
+    def for_paper(self, local: Mapping[str, str]) -> "_Acronyms":
+        view = _Acronyms.__new__(_Acronyms)
+        view.corpus, view.local = self.corpus, dict(local)
+        view._folded = [self._fold(view.local), self._folded[1]]
+        return view
+
+    def exact(self, token: str) -> str | None:
+        for form in (token, token[:-1] if token.endswith("s") else None):
+            if form:
+                found = self.local.get(form) or self.corpus.get(form)
+                if found:
+                    return found
+        return None
+
+    def folded(self, token: str) -> str | None:
+        low = token.casefold()
+        for form in (low, low[:-1] if low.endswith("s") else None):
+            for table in self._folded:
+                if form and form in table:
+                    return table[form]
+        return None
+
+
+def _expand(surface: str, acronyms: _Acronyms) -> str:
     """Replace acronym tokens in ``surface`` by their long forms."""
     tokens = surface.split()
     if len(tokens) == 1:
-        for acronym, long_form in acronyms.items():
-            if surface.casefold() in (acronym.casefold(), acronym.casefold() + "s") and len(acronym) > 2:
-                return long_form
-            if surface in (acronym, acronym + "s"):
-                return long_form
-        return surface
-    return " ".join(acronyms.get(t, acronyms.get(t[:-1], t) if t.endswith("s") else t) for t in tokens)
+        return acronyms.exact(surface) or acronyms.folded(surface) or surface
+    return " ".join(acronyms.exact(t) or t for t in tokens)
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None) -> str:
@@ -260,7 +298,14 @@ def normalize_concepts(
         for acronym, long_form in found.items():
             votes[acronym][long_form] += 1
     corpus_acronyms = {a: c.most_common(1)[0][0] for a, c in sorted(votes.items())}
-    acronym_of = {concept_key(lf): a for a, lf in sorted(corpus_acronyms.items(), reverse=True)}
+    table = _Acronyms(corpus_acronyms)
+    # The acronym shown with a concept: the one defined most often for its long form.
+    acronym_votes: dict[str, Counter[str]] = defaultdict(Counter)
+    for acronym, long_forms in votes.items():
+        for long_form, n in long_forms.items():
+            acronym_votes[concept_key(long_form)][acronym] += n
+    acronym_of = {key: min(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
+                  for key, c in acronym_votes.items()}
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
@@ -268,7 +313,7 @@ def normalize_concepts(
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
-        acronyms = {**corpus_acronyms, **local[paper.id]}
+        acronyms = table.for_paper(local[paper.id])
         rows = keyed[paper.id] = []
         for phrase in keyphrases.get(paper.id, []):
             key = _key_of(phrase.phrase, acronyms, replace, preferred)
@@ -314,7 +359,7 @@ def normalize_concepts(
     return concepts, mentions
 
 
-def _key_of(surface: str, acronyms: Mapping[str, str],
+def _key_of(surface: str, acronyms: _Acronyms,
             replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
     """The concept key of one surface form: thesaurus first, then acronym expansion."""
     for key in (concept_key(surface), concept_key(_expand(surface, acronyms))):
