@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
+from kg.extract.embedder import SentenceTransformerEmbedder
 from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
 from kg.extract.ranking import rank_candidates, variant_key
 from kg.models import Paper
@@ -176,7 +177,10 @@ def test_real_embedder_matches_sentence_transformers_and_handles_long_text(real_
     long_text = " ".join(f"Sentence {i} discusses topic number {i} in some detail." for i in range(80))
     tokens = len(real_embedder.model.tokenizer(long_text)["input_ids"])
     assert tokens > real_embedder.max_tokens()
-    chunked = real_embedder.embed([long_text])[0]
     truncated = real_embedder.model.encode([long_text], normalize_embeddings=True)[0]
+    assert np.allclose(real_embedder.embed([long_text])[0], truncated, atol=1e-5)  # the default
+    chunker = SentenceTransformerEmbedder(real_embedder.model, long_text="chunk")
+    chunked = chunker.embed([long_text])[0]
     assert not np.allclose(chunked, truncated, atol=1e-3)  # the tail is read, not dropped
     assert abs(np.linalg.norm(chunked) - 1) < 1e-5
+    assert chunker.signature != real_embedder.signature  # cached apart

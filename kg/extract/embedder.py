@@ -10,9 +10,12 @@ ever downloaded).
 
 * sort inputs by **token** count and batch by a token budget, so short phrases are
   not padded to the length of a long neighbour;
-* handle texts longer than the model's window deliberately (``long_text="chunk"``:
-  split the tokens into near-equal windows, embed each, average weighted by length),
-  instead of silently truncating;
+* handle texts longer than the model's window deliberately: ``long_text="truncate"``
+  (the default) embeds the first window, the title and opening of an abstract, and
+  ``"chunk"`` splits the tokens into near-equal windows and averages their embeddings.
+  On 80 ACM abstracts longer than 300 tokens, scored against author keywords,
+  truncation gave F1@5/10/15 13.48/12.26/10.38 and chunk averaging 11.59/11.38/10.25, so
+  the opening wins (candidates always come from the whole text);
 * use cheaper arithmetic when asked (``precision="int8"`` dynamic quantization of
   the linear layers on CPU, ``"bf16"``), and fp16 automatically on a GPU;
 * load the model lazily, so a caller whose texts are all cached never loads it.
@@ -78,15 +81,15 @@ class SentenceTransformerEmbedder:
         The name recorded in graph metadata and cache keys.
     batch_tokens : int
         Token budget of one forward pass (padded batch size x length).
-    long_text : {"chunk", "truncate"}
-        What to do with a text longer than the model's window: average the
-        embeddings of near-equal windows, or keep only the first window.
+    long_text : {"truncate", "chunk"}
+        What to do with a text longer than the model's window: keep only the first
+        window, or average the embeddings of near-equal windows.
     precision : {"auto", "fp32", "bf16", "fp16", "int8"}
         ``auto`` is fp16 on a GPU and fp32 on a CPU.
     """
 
     def __init__(self, model, *, name: str = DEFAULT_MODEL, batch_tokens: int = 8192,
-                 long_text: str = "chunk", precision: str = "auto"):
+                 long_text: str = "truncate", precision: str = "auto"):
         if long_text not in ("chunk", "truncate"):
             raise ValueError(f"long_text must be 'chunk' or 'truncate', not {long_text!r}")
         if precision not in PRECISIONS:
@@ -222,7 +225,7 @@ class SentenceTransformerEmbedder:
 
 
 def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | None = None,
-                  batch_tokens: int = 8192, long_text: str = "chunk",
+                  batch_tokens: int = 8192, long_text: str = "truncate",
                   precision: str = "auto") -> SentenceTransformerEmbedder:
     """The sentence-transformers model at ``path`` (default: the packaged MiniLM), offline.
 
