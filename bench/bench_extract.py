@@ -158,7 +158,9 @@ def main() -> None:
                 else:
                     rows.append(_run_child(method, one, cache if method == "kg" else None))
                 print(f"  {rows[-1]['method']}: {rows[-1]['docs_per_s']} docs/s", file=sys.stderr, flush=True)
-        print(_table(rows, f"{data} (n={rows[0]['docs']}, precision={args.precision}, threads={args.threads})"))
+        n = max(r["docs"] for r in rows)
+        print(_table(rows, f"{data} (n={n}; keybert-doc on the first {min(n, args.sample)}; "
+                           f"precision={args.precision}, threads={args.threads})"))
         print(flush=True)
 
 
