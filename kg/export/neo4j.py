@@ -23,7 +23,9 @@ projection, concepts on ``co_occurs``) and, for papers, ``community``; each comm
 The push is idempotent and incremental: a node or relationship is written only when its
 properties differ, and kg's labels in Neo4j end up mirroring the local graph (anything the
 graph no longer has is deleted), so pushing the same graph twice writes nothing and a graph
-from a larger corpus adds only what is new. Counts are verified at the end.
+from a larger corpus adds only what is new. A relationship type that Neo4j holds none of yet
+(a first push, or after ``--replace``) is written with CREATE instead of MERGE, which skips the
+lookup of existing relationships. Counts are verified at the end.
 """
 
 from __future__ import annotations
@@ -392,8 +394,12 @@ def push_tables(
                 while (deleted := _write(session, statement, limit=batch_size)[2]):
                     result.deleted[label] = result.deleted.get(label, 0) + deleted
         tables = [(t.label, load_statement("nodes", label=t.label), t.rows) for t in node_tables]
-        tables += [(t.name, load_statement("relationships", type=t.type, source=t.source, target=t.target), t.rows)
-                   for t in rel_tables]
+        for t in rel_tables:
+            names = dict(type=t.type, source=t.source, target=t.target)
+            present = _read(session, load_statement("any_relationship", **names))[0]["present"]
+            # A type Neo4j has none of yet is created outright; MERGE only when some exist.
+            tables.append((t.name, load_statement("relationships" if present else "create_relationships",
+                                                  **names), t.rows))
         for name, statement, rows in tables:
             created = updated = done = 0
             for batch in _batches(rows, batch_size):
