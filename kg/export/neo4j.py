@@ -394,9 +394,10 @@ def push_tables(
                 while (deleted := _write(session, statement, limit=batch_size)[2]):
                     result.deleted[label] = result.deleted.get(label, 0) + deleted
         tables = [(t.label, load_statement("nodes", label=t.label), t.rows) for t in node_tables]
+        known = {r["relationshipType"] for r in _read(session, load_statement("relationship_types"))}
         for t in rel_tables:
             names = dict(type=t.type, source=t.source, target=t.target)
-            present = _read(session, load_statement("any_relationship", **names))[0]["present"]
+            present = t.type in known and _read(session, load_statement("any_relationship", **names))[0]["present"]
             # A type Neo4j has none of yet is created outright; MERGE only when some exist.
             tables.append((t.name, load_statement("relationships" if present else "create_relationships",
                                                   **names), t.rows))
