@@ -122,6 +122,8 @@ CacheOpt = Annotated[Optional[Path], typer.Option(
     "--cache", dir_okay=False, show_default=False,
     help="Embedding cache file (default OUT/.kg-cache/embeddings.sqlite).")]
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Embed everything afresh; keep no cache.")]
+CacheFileOpt = Annotated[Optional[Path], typer.Option(
+    "--cache", dir_okay=False, show_default=False, help="Embedding cache file (default: none).")]
 
 
 def _cache_path(cache: Optional[Path], no_cache: bool, out: Path) -> Optional[str]:
@@ -213,8 +215,7 @@ def extract(
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
-    cache: Annotated[Optional[Path], typer.Option(
-        "--cache", dir_okay=False, show_default=False, help="Embedding cache file (default: none).")] = None,
+    cache: CacheFileOpt = None,
 ) -> None:
     """Extract keyphrases from INPUTS (the extraction kg build uses) and write them to --out."""
     from kg.export.files import atomic_write
@@ -239,8 +240,7 @@ def eval_(
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
-    cache: Annotated[Optional[Path], typer.Option(
-        "--cache", dir_okay=False, show_default=False, help="Embedding cache file (default: none).")] = None,
+    cache: CacheFileOpt = None,
 ) -> None:
     """Score kg's extraction on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
     from kg.evaluate import DEFAULT_KS, score_keyphrases
