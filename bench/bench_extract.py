@@ -42,7 +42,7 @@ def _papers(path: str, n: int | None):
 
 
 def _worker(method: str, path: str, n: int | None, sample: int, threads: int, precision: str,
-            cache: str | None) -> dict:
+            cache: str | None, window: int | None = None) -> dict:
     import torch
 
     torch.set_num_threads(threads)
@@ -70,7 +70,9 @@ def _worker(method: str, path: str, n: int | None, sample: int, threads: int, pr
     else:
         from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
 
-        embedder = load_embedder(precision=precision)
+        from kg.extract.embedder import DEFAULT_WINDOW
+
+        embedder = load_embedder(precision=precision, window=window or DEFAULT_WINDOW)
         if cache:
             embedder = CachedEmbedder(embedder, cache)
         loaded = started  # the model loads lazily, inside extraction
@@ -96,6 +98,8 @@ def _run_child(method: str, args, cache: str | None) -> dict:
         command += ["--n", str(args.n)]
     if cache:
         command += ["--cache", cache]
+    if args.window:
+        command += ["--window", str(args.window)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{method} failed:\n{done.stderr[-3000:]}")
@@ -124,14 +128,17 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=200,
                         help="documents KeyBERT per-doc runs on (its docs/s is measured on these)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads for every method")
-    parser.add_argument("--precision", default="fp32", help="kg's precision: fp32, int8, bf16")
+    parser.add_argument("--precision", default="auto",
+                        help="kg's precision: auto (int8 through ONNX Runtime on a CPU), fp32, int8, bf16")
+    parser.add_argument("--window", type=int, default=None, help="kg's window in tokens (default: kg's)")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset")
     parser.add_argument("--full-acm", action="store_true", help="time kg alone on the whole ACM corpus")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--cache", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        result = _worker(args.worker, args.data[0], args.n, args.sample, args.threads, args.precision, args.cache)
+        result = _worker(args.worker, args.data[0], args.n, args.sample, args.threads, args.precision, args.cache,
+                         args.window)
         print(json.dumps(result))
         return
     sys.path.insert(0, str(ROOT))

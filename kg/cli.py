@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from kg.errors import KgError
+from kg.extract.embedder import PRECISIONS
 
 app = typer.Typer(
     help="kg — build a citation-style knowledge graph from research papers.",
@@ -118,6 +119,18 @@ PositionOpt = Annotated[Optional[float], typer.Option(
     "--position-weight", min=0.0, show_default=False, help="Bonus for phrases that occur early (default 0.1).")]
 TitleOpt = Annotated[Optional[float], typer.Option(
     "--title-weight", min=0.0, show_default=False, help="Bonus for phrases in the title (default 0.05).")]
+
+
+def _precision(value: str) -> str:
+    if value not in PRECISIONS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(PRECISIONS)}")
+    return value
+
+
+PrecisionOpt = Annotated[str, typer.Option(
+    "--precision", callback=_precision,
+    help="Arithmetic of the embedding model: auto (int8 through ONNX Runtime on a CPU, fp16 on a GPU), "
+         "fp32, bf16, fp16 or int8.")]
 CacheOpt = Annotated[Optional[Path], typer.Option(
     "--cache", dir_okay=False, show_default=False,
     help="Embedding cache file (default OUT/.kg-cache/embeddings.sqlite).")]
@@ -144,6 +157,7 @@ def build(
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
+    precision: PrecisionOpt = "auto",
     merge_threshold: Annotated[Optional[float], typer.Option(
         "--merge-threshold", min=0.0, max=1.01, show_default=False,
         help="Cosine at which two concepts merge as near-synonyms (default 0.85; above 1 = never).")] = None,
@@ -167,7 +181,7 @@ def build(
                                ("title_weight", title_weight), ("merge_threshold", merge_threshold))
              if v is not None}
     options = BuildOptions(format=format, strict=strict, mapping=_parse_map(column_map),
-                           top_n=top_n, thesaurus=str(thesaurus) if thesaurus else None,
+                           top_n=top_n, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
                            write_thesaurus=write_thesaurus, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
     result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar(),
@@ -192,10 +206,11 @@ def build(
 # --- extraction: kg extract / kg eval ------------------------------------------------------
 
 
-def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str]):
+def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str],
+             precision: str = "auto"):
     from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
 
-    embedder = load_embedder()
+    embedder = load_embedder(precision=precision)
     if cache:
         embedder = CachedEmbedder(embedder, cache)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
@@ -215,6 +230,7 @@ def extract(
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
+    precision: PrecisionOpt = "auto",
     cache: CacheFileOpt = None,
 ) -> None:
     """Extract keyphrases from INPUTS (the extraction kg build uses) and write them to --out."""
@@ -226,7 +242,7 @@ def extract(
     started = time.perf_counter()
     corpus = load_corpus([str(p) for p in inputs], format=format)
     found = _extract(corpus.papers, top_n, diversity, position_weight, title_weight,
-                     str(cache) if cache else None)
+                     str(cache) if cache else None, precision)
     atomic_write(out, keyphrases_jsonl(corpus.papers, found))
     typer.echo(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
                f"in {time.perf_counter() - started:.1f}s")
@@ -240,6 +256,7 @@ def eval_(
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
+    precision: PrecisionOpt = "auto",
     cache: CacheFileOpt = None,
 ) -> None:
     """Score kg's extraction on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
@@ -250,7 +267,7 @@ def eval_(
     if not papers:
         raise KgError(f"{gold}: no record has gold keyphrases (a 'keyphrases' list)")
     found = _extract(papers, max(DEFAULT_KS), diversity, position_weight, title_weight,
-                     str(cache) if cache else None)
+                     str(cache) if cache else None, precision)
     scores = score_keyphrases({pid: [k.phrase for k in kps] for pid, kps in found.items()},
                               {p.id: list(p.keyphrases) for p in papers})
     typer.echo(f"{len(papers)} documents, {sum(len(p.keyphrases) for p in papers)} gold keyphrases")
@@ -325,6 +342,7 @@ def push(
     database: DatabaseOpt = None,
     replace: Annotated[bool, typer.Option("--replace", help="First delete every node with a kg label.")] = False,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 10000,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Transactions run at the same time.")] = 2,
     timeout: TimeoutOpt = 30.0,
 ) -> None:
     """Push the graph in DIRECTORY into Neo4j (idempotent: only what changed is written).
@@ -337,7 +355,8 @@ def push(
     started = time.perf_counter()
     graph = _read_graph(directory)
     with _Neo4jConnection(uri, user, password, timeout) as driver:
-        result = push_graph(driver, graph, database=database, batch_size=batch_size, replace=replace)
+        result = push_graph(driver, graph, database=database, batch_size=batch_size, workers=workers,
+                            replace=replace)
     width = max(len(name) for name in result.expected)
     typer.echo(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
     for name, n in result.expected.items():

@@ -43,6 +43,7 @@ class BuildOptions:
     diversity: float = DIVERSITY
     position_weight: float = POSITION_WEIGHT
     title_weight: float = TITLE_WEIGHT
+    precision: str = "auto"  # of the embedding model: auto = int8 on a CPU, fp16 on a GPU
     merge_threshold: float = MERGE_THRESHOLD
     shared_depth: int = 30  # how far down its ranking a paper may link to concepts others have
     thesaurus: str | None = None  # path of a VOSviewer thesaurus file
@@ -118,7 +119,7 @@ def build(
     lap("ingest")
     thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
     if embedder is None:
-        embedder = load_embedder()
+        embedder = load_embedder(precision=options.precision)
     if cache is not None:
         embedder = CachedEmbedder(embedder, cache)
     keyphrases = extract_keyphrases(corpus.papers, embedder, top_n=max(options.top_n, options.shared_depth),
@@ -134,6 +135,7 @@ def build(
         "kg_version": kg.__version__,
         "extractor": EXTRACTOR,
         "model": getattr(embedder, "name", type(embedder).__name__),
+        "embedding": getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)),
         "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in _OUTPUT_ONLY},
                                  sort_keys=True),
         "inputs": json.dumps([_fingerprint(p) for p in paths]),

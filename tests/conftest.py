@@ -47,6 +47,21 @@ def hash_embedder():
     return HashEmbedder()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def model_cache_dir(tmp_path_factory):
+    """kg's cache folder (the int8 ONNX model is exported there) lives in pytest's temp dir."""
+    import os
+
+    folder = tmp_path_factory.mktemp("kg-cache")
+    previous = os.environ.get("KG_CACHE_DIR")
+    os.environ["KG_CACHE_DIR"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("KG_CACHE_DIR", None)
+    else:
+        os.environ["KG_CACHE_DIR"] = previous
+
+
 @pytest.fixture(scope="session")
 def real_embedder():
     """The packaged all-MiniLM-L6-v2, loaded once per test session."""

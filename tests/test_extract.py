@@ -167,20 +167,54 @@ def test_cache_keys_include_the_embedder_signature(tmp_path, hash_embedder):
 
 
 @pytest.mark.model
-def test_real_embedder_matches_sentence_transformers_and_handles_long_text(real_embedder):
+def test_fp32_embedder_matches_sentence_transformers_and_handles_long_text(real_embedder):
+    fp32 = SentenceTransformerEmbedder(real_embedder.model, precision="fp32", window=None)
     texts = ["graph neural network", "Rotary position embeddings extend context windows of transformers."]
     reference = real_embedder.model.encode(texts, normalize_embeddings=True)
-    ours = real_embedder.embed(texts)
+    ours = fp32.embed(texts)
     assert np.allclose(ours, reference, atol=1e-5)
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
 
     long_text = " ".join(f"Sentence {i} discusses topic number {i} in some detail." for i in range(80))
     tokens = len(real_embedder.model.tokenizer(long_text)["input_ids"])
-    assert tokens > real_embedder.max_tokens()
+    assert tokens > fp32.max_tokens() == real_embedder.model.get_max_seq_length()
     truncated = real_embedder.model.encode([long_text], normalize_embeddings=True)[0]
-    assert np.allclose(real_embedder.embed([long_text])[0], truncated, atol=1e-5)  # the default
-    chunker = SentenceTransformerEmbedder(real_embedder.model, long_text="chunk")
+    assert np.allclose(fp32.embed([long_text])[0], truncated, atol=1e-5)  # the default: first window
+    chunker = SentenceTransformerEmbedder(real_embedder.model, precision="fp32", window=None, long_text="chunk")
     chunked = chunker.embed([long_text])[0]
     assert not np.allclose(chunked, truncated, atol=1e-3)  # the tail is read, not dropped
     assert abs(np.linalg.norm(chunked) - 1) < 1e-5
-    assert chunker.signature != real_embedder.signature  # cached apart
+    assert chunker.signature != fp32.signature  # cached apart
+
+
+@pytest.mark.model
+def test_window_keeps_the_first_tokens(real_embedder):
+    short = SentenceTransformerEmbedder(real_embedder.model, precision="fp32", window=32)
+    words = " ".join(f"word{i}" for i in range(200))
+    ids = real_embedder.model.tokenizer(words, add_special_tokens=False)["input_ids"]
+    head = real_embedder.model.tokenizer.decode(ids[:30])  # 30 + [CLS] + [SEP] = the window
+    assert short.max_tokens() == 32
+    assert np.allclose(short.embed([words])[0], short.embed([head])[0], atol=1e-6)
+    assert not np.allclose(short.embed([words])[0], short.embed([words.split()[1]])[0], atol=1e-3)
+    assert short.signature != SentenceTransformerEmbedder(real_embedder.model, precision="fp32").signature
+
+
+@pytest.mark.model
+def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model_cache_dir):
+    texts = ["graph neural network", "Graph Neural Network", "rotary position embedding", "Byzantine-robust",
+             "We propose a federated learning method that tolerates Byzantine clients and reduces "
+             "communication with gradient compression."]
+    int8 = real_embedder  # the default on a CPU
+    assert int8.resolved_precision() == "int8" and "|int8|" in int8.signature
+    fp32 = SentenceTransformerEmbedder(real_embedder.model, precision="fp32").embed(texts)
+    ours = int8.embed(texts)
+    assert int8._onnx is not None and int8._onnx.path.parent == model_cache_dir / "onnx"
+    assert np.array_equal(ours[0], ours[1])  # uncased model: one token sequence, one row of work
+    cosines = (ours * fp32).sum(axis=1)
+    assert cosines.min() > 0.9 and cosines.mean() > 0.95, cosines
+    # the document's nearest phrase is the same under both
+    assert np.argmax(ours[:4] @ ours[4]) == np.argmax(fp32[:4] @ fp32[4])
+    stamp = int8._onnx.path.stat().st_mtime_ns
+    again = SentenceTransformerEmbedder(real_embedder.model)
+    assert np.allclose(again.embed(texts), ours, atol=1e-6)
+    assert again._onnx.path == int8._onnx.path and again._onnx.path.stat().st_mtime_ns == stamp
