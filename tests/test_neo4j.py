@@ -22,7 +22,7 @@ from kg.export.cypher import (
     read_query_file,
     split_statements,
 )
-from kg.export.neo4j import graph_tables, label_of, type_of
+from kg.export.neo4j import _grouped_batches, graph_tables, label_of, type_of
 from kg.errors import Neo4jError
 from kg.analyze.communities import detect_communities
 from kg.graph import projection
@@ -104,9 +104,24 @@ def test_tables_are_deterministic(example_graph):
     assert graph_tables(example_graph) == graph_tables(example_graph)
 
 
+def test_relationship_rows_travel_grouped_by_source_without_splitting_a_source():
+    rows = [{"source": s, "target": t, "props": {"w": i}}
+            for i, (s, t) in enumerate([("a", "x"), ("a", "y"), ("a", "z"), ("b", "x"), ("c", "x"), ("c", "y")])]
+    batches = list(_grouped_batches(rows, 2))
+    assert [n for _, n in batches] == [3, 3]  # "a" has 3 rows: its group stays whole
+    assert batches[0][0] == [{"source": "a", "rows": [{"target": "x", "props": {"w": 0}},
+                                                      {"target": "y", "props": {"w": 1}},
+                                                      {"target": "z", "props": {"w": 2}}]}]
+    assert [g["source"] for g in batches[1][0]] == ["b", "c"]
+    flat = [(g["source"], r["target"], r["props"]) for groups, _ in batches for g in groups for r in g["rows"]]
+    assert flat == [(r["source"], r["target"], r["props"]) for r in rows]
+    assert [n for _, n in _grouped_batches(rows, 100)] == [6]
+    assert list(_grouped_batches([], 10)) == []
+
+
 def test_statements_fill_only_valid_names():
     text = load_statement("relationships", type="MENTIONS", source="Paper", target="Concept")
-    assert "MERGE (a)-[r:`MENTIONS`]->(b)" in text and "(a:`Paper` {id: row.source})" in text
+    assert "MERGE (a)-[r:`MENTIONS`]->(b)" in text and "(a:`Paper` {id: group.source})" in text
     assert "{label}" not in load_statement("nodes", label="Paper")
     with pytest.raises(ValueError):
         load_statement("nodes", label="Paper` {id: 1}) DETACH DELETE n //")

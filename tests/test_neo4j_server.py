@@ -124,6 +124,15 @@ def test_push_twice_gives_identical_counts_and_writes_nothing_the_second_time(ne
     assert _neo4j_counts(neo4j, graph) == (found, duplicates)
 
 
+def test_many_concurrent_small_batches_give_the_same_graph(neo4j, example):
+    _, graph = example
+    with neo4j.driver() as driver:
+        first = push_graph(driver, graph, database=neo4j.database, replace=True, batch_size=7, workers=4)
+        assert not first.mismatches and first.found == _local_counts(graph)
+        again = push_graph(driver, graph, database=neo4j.database, batch_size=1000, workers=1)
+    assert not again.mismatches and again.totals("created") == (0, 0) and again.totals("updated") == (0, 0)
+
+
 def test_bigger_corpus_adds_only_what_is_new(neo4j, example, tmp_path):
     _, full = example
     lines = EXAMPLE.read_text().splitlines(keepends=True)
