@@ -136,9 +136,12 @@ def keyphrases_jsonl(papers: Sequence[Paper], found: dict[str, list[Keyphrase]])
 
 def _embed_in_chunks(embedder: Embedder, texts: Sequence[str], stage: str,
                      on_progress: Progress | None, chunk: int = 4096) -> np.ndarray:
-    parts = []
+    out: np.ndarray | None = None  # filled in place: no second copy of a corpus' vectors
     for start in range(0, len(texts), chunk):
-        parts.append(np.asarray(embedder.embed(texts[start : start + chunk]), dtype=np.float32))
+        part = np.asarray(embedder.embed(texts[start : start + chunk]), dtype=np.float32)
+        if out is None:
+            out = np.empty((len(texts), part.shape[1]), dtype=np.float32)
+        out[start : start + len(part)] = part
         if on_progress:
             on_progress(stage, min(start + chunk, len(texts)), len(texts))
-    return np.vstack(parts) if parts else np.zeros((0, 1), dtype=np.float32)
+    return out if out is not None else np.zeros((0, 1), dtype=np.float32)

@@ -20,13 +20,15 @@ How: the transformer is exported once with ``torch.onnx`` (eager attention, so O
 Runtime's BERT fusions apply; mean pooling inside the graph), fused by
 ``onnxruntime.transformers.optimizer`` and its linear layers quantized to int8
 (weights per tensor, activations dynamically). The file is stored in ``cache_dir``
-under a digest of the model's weights and the exporter's versions, written
-atomically, and loaded directly on later runs.
+under a digest of the model's files and of ONNX Runtime's version, written
+atomically, and loaded directly on later runs, which then need neither PyTorch nor
+the original weights in memory.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import tempfile
@@ -48,17 +50,21 @@ def user_cache_dir() -> Path:
     return Path(base) / "kg"
 
 
-def _digest(transformer) -> str:
-    """A short hash of the weights and of everything the exported file depends on."""
+def _digest(folder: Path) -> str:
+    """A short hash of the model's files and of everything the exported file depends on."""
     import onnxruntime
-    import torch
 
-    h = hashlib.sha256(f"{EXPORT_VERSION}|{torch.__version__}|{onnxruntime.__version__}".encode())
-    h.update(transformer.config.to_json_string().encode())
-    for name, tensor in sorted(transformer.state_dict().items()):
-        h.update(name.encode())
-        h.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    h = hashlib.sha256(f"{EXPORT_VERSION}|{onnxruntime.__version__}".encode())
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in _MODEL_FILES and not path.name.startswith("."):
+            h.update(str(path.relative_to(folder)).encode())
+            with open(path, "rb") as handle:
+                for block in iter(lambda: handle.read(1 << 22), b""):
+                    h.update(block)
     return h.hexdigest()[:16]
+
+
+_MODEL_FILES = {".json", ".safetensors", ".bin"}
 
 
 def _export(transformer, target: Path) -> None:
@@ -123,26 +129,32 @@ class OnnxInt8Model:
 
     Parameters
     ----------
-    transformer : transformers.PreTrainedModel
-        The model's transformer (``SentenceTransformer[0].auto_model``); exported on
-        first use, then read from ``cache_dir``.
+    folder : path
+        The sentence-transformers model folder; its files key the exported file.
     cache_dir : path
         Folder for the exported file.
     threads : int
-        ONNX Runtime intra-op threads (kg passes torch's thread count).
+        ONNX Runtime intra-op threads.
+    load_model : callable
+        Returns the loaded ``SentenceTransformer``; called only when the file has to be
+        exported (the first run for this model), so later runs never import PyTorch.
     """
 
-    def __init__(self, transformer, cache_dir: str | os.PathLike[str], threads: int):
+    def __init__(self, folder: str | os.PathLike[str], cache_dir: str | os.PathLike[str], threads: int,
+                 *, load_model):
         import onnxruntime as ort
 
-        self.path = Path(cache_dir) / "onnx" / f"{transformer.config.model_type}-{_digest(transformer)}-int8.onnx"
+        folder = Path(folder)
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        self.path = Path(cache_dir) / "onnx" / f"{config.get('model_type', 'model')}-{_digest(folder)}-int8.onnx"
         if not self.path.exists():
-            _export(transformer, self.path)
+            _export(load_model()[0].auto_model, self.path)
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # no "some nodes were not assigned" chatter
         self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
+        self.dim = int(config.get("hidden_size") or self.session.get_outputs()[0].shape[-1])
 
     def __call__(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
         """``(batch, tokens)`` int64 ids and mask -> ``(batch, dim)`` float32 mean-pooled rows."""
