@@ -36,7 +36,13 @@ __all__ = [
     "format_rows",
 ]
 
-CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+def _cypher_dir() -> Path:
+    """``cypher/``: installed inside the package as ``kg/_cypher``, at the top of a source checkout."""
+    packaged = Path(__file__).resolve().parents[1] / "_cypher"
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parents[2] / "cypher"
+
+
+CYPHER_DIR = _cypher_dir()
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SLOT = re.compile(r"\{(label|source|target|type)\}")
 _PARAM = re.compile(r"^//\s*param\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:=\s*(\S+))?\s*(.*)$")
