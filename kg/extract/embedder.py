@@ -146,10 +146,6 @@ class SentenceTransformerEmbedder:
         return "fp16" if on_gpu else "int8"
 
     @property
-    def effective_precision(self) -> str:
-        return self.resolved_precision()
-
-    @property
     def _onnx(self):
         """The ONNX Runtime model when int8 runs through it (else ``None``)."""
         return getattr(self._backend(), "onnx", None)
