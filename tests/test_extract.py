@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
 
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
-from kg.extract.embedder import SentenceTransformerEmbedder
+from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, _embed_in_chunks, document_text
+from kg.extract.embedder import SentenceTransformerEmbedder, _batches
 from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
-from kg.extract.ranking import rank_candidates, variant_key
+from kg.extract.ranking import prior_scores, rank_candidates, variant_key
 from kg.models import Paper
 
 ABSTRACT = ("Byzantine-robust distributed learning (BRDL) trains models when some workers send "
@@ -122,6 +124,73 @@ def test_extraction_is_deterministic_and_serializes(hash_embedder):
     assert rows[0]["keyphrases"][0] == {"phrase": first["a"][0].phrase, "score": first["a"][0].score}
 
 
+def test_shortlist_embeds_only_each_papers_best_candidates_by_approximate_score(hash_embedder, tmp_path):
+    words = ["graph", "neural", "network", "sparse", "attention", "kernel", "molecule", "toxicity",
+             "transformer", "document", "message", "passing", "protein", "retrieval", "ranking"]
+    abstract = ". ".join(f"The {w} {v} model" for w in words for v in ("scheme", "design"))
+    paper = Paper("long", abstract, "Graph neural network")
+    short = Paper("short", "Sparse attention helps transformers.", "Sparse attention")
+    found = paper_candidates(paper)
+    assert len(found) > 2 * 3
+
+    class Approximating:
+        name = "approx"
+
+        def __init__(self):
+            self.embedded: list[str] = []
+
+        def embed(self, texts):
+            self.embedded += texts
+            return hash_embedder.embed(texts)
+
+        def approximate(self, texts):  # a crude stand-in: the first word's vector
+            return hash_embedder.embed([t.split()[0] for t in texts])
+
+    model = Approximating()
+    picked = extract_keyphrases([paper, short], model, top_n=3)
+    phrases = set(model.embedded[2:])  # after the two documents
+    assert len({c.phrase for c in found} & phrases) == 6  # 2 x top_n of the long paper
+    assert {c.phrase for c in paper_candidates(short)} <= phrases  # the short one keeps them all
+    doc = hash_embedder.embed([document_text(paper)])[0]
+    approx = {c.phrase: float(model.approximate([c.phrase])[0] @ doc) for c in found}
+    bonus = dict(zip([c.phrase for c in found], prior_scores(found, POSITION_WEIGHT, TITLE_WEIGHT)))
+    ranked = sorted(found, key=lambda c: -(approx[c.phrase] + bonus[c.phrase]))
+    assert {c.phrase for c in ranked[:6]} == {c.phrase for c in found} & phrases
+    assert {k.phrase for k in picked["long"]} <= phrases
+
+    everything = Approximating()
+    extract_keyphrases([paper, short], everything, top_n=3, shortlist=False)
+    assert set(everything.embedded[2:]) == {c.phrase for p in (paper, short) for c in paper_candidates(p)}
+    assert CachedEmbedder(model, tmp_path / "c.sqlite").approximate == model.approximate
+
+
+def test_corpus_vectors_come_back_in_input_order_from_length_sorted_chunks(hash_embedder):
+    texts = ["a much longer text about graph neural networks", "gnn", "sparse attention", "x y z w v",
+             "transformers on long documents", "rope"]
+    seen: list[list[str]] = []
+
+    class Recording:
+        name = "recording"
+
+        def embed(self, batch):
+            seen.append(list(batch))
+            return hash_embedder.embed(batch)
+
+    rows = _embed_in_chunks(Recording(), texts, "phrases", None, chunk=2)
+    assert np.allclose(rows, hash_embedder.embed(texts))  # row i is text i
+    assert [len(t) for chunk in seen for t in chunk] == sorted(len(t) for t in texts)
+    assert sorted(t for chunk in seen for t in chunk) == sorted(texts)
+
+
+def test_batches_respect_the_token_budget_and_pad_little():
+    widths = [3] * 5 + [4] * 3 + [9, 10, 40, 128, 128]
+    spans = list(_batches(widths, budget=12))
+    assert [i for a, b in spans for i in range(a, b)] == list(range(len(widths)))  # each row once, in order
+    for a, b in spans:
+        assert widths[b - 1] * (b - a) <= 12 or b - a == 1  # the budget, or one row that exceeds it alone
+        assert widths[b - 1] <= 1.1 * widths[a]  # nobody padded by more than 10%
+
+
 @pytest.mark.slow
 def test_worker_processes_give_the_same_candidates(hash_embedder):
     papers = [Paper(f"p{i}", f"Topic {i} studies graph neural networks and sparse attention {i}.",
@@ -214,6 +283,28 @@ def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model
     assert cosines.min() > 0.9 and cosines.mean() > 0.95, cosines
     # the document's nearest phrase is the same under both
     assert np.argmax(ours[:4] @ ours[4]) == np.argmax(fp32[:4] @ fp32[4])
+    # batches run concurrently, one thread each; the same batches one at a time give the same rows
+    many = [f"{t} number {i}" for i in range(300) for t in texts[:2]] + texts
+    backend = int8._backend()
+    workers = backend.workers
+    assert workers == (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
+    concurrent = int8.embed(many)
+    backend.workers = 1
+    try:
+        assert np.array_equal(int8.embed(many), concurrent)
+    finally:
+        backend.workers = workers
+    # activations are quantized per batch, so other batch-mates move a row only slightly
+    assert (concurrent[-len(texts):] * ours).sum(axis=1).min() > 0.99
+    # stand-ins: a one-token phrase is its own table row; the table is computed once
+    approx = int8.approximate(["graph", "graph neural network", "Graph Neural Network"])
+    assert np.allclose(np.linalg.norm(approx, axis=1), 1.0, atol=1e-5)
+    assert float(approx[0] @ int8.embed(["graph"])[0]) > 0.97  # same input; int8 scales differ by batch
+    assert np.array_equal(approx[1], approx[2]) and 0.5 < float(approx[1] @ ours[0]) < 0.99
+    assert list((model_cache_dir / "tokens").glob("*.npy"))
+    fresh = SentenceTransformerEmbedder(real_embedder.model, folder=real_embedder.folder)
+    assert np.array_equal(fresh.approximate(["graph neural network"]), approx[1:2])
+    assert fresh._engine is None  # the table file and tokenizer.json: no model loaded
     stamp = int8._onnx.path.stat().st_mtime_ns
     again = SentenceTransformerEmbedder(real_embedder.model)
     assert np.allclose(again.embed(texts), ours, atol=1e-6)

@@ -63,6 +63,8 @@ class CachedEmbedder:
         self.hits = 0
         self.misses = 0
         self._db: sqlite3.Connection | None = None
+        if hasattr(embedder, "approximate"):  # cheap stand-ins need no cache
+            self.approximate = embedder.approximate
 
     @property
     def signature(self) -> str:

@@ -21,7 +21,7 @@ import numpy as np
 
 from kg.extract.candidates import Candidate
 
-__all__ = ["rank_candidates", "variant_key"]
+__all__ = ["rank_candidates", "prior_scores", "variant_key"]
 
 
 def variant_key(phrase: str) -> str:
@@ -69,13 +69,7 @@ def rank_candidates(
     """
     if not cands:
         return []
-    sims = vectors @ doc
-    scores = sims.astype(np.float64).copy()
-    if position_weight:
-        first = np.array([c.first for c in cands], dtype=np.float64)
-        scores += position_weight / np.sqrt(1.0 + first)
-    if title_weight:
-        scores += title_weight * np.array([c.in_title for c in cands], dtype=np.float64)
+    scores = (vectors @ doc).astype(np.float64) + prior_scores(cands, position_weight, title_weight)
     order = sorted(range(len(cands)), key=lambda i: (-scores[i], cands[i].phrase))
     best: dict[str, int] = {}
     for i in order:
@@ -87,6 +81,22 @@ def rank_candidates(
         picked = _mmr(scores[keep], vectors[keep], top_n, diversity)
         picked = [keep[i] for i in picked]
     return [(i, round(float(scores[i]), 4)) for i in picked]
+
+
+def prior_scores(cands: Sequence[Candidate], position_weight: float, title_weight: float) -> np.ndarray:
+    """The position and title bonuses of each candidate (what is added to its cosine).
+
+    Examples
+    --------
+    >>> prior_scores([Candidate("a", 0, 1, True), Candidate("b", 3, 1, False)], 0.1, 0.05).round(3)
+    array([0.15, 0.05])
+    """
+    scores = np.zeros(len(cands), dtype=np.float64)
+    if position_weight:
+        scores += position_weight / np.sqrt(1.0 + np.array([c.first for c in cands], dtype=np.float64))
+    if title_weight:
+        scores += title_weight * np.array([c.in_title for c in cands], dtype=np.float64)
+    return scores
 
 
 def _mmr(relevance: np.ndarray, vectors: np.ndarray, top_n: int, diversity: float) -> list[int]:
