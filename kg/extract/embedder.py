@@ -17,9 +17,9 @@ ever downloaded).
   truncation gave F1@5/10/15 13.48/12.26/10.38 and chunk averaging 11.59/11.38/10.25, so
   the opening wins (candidates always come from the whole text). The window is
   ``window=96`` tokens rather than the model's 256: scored against the author keywords
-  of all 24,602 ACM abstracts, F1@5/10 is 15.45/14.12 at 96 and 15.07/14.03 at 128
+  of all 24,602 ACM abstracts, F1@5/10 is 15.4/14.1 at 96 and 15.07/14.03 at 128
   (at 256, on 1,000 of them, 14.61/14.09 against 15.22/14.63 at 128); on Inspec test
-  F1@10 is 40.8 at 256 and 128 and 39.9 at 96, still above SIFRank's 39.12; and
+  F1@10 is 40.8 at 256 and 128 and 39.7 at 96, still above SIFRank's 39.12; and
   abstracts cost 2.1x less arithmetic than at 256;
 * embed each distinct token sequence once (the model is uncased, so "Neural
   Networks" and "neural networks" are one row of work);
