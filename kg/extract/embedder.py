@@ -35,8 +35,8 @@ import hashlib
 import importlib.util
 import json
 import os
-import tempfile
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -223,7 +223,7 @@ class SentenceTransformerEmbedder:
             path = Path(self.cache_dir or user_cache_dir()) / "tokens" / f"{digest}.npy"
             try:
                 self._table = np.load(path)
-            except (OSError, ValueError):
+            except (OSError, ValueError, EOFError):  # none yet, or unreadable: compute it
                 engine = self._backend()
                 self._table = self._embed_ids(engine, [[token] for token in range(engine.vocab_size)])
                 try:
