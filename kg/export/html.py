@@ -23,12 +23,12 @@ import hashlib
 import html
 import json
 import math
-import random
 from importlib import resources
 
 import networkx as nx
 import numpy as np
 
+from kg.analyze._fast import seeded_igraph
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 
 __all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
@@ -59,11 +59,8 @@ def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) 
     index = {node: i for i, node in enumerate(nodes)}
     g = ig.Graph(n=n, edges=[(index[u], index[v]) for u, v in view.edges()])
     start = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2)) * math.sqrt(n)
-    ig.set_random_number_generator(random.Random(seed))
-    try:
+    with seeded_igraph(seed):
         coords = np.asarray(g.layout_fruchterman_reingold(seed=start.tolist(), niter=500).coords, dtype=float)
-    finally:
-        ig.set_random_number_generator(random)
     coords -= coords.mean(axis=0)
     radius = float(np.percentile(np.hypot(coords[:, 0], coords[:, 1]), 98)) or 1.0
     coords *= max(spacing * math.sqrt(n) / 2, 12 * spacing) / radius  # small graphs get room too
