@@ -205,11 +205,7 @@ class SentenceTransformerEmbedder:
         """Token ids without special tokens; loads the model only when it has no ``tokenizer.json``."""
         if self._engine is None and self.folder is not None and (self.folder / "tokenizer.json").exists():
             if self._tokenizer is None:
-                from tokenizers import Tokenizer
-
-                self._tokenizer = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
-                self._tokenizer.no_truncation()
-                self._tokenizer.no_padding()
+                self._tokenizer = _fast_tokenizer(self.folder)
             return [e.ids for e in self._tokenizer.encode_batch(texts, add_special_tokens=False)]
         return self._backend().tokenize(texts)
 
@@ -339,8 +335,6 @@ class _OnnxBackend:
     batch_tokens = 2048
 
     def __init__(self, folder: Path, cache_dir, load_model):
-        from tokenizers import Tokenizer
-
         from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
 
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
@@ -353,9 +347,7 @@ class _OnnxBackend:
         except OSError as exc:
             raise KgError(f"cannot write the int8 model to {cache}: {exc.strerror or exc} "
                           "(set KG_CACHE_DIR to a writable folder, or use --precision fp32)") from None
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tokenizer.no_truncation()
-        self.tokenizer.no_padding()
+        self.tokenizer = _fast_tokenizer(folder)
         settings = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         self.limit = int(settings.get("max_seq_length") or 512)
         self.dim = self.onnx.dim
@@ -385,6 +377,16 @@ class _OnnxBackend:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
+
+
+def _fast_tokenizer(folder: Path):
+    """The model's ``tokenizer.json`` as a ``tokenizers.Tokenizer`` that neither truncates nor pads."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
 
 
 def _batches(widths: Sequence[int], budget: int, slack: float = 0.1):
