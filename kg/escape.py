@@ -1,0 +1,106 @@
+"""Corpus text made safe for where it lands: XML, CSV cells, Markdown, the terminal.
+
+Every string a corpus supplies is hostile until escaped for its destination. Each
+function here takes any string and returns one that the destination format shows as
+plain text; none of them raises.
+
+* :func:`xml_text` -- characters XML 1.0 forbids (C0 controls except tab/newline/CR,
+  lone surrogates, U+FFFE/U+FFFF) removed; bidirectional overrides neutralised.
+  Markup escaping (``&``, ``<``) is the XML writer's job.
+* :func:`csv_cell` -- a cell a spreadsheet never evaluates: values starting with
+  ``=``, ``+``, ``-``, ``@``, tab or CR get a leading apostrophe (OWASP, "CSV Injection").
+* :func:`markdown_text` -- Markdown and inline HTML shown literally (``<``, ``>``, ``&`` as entities;
+  ``|``, ``[``, ``]``, emphasis and code marks backslash-escaped), one line.
+* :func:`terminal_text` -- no escape sequences or other control characters.
+* :func:`clean_text` -- the common part: lone surrogates and bidirectional controls
+  replaced, so every output can encode it as UTF-8.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["clean_text", "xml_text", "csv_cell", "markdown_text", "terminal_text"]
+
+# Explicit bidirectional formatting characters (Trojan Source, CVE-2021-42574).
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_WS = re.compile(r"\s+")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without lone surrogates (→ U+FFFD) and bidirectional controls.
+
+    Examples
+    --------
+    >>> clean_text("abc\\u202edef\\ud800")
+    'abcdef\\ufffd'
+    """
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub("\ufffd", text)
+    return _BIDI.sub("", text)
+
+
+def xml_text(text: str) -> str:
+    """``text`` with only characters XML 1.0 allows (before markup escaping).
+
+    Examples
+    --------
+    >>> xml_text("a\\x01b\\x1b[31mc\\x00")
+    'ab[31mc'
+    """
+    return _XML_FORBIDDEN.sub("", clean_text(text))
+
+
+def csv_cell(value: object) -> object:
+    """A value a spreadsheet shows as text, never evaluates (non-strings pass through).
+
+    Examples
+    --------
+    >>> csv_cell('=HYPERLINK("http://x","click")')
+    '\\'=HYPERLINK("http://x","click")'
+    >>> csv_cell("-1.5e3"), csv_cell(-3), csv_cell("graph")
+    ('-1.5e3', -3, 'graph')
+    """
+    if not isinstance(value, str):
+        return value
+    value = xml_text(value)
+    if value.startswith(_FORMULA_START) and not _is_number(value):
+        return "'" + value
+    return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def markdown_text(value: object) -> str:
+    """One line of Markdown that renders as the literal text, with no HTML.
+
+    Examples
+    --------
+    >>> markdown_text("<img src=x onerror=alert(1)> | *x*")
+    '&lt;img src=x onerror=alert(1)&gt; \\\\| \\\\*x\\\\*'
+    """
+    text = _WS.sub(" ", xml_text(str(value))).strip()
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def terminal_text(value: object) -> str:
+    """Text a terminal prints as is: control characters (ESC among them) shown as ``?``.
+
+    Examples
+    --------
+    >>> terminal_text("\\x1b[31mred\\x1b[0m\\u202e")
+    '?[31mred?[0m'
+    """
+    return _CONTROL.sub("?", clean_text(str(value)))
