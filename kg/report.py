@@ -14,6 +14,8 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
+from kg.escape import clean_text, markdown_text
+
 __all__ = ["report_sections", "render_markdown", "render_html", "render_json", "write_report", "REPORT_FILES"]
 
 REPORT_FILES = ("report.md", "report.html", "report.json")
@@ -121,11 +123,11 @@ def report_sections(analysis: Mapping) -> list[dict]:
 
 
 def _md_escape(value: object) -> str:
-    return _num(value).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(_num(value))
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -142,13 +144,13 @@ def render_markdown(analysis: Mapping, *, title: str = "kg report", names: Mappi
     names : dict, optional
         Unused; kept so older callers keep working (names now come with the analysis).
     """
-    out = [f"# {title}", ""]
+    out = [f"# {markdown_text(title)}", ""]
     for section in report_sections(analysis):
         if not section["text"] and not section["rows"]:
             continue  # a figure only: in the HTML report
-        out += [f"## {section['title']}", ""]
+        out += [f"## {markdown_text(section['title'])}", ""]
         if section["text"]:
-            out += [section["text"], ""]
+            out += [markdown_text(section["text"]), ""]
         if section["rows"]:
             out += [_md_table(section["header"], section["rows"]), ""]
     return "\n".join(out).rstrip("\n") + "\n"
@@ -166,7 +168,9 @@ def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
     from kg.plots import all_plots
 
     plots = all_plots(analysis)
-    esc = html.escape
+    def esc(value: object) -> str:
+        return html.escape(clean_text(str(value)))
+
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{esc(title)}</title>",
            f"<style>{_CSS}</style></head><body>", f"<h1>{esc(title)}</h1>"]
     for section in report_sections(analysis):
@@ -194,7 +198,18 @@ def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
 
 def render_json(analysis: Mapping) -> str:
     """Every table of the analysis as JSON (sorted keys, so equal analyses give equal bytes)."""
-    return json.dumps(analysis, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    return json.dumps(_clean(analysis), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+
+
+def _clean(value: object) -> object:
+    """``value`` with every string (keys too) passed through :func:`kg.escape.clean_text`."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, Mapping):
+        return {clean_text(k) if isinstance(k, str) else k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
 
 
 def write_report(analysis: Mapping, out_dir: str | os.PathLike[str], *, title: str = "kg report") -> list[str]:

@@ -157,3 +157,35 @@ def test_trends_plot_leaves_out_years_with_too_few_papers():
     assert trends_plot({"trends": trends}) is None  # 1990 has 1% of 2020's papers: one year left, no line
     trends["papers"] = [3, 100]
     assert trends_plot({"trends": trends}).lstrip().startswith("<?xml")
+
+
+HOSTILE = "</script><script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:y) \u202e\ud800\x1b[31m"
+
+
+def _hostile_analysis(analysis):
+    import copy
+
+    hostile = copy.deepcopy(analysis)
+    hostile["top_concepts"][0]["name"] = HOSTILE
+    hostile["central_papers"][0]["name"] = HOSTILE
+    hostile["communities"][0]["label"] = HOSTILE
+    return hostile
+
+
+def test_markdown_shows_corpus_markup_as_text(analysis):
+    text = render_markdown(_hostile_analysis(analysis), title="<b>t</b>")
+    for raw in ("<script>", "</script>", "<img", "<b>", "[x](", "\u202e", "\ud800", "\x1b"):
+        assert raw not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    text.encode("utf-8")  # no lone surrogate left
+
+
+def test_html_and_json_reports_drop_surrogates_and_bidi_overrides(analysis):
+    hostile = _hostile_analysis(analysis)
+    page = render_html(hostile)
+    page.encode("utf-8")
+    assert "\u202e" not in page and "<script>" not in page and "<img src=x" not in page
+    data = render_json(hostile)
+    data.encode("utf-8")
+    assert "\u202e" not in data
+    assert json.loads(data)["top_concepts"][0]["name"].startswith("</script>")  # JSON keeps the text itself
