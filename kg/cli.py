@@ -15,6 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from kg.errors import KgError
+from kg.escape import terminal_text
 from kg.extract.embedder import PRECISIONS
 
 app = typer.Typer(
@@ -44,8 +45,14 @@ def _root(
     """
 
 
+def _out(message: str, *, nl: bool = True) -> None:
+    """Print to stdout; corpus text in ``message`` cannot reach the terminal as escape sequences."""
+    typer.echo(terminal_text(message), nl=nl)
+
+
 def _err(message: str) -> None:
-    typer.echo(message, err=True)
+    """Print a diagnostic to stderr, as safely as :func:`_out`."""
+    typer.echo(terminal_text(message), err=True)
 
 
 def reports_errors(func):
@@ -188,7 +195,7 @@ def build(
                        cache=_cache_path(cache, no_cache, out))
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
-    typer.echo(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
+    _out(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
                + (f" ({skipped})" if skipped else "")
                + (f", {corpus.merged} merged (same paper in several inputs)" if corpus.merged else ""))
     for skip in corpus.skipped[:10]:
@@ -196,11 +203,11 @@ def build(
     if len(corpus.skipped) > 10:
         _err(f"  … and {len(corpus.skipped) - 10} more")
     edges = s["edges"]
-    typer.echo(f"concepts: {s['concepts']} ({s['shared_concepts']} shared by 2+ papers)")
-    typer.echo(f"edges: {edges['mentions']} mentions, {edges['related']} related, "
+    _out(f"concepts: {s['concepts']} ({s['shared_concepts']} shared by 2+ papers)")
+    _out(f"edges: {edges['mentions']} mentions, {edges['related']} related, "
                f"{edges['co_occurs']} co_occurs, {edges['cites']} cites")
-    typer.echo(f"communities: {len(result.analysis['communities'])}")
-    typer.echo(f"wrote {len(result.files)} files to {out} in {time.perf_counter() - started:.1f}s")
+    _out(f"communities: {len(result.analysis['communities'])}")
+    _out(f"wrote {len(result.files)} files to {out} in {time.perf_counter() - started:.1f}s")
 
 
 # --- extraction: kg extract / kg eval ------------------------------------------------------
@@ -244,7 +251,7 @@ def extract(
     found = _extract(corpus.papers, top_n, diversity, position_weight, title_weight,
                      str(cache) if cache else None, precision)
     atomic_write(out, keyphrases_jsonl(corpus.papers, found))
-    typer.echo(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
+    _out(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
                f"in {time.perf_counter() - started:.1f}s")
 
 
@@ -270,10 +277,10 @@ def eval_(
                      str(cache) if cache else None, precision)
     scores = score_keyphrases({pid: [k.phrase for k in kps] for pid, kps in found.items()},
                               {p.id: list(p.keyphrases) for p in papers})
-    typer.echo(f"{len(papers)} documents, {sum(len(p.keyphrases) for p in papers)} gold keyphrases")
-    typer.echo(f"{'k':>4} {'P':>7} {'R':>7} {'F1':>7}")
+    _out(f"{len(papers)} documents, {sum(len(p.keyphrases) for p in papers)} gold keyphrases")
+    _out(f"{'k':>4} {'P':>7} {'R':>7} {'F1':>7}")
     for k, row in scores.items():
-        typer.echo(f"{k:>4} {row['precision']:>7.2f} {row['recall']:>7.2f} {row['f1']:>7.2f}")
+        _out(f"{k:>4} {row['precision']:>7.2f} {row['recall']:>7.2f} {row['f1']:>7.2f}")
 
 
 # --- Neo4j: kg push / kg query -------------------------------------------------------------
@@ -358,17 +365,17 @@ def push(
         result = push_graph(driver, graph, database=database, batch_size=batch_size, workers=workers,
                             replace=replace)
     width = max(len(name) for name in result.expected)
-    typer.echo(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
+    _out(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
     for name, n in result.expected.items():
-        typer.echo(f"{name:{width}}  {result.created.get(name, 0):>8}  {result.updated.get(name, 0):>8}  "
+        _out(f"{name:{width}}  {result.created.get(name, 0):>8}  {result.updated.get(name, 0):>8}  "
                    f"{result.deleted.get(name, 0):>8}  {result.found.get(name, 0):>8}")
     for what in ("created", "updated", "deleted"):
         nodes, rels = result.totals(what)
-        typer.echo(f"{what}: {nodes} nodes, {rels} relationships")
+        _out(f"{what}: {nodes} nodes, {rels} relationships")
     if result.mismatches:
         raise Neo4jError("Neo4j does not match the graph after the push: " + "; ".join(result.mismatches))
     nodes, rels = result.totals("found")
-    typer.echo(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
+    _out(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
                f"({time.perf_counter() - started:.1f}s)")
 
 
@@ -409,7 +416,7 @@ def query(
         text, parameters = cypher, given
     with _Neo4jConnection(uri, user, password, timeout) as driver:
         keys, rows = run_query(driver, text, parameters, database=database, write=write)
-    typer.echo(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
+    _out(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
     _err(f"{len(rows)} rows")
 
 
@@ -439,7 +446,7 @@ def _analysis_options(graph, seed: Optional[int], resolution: Optional[float], m
 def _print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:
     from kg.export.cypher import format_rows
 
-    typer.echo(format_rows(keys, rows, "json" if as_json else "table"), nl=False)
+    _out(format_rows(keys, rows, "json" if as_json else "table"), nl=False)
 
 
 @app.command()
@@ -466,9 +473,9 @@ def report(
     graph = load_graph(directory)
     analysis = analyze(graph, top=top, **_analysis_options(graph, seed, resolution, method, labels))
     files = write_report(analysis, out or directory)
-    typer.echo(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
+    _out(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
                f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
-    typer.echo(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
+    _out(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
 
 
 @app.command()
@@ -554,7 +561,7 @@ def viz(
                        focus=focus, depth=depth, size_by=size_by, seed=built.get("seed", 42) if seed is None else seed,
                        resolution=built.get("resolution", 1.0), title=f"kg · {directory.resolve().name} · {view}")
     atomic_write(target, page)
-    typer.echo(f"wrote {target} ({len(page.encode()) // 1024} KiB)")
+    _out(f"wrote {target} ({len(page.encode()) // 1024} KiB)")
 
 
 def main() -> None:

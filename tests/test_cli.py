@@ -76,3 +76,35 @@ def test_build_prints_summary_with_skips(tmp_path):
     assert f"skipped {corpus}:2: empty: no abstract" in result.output
     assert f"skipped {corpus}:3: duplicate: same id 'a' as {corpus}:1" in result.output
     assert (tmp_path / "o" / "graph.json").exists()
+
+
+ESCAPES = ("\x1b", "\u202e", "\x07", "\x9b")
+
+
+@pytest.fixture
+def hostile_build(tmp_path):
+    """graph.json of four papers whose titles and keyphrases carry terminal escapes."""
+    from kg.graph import build_graph, graph_to_json
+    from kg.models import Keyphrase, Paper
+    from kg.normalize import normalize_concepts
+
+    evil = "\x1b[31mred\x1b]0;pwned\x07 \u202egnp\x9b2J"
+    papers = [Paper(id=f"p{i}", title=f"{evil} paper {i}", abstract=f"Graph neural networks, part {i}.",
+                    keyphrases=(f"{evil} graph", "graph neural network", f"shared {i % 2}"))
+              for i in range(4)]
+    found = {p.id: [Keyphrase(k, 1 / (1 + r)) for r, k in enumerate(p.keyphrases)] for p in papers}
+    graph = build_graph(papers, *normalize_concepts(papers, found), metadata={"parameters": '{"seed": 42}'})
+    assert all("\x1b" in graph.nodes[p.id]["title"] for p in papers)
+    (tmp_path / "graph.json").write_text(graph_to_json(graph), encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [["related", "{dir}", "p0"], ["related", "{dir}", "p0", "--json"],
+                                  ["concepts", "{dir}"], ["concepts", "{dir}", "--json"],
+                                  ["concepts", "{dir}", "--community", "0"], ["related", "{dir}", "paper"]])
+def test_corpus_text_reaches_the_terminal_without_escapes(hostile_build, args):
+    result = runner.invoke(app, [a.format(dir=hostile_build) for a in args])
+    assert result.exit_code in (0, 1), result.output
+    assert "red" in result.output
+    for raw in ESCAPES:
+        assert raw not in result.output, (raw, result.output)
