@@ -438,15 +438,44 @@ def _needed(a: str, b: str, threshold: float) -> float:
     return threshold + 0.1
 
 
-def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
+def _block(key: str) -> str:
+    """The head-word family of a concept key: keys in different blocks never merge.
+
+    :func:`_variants` holds for two head words exactly when they are equal or both have
+    five or more letters and share the first five, so the head word itself (when
+    shorter) or its first five letters names the family.
+
+    Examples
+    --------
+    >>> [_block(k) for k in ["recommender system", "recommendation systems", "graph", "user"]]
+    ['syste', 'syste', 'graph', 'user']
+    """
+    head = key.rsplit(" ", 1)[-1]
+    return head if len(head) < 5 else head[:5]
+
+
+def _never_merges(key: str) -> bool:
+    """One short token (an acronym, most often): :func:`_needed` refuses every pair with it."""
+    return " " not in key and len(key) <= 5
+
+
+def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=None, *,
                   threshold: float = MERGE_THRESHOLD, pinned: Iterable[str] = (),
-                  block: int = 2048) -> dict[str, str]:
+                  vectors: Mapping[str, np.ndarray] | None = None,
+                  max_cells: int = 1 << 24) -> dict[str, str]:
     """Concept keys to merge: ``{key: representative key}``.
 
     Concepts are visited from the most to the least frequent (ties by key); each one
     not yet merged becomes a representative and absorbs every later concept whose
     embedding is close enough to it (:func:`_needed`: ``threshold`` for word variants,
-    ``threshold + 0.1`` for different modifiers, never across guarded pairs). Merging into a representative (never through a chain) keeps clusters tight.
+    ``threshold + 0.1`` for different modifiers, never across guarded pairs). Merging
+    into a representative (never through a chain) keeps clusters tight.
+
+    Only concepts that could merge are compared: :func:`_needed` requires head words of
+    one family, so the keys are split into blocks by head word (:func:`_block`) and
+    compared within their block, a chunk of rows at a time; a concept alone in its
+    block, or one short token, is not even embedded. The result is the one comparing
+    every pair would give.
 
     Parameters
     ----------
@@ -454,29 +483,65 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder, *,
         Concept key -> the text to embed for it.
     df : dict
         Concept key -> number of papers (the more frequent key represents a merge).
-    embedder : Embedder
+    embedder : Embedder, optional
+        Embeds the probes that ``vectors`` lacks (needed only then).
     threshold : float
     pinned : iterable of str
         Keys a thesaurus chose: never merged into another key.
+    vectors : dict, optional
+        Probe text -> unit vector already computed (extraction embedded every surface
+        form): those probes are not embedded again.
+    max_cells : int
+        At most this many similarities are held at once (bounded memory in a block as
+        large as the one of "model").
+
+    Examples
+    --------
+    >>> v = {"recommender systems": np.array([1.0, 0.0]), "recommendation system": np.array([0.9, 0.436]),
+    ...      "operating system": np.array([0.9, 0.436])}
+    >>> probes = {"recommender system": "recommender systems", "operating system": "operating system",
+    ...           "recommendation system": "recommendation system"}
+    >>> near_synonyms(probes, {"recommender system": 5}, vectors=v)  # "operating" is no variant: needs 0.95
+    {'recommendation system': 'recommender system'}
     """
-    keys = sorted(probes, key=lambda k: (-df.get(k, 0), k))
-    if len(keys) < 2:
-        return {}
-    vectors = np.asarray(embedder.embed([probes[k] for k in keys]), dtype=np.float32)
     pinned = set(pinned)
+    blocks: dict[str, list[str]] = defaultdict(list)
+    for key in probes:
+        if not _never_merges(key):
+            blocks[_block(key)].append(key)
+    groups = [sorted(keys, key=lambda k: (-df.get(k, 0), k)) for _, keys in sorted(blocks.items())
+              if len(keys) > 1]
+    if not groups:
+        return {}
+    found = _probe_vectors(sorted({probes[k] for keys in groups for k in keys}), embedder, vectors)
     merged: dict[str, str] = {}
-    for start in range(0, len(keys), block):
-        sims = vectors[start : start + block] @ vectors.T
-        for row in range(sims.shape[0]):
-            i = start + row
-            if keys[i] in merged:
-                continue
-            for j in np.nonzero(sims[row, i + 1 :] >= threshold)[0] + i + 1:
-                other = keys[j]
-                if other in merged or other in pinned or sims[row, j] < _needed(keys[i], other, threshold):
+    for keys in groups:
+        matrix = np.vstack([found[probes[k]] for k in keys])
+        rows = max(1, max_cells // len(keys))
+        for start in range(0, len(keys), rows):
+            sims = matrix[start : start + rows] @ matrix[start:].T
+            for row in range(sims.shape[0]):
+                i = start + row
+                if keys[i] in merged:
                     continue
-                merged[other] = keys[i]
+                for j in np.nonzero(sims[row, row + 1 :] >= threshold)[0] + row + 1:
+                    other = keys[start + j]
+                    if other in merged or other in pinned or sims[row, j] < _needed(keys[i], other, threshold):
+                        continue
+                    merged[other] = keys[i]
     return merged
+
+
+def _probe_vectors(texts: list[str], embedder, vectors: Mapping[str, np.ndarray] | None) -> dict[str, np.ndarray]:
+    """Unit vectors (float32) of ``texts``: from ``vectors`` where given, the rest embedded."""
+    vectors = vectors or {}
+    missing = [t for t in texts if t not in vectors]
+    found = {t: np.asarray(vectors[t], dtype=np.float32) for t in texts if t in vectors}
+    if missing:
+        if embedder is None:
+            raise ValueError(f"{len(missing)} probe texts have no vector and no embedder was given")
+        found.update(zip(missing, np.asarray(embedder.embed(missing), dtype=np.float32)))
+    return found
 
 
 def thesaurus_text(concepts: Mapping[str, Concept]) -> str:

@@ -129,3 +129,69 @@ def test_bad_thesaurus_lines_are_errors_with_line_numbers(tmp_path, text, messag
 def test_missing_thesaurus_is_an_input_error(tmp_path):
     with pytest.raises(InputError, match="cannot read the thesaurus"):
         load_thesaurus(tmp_path / "nope.txt")
+
+
+def _all_pairs_reference(probes, df, embedder, threshold, pinned=()):
+    """near_synonyms as it was before blocking: every concept against every other."""
+    from kg.normalize import _needed
+
+    keys = sorted(probes, key=lambda k: (-df.get(k, 0), k))
+    vectors = np.asarray(embedder.embed([probes[k] for k in keys]), dtype=np.float32)
+    merged = {}
+    sims = vectors @ vectors.T
+    for i in range(len(keys)):
+        if keys[i] in merged:
+            continue
+        for j in np.nonzero(sims[i, i + 1:] >= threshold)[0] + i + 1:
+            other = keys[j]
+            if other in merged or other in pinned or sims[i, j] < _needed(keys[i], other, threshold):
+                continue
+            merged[other] = keys[i]
+    return merged
+
+
+@pytest.fixture(scope="module")
+def seed_phrases():
+    from collections import Counter
+
+    from conftest import SEEDS
+    from kg.extract.candidates import candidate_phrases
+    from kg.ingest import load_corpus
+    from kg.normalize import concept_key
+
+    if not SEEDS:
+        pytest.skip("../shared/seeds is not present")
+    papers = load_corpus([str(p) for p in SEEDS]).papers
+    probes, df = {}, Counter()
+    for paper in papers:
+        for phrase in candidate_phrases(paper.abstract):
+            key = concept_key(phrase)
+            probes.setdefault(key, phrase)
+            df[key] += 1
+    return probes, df
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.7, 0.85])
+def test_blocked_near_synonyms_equal_the_all_pairs_reference_on_real_phrases(seed_phrases, hash_embedder,
+                                                                            threshold):
+    probes, df = seed_phrases
+    assert len(probes) > 500
+    pinned = sorted(probes)[::50]
+    expected = _all_pairs_reference(probes, df, hash_embedder, threshold, pinned)
+    if threshold < 0.6:
+        assert len(expected) > 5  # the comparison means something
+    assert near_synonyms(probes, df, hash_embedder, threshold=threshold, pinned=pinned) == expected
+    # a tiny similarity budget (chunks of one row) changes nothing
+    assert near_synonyms(probes, df, hash_embedder, threshold=threshold, pinned=pinned, max_cells=1) == expected
+
+
+def test_near_synonyms_embed_only_what_vectors_lack_and_only_keys_that_could_merge(hash_embedder):
+    probes = {"recommender system": "recommender systems", "recommendation system": "recommendation system",
+              "user": "users", "graph neural network": "GNNs", "bert": "BERT"}
+    given = {"recommender systems": hash_embedder.embed(["recommender systems"])[0]}
+    hash_embedder.calls.clear()
+    near_synonyms(probes, {}, hash_embedder, vectors=given)
+    # "user", "BERT" (short) and "GNNs" (alone in its head-word block) are never compared
+    assert hash_embedder.calls == [1]
+    with pytest.raises(ValueError, match="no vector"):
+        near_synonyms(probes, {}, None, vectors=given)
