@@ -6,6 +6,7 @@ and exit code 1; anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 import time
@@ -14,7 +15,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.errors import KgError
+from kg.errors import KgError, OptionError
 from kg.escape import terminal_text
 from kg.extract.embedder import PRECISIONS
 
@@ -62,11 +63,56 @@ def reports_errors(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
+        except OptionError as exc:  # library argument names -> the flags of this command
+            _err(f"Error: {_FLAGS.get(exc.argument, '--' + exc.argument.replace('_', '-'))}: {exc.reason}")
+            raise typer.Exit(code=1) from None
         except KgError as exc:
             _err(f"Error: {exc}")
             raise typer.Exit(code=1) from None
+        except OSError as exc:
+            if exc.errno not in _ENVIRONMENT_ERRNOS:
+                raise
+            where = f"{exc.filename}: " if exc.filename else ""
+            _err(f"Error: {where}{exc.strerror or exc}")
+            raise typer.Exit(code=1) from None
 
     return wrapper
+
+
+_FLAGS = {"mapping": "--map"}
+# Errors of the machine, not of kg: a full disk, a read-only or vanished folder, no permission.
+_ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOENT,
+                       errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.ENAMETOOLONG, errno.EFBIG, errno.EIO}
+
+
+def _output_folder(path: Path) -> Path:
+    """``path`` as a folder kg can write into (created if missing), checked before any work starts."""
+    import tempfile
+
+    if path.exists() and not path.is_dir():
+        raise KgError(f"{path}: is a file, not a folder; give --out a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path, prefix=".kg-probe-"):
+            pass
+    except OSError as exc:
+        raise KgError(f"{path}: cannot write into this folder ({exc.strerror or exc})") from None
+    return path
+
+
+def _output_file(path: Path) -> Path:
+    """``path`` as a file kg can write (its folder created if missing), checked before any work starts."""
+    if path.is_dir():
+        raise KgError(f"{path}: is a folder; give --out a file name, e.g. {path / 'graph.html'}")
+    _output_folder(path.parent if str(path.parent) else Path("."))
+    return path
+
+
+def _check_resolution(resolution: Optional[float]) -> None:
+    import math
+
+    if resolution is not None and not (math.isfinite(resolution) and resolution > 0):
+        raise OptionError("resolution", f"must be a finite number > 0, not {resolution!r}")
 
 
 class _ProgressBar:
@@ -191,6 +237,7 @@ def build(
                            top_n=top_n, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
                            write_thesaurus=write_thesaurus, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
+    _output_folder(out)
     result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar(),
                        cache=_cache_path(cache, no_cache, out))
     corpus, s = result.corpus, result.analysis["summary"]
@@ -328,15 +375,9 @@ class _Neo4jConnection:
 
 
 def _read_graph(directory: Path):
-    from kg.errors import GraphFileError
-    from kg.graph import graph_from_json
+    from kg.graph import load_graph
 
-    path = directory / "graph.json" if directory.is_dir() else directory
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        raise GraphFileError(f"{path}: no graph there; run kg build first") from None
-    return graph_from_json(text, source=str(path))
+    return load_graph(directory)
 
 
 @app.command()
@@ -470,9 +511,11 @@ def report(
     from kg.report import write_report
 
     started = time.perf_counter()
+    _check_resolution(resolution)
+    target = _output_folder(out) if out is not None else directory
     graph = load_graph(directory)
     analysis = analyze(graph, top=top, **_analysis_options(graph, seed, resolution, method, labels))
-    files = write_report(analysis, out or directory)
+    files = write_report(analysis, target)
     _out(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
                f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
     _out(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
@@ -518,6 +561,7 @@ def concepts(
     from kg.analyze import community_concepts, concept_rows
     from kg.graph import load_graph
 
+    _check_resolution(resolution)
     graph = load_graph(directory)
     if community is None:
         _print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(graph, top=top), as_json)
@@ -549,17 +593,18 @@ def viz(
                                                 help="HTML file to write (default: DIRECTORY/graph.html).")] = None,
 ) -> None:
     """Write an interactive, self-contained HTML view of the graph in DIRECTORY (opens offline)."""
-    import json
-
+    from kg.analyze import saved_parameters
     from kg.export.files import atomic_write
     from kg.export.html import render_html
 
+    if out is not None:
+        _output_file(out)
     graph = _read_graph(directory)
-    built = json.loads(graph.graph.get("parameters") or "{}")
+    built = saved_parameters(graph)
     target = out or (directory / "graph.html" if directory.is_dir() else directory.with_suffix(".html"))
     page = render_html(graph, view=view, top=top or None, min_weight=min_weight, community=community,
-                       focus=focus, depth=depth, size_by=size_by, seed=built.get("seed", 42) if seed is None else seed,
-                       resolution=built.get("resolution", 1.0), title=f"kg · {directory.resolve().name} · {view}")
+                       focus=focus, depth=depth, size_by=size_by, seed=built["seed"] if seed is None else seed,
+                       resolution=built["resolution"], title=f"kg · {directory.resolve().name} · {view}")
     atomic_write(target, page)
     _out(f"wrote {target} ({len(page.encode()) // 1024} KiB)")
 

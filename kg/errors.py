@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "KgError",
     "InputError",
+    "OptionError",
     "ModelNotFoundError",
     "GraphFileError",
     "Neo4jError",
@@ -42,6 +43,23 @@ class InputError(KgError):
         if line is not None:
             where = f"{where}:{line}" if where else f"line {line}"
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class OptionError(KgError):
+    """A parameter value kg cannot use (out of range, not finite, unknown name).
+
+    Parameters
+    ----------
+    argument : str
+        The parameter's name in the library (``resolution``, ``top_n``); the CLI names its flag.
+    reason : str
+        What is wrong and what is allowed, e.g. ``must be a finite number > 0, not nan``.
+    """
+
+    def __init__(self, argument: str, reason: str):
+        self.argument = argument
+        self.reason = reason
+        super().__init__(f"{argument}: {reason}")
 
 
 class ModelNotFoundError(KgError):

@@ -282,37 +282,57 @@ def graph_to_json(graph: nx.MultiDiGraph) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
 
 
-def graph_from_json(text: str, *, source: str = "graph.json") -> nx.MultiDiGraph:
-    """Inverse of :func:`graph_to_json`.
+def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.MultiDiGraph:
+    """Inverse of :func:`graph_to_json`, checking what it reads (the file may have been edited).
 
     Raises
     ------
     GraphFileError
-        When ``text`` is not a kg graph.
+        When ``text`` is not a kg graph; the message says where: line and column of a
+        JSON or UTF-8 error, or the node or edge that lacks a ``kind``, points at a
+        missing node, or has an attribute of the wrong type.
     """
+    from kg._graph_json import check_node_link
+
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = text.count(b"\n", 0, exc.start) + 1
+            raise GraphFileError(f"{source}:{line}: not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start}); "
+                                 "rebuild it with kg build") from None
     try:
         data = json.loads(text)
-        graph = nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
-    except (json.JSONDecodeError, KeyError, TypeError, nx.NetworkXError) as exc:
-        raise GraphFileError(f"{source}: not a kg graph ({exc}); rebuild it with kg build") from None
-    if not any(d.get("kind") == "paper" for _, d in graph.nodes(data=True)):
-        raise GraphFileError(f"{source}: the graph has no paper nodes; rebuild it with kg build")
+    except json.JSONDecodeError as exc:
+        raise GraphFileError(f"{source}:{exc.lineno}:{exc.colno}: not a kg graph, not even JSON ({exc.msg}); "
+                             "rebuild it with kg build") from None
+    except RecursionError:
+        raise GraphFileError(f"{source}: not a kg graph (nested too deeply); rebuild it with kg build") from None
+    attrs, nodes, edges = check_node_link(data, source)
+    graph = nx.MultiDiGraph()
+    graph.graph.update(attrs)
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
     return graph
 
 
 def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
-    """The graph that ``kg build`` wrote into ``directory`` (its ``graph.json``).
+    """The graph that ``kg build`` wrote into ``directory`` (its ``graph.json``; or that file itself).
 
     Raises
     ------
     GraphFileError
-        When the folder or its ``graph.json`` is missing or not a kg graph.
+        When the folder or its ``graph.json`` is missing, unreadable or not a kg graph.
     """
-    path = os.path.join(os.fspath(directory), "graph.json")
-    if not os.path.isdir(directory):
-        raise GraphFileError(f"{os.fspath(directory)}: no such folder; build one with kg build PAPERS --out DIR")
+    name = os.fspath(directory)
+    path = os.path.join(name, "graph.json") if os.path.isdir(name) else name
+    if not os.path.exists(name):
+        raise GraphFileError(f"{name}: no such folder; build one with kg build PAPERS --out DIR")
     if not os.path.isfile(path):
-        raise GraphFileError(f"{os.fspath(directory)}: no graph.json in this folder; "
-                             "build one with kg build PAPERS --out DIR")
-    with open(path, encoding="utf-8") as handle:
-        return graph_from_json(handle.read(), source=path)
+        raise GraphFileError(f"{name}: no graph.json in this folder; build one with kg build PAPERS --out DIR")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise GraphFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    return graph_from_json(data, source=path)

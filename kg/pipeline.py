@@ -55,6 +55,54 @@ class BuildOptions:
     html: bool = True
     write_thesaurus: bool = False  # also write thesaurus.txt: the merges kg made
 
+    def __post_init__(self) -> None:
+        """Refuse a value no stage can use now, before any minute of extraction is spent.
+
+        Raises
+        ------
+        OptionError
+            Naming the argument, the value and what is allowed.
+        """
+        import math
+
+        from kg.errors import OptionError
+        from kg.extract.embedder import PRECISIONS
+        from kg.ingest import FORMATS
+        from kg.ingest.table import FIELDS
+
+        def number(name: str, *, low: float, high: float = math.inf, low_open: bool = False) -> None:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise OptionError(name, f"must be a finite number, not {value!r}")
+            if value < low or (low_open and value == low) or value > high:
+                span = (f"> {low:g}" if low_open else f">= {low:g}") + (f" and <= {high:g}" if high < math.inf else "")
+                raise OptionError(name, f"must be {span}, not {value!r}")
+
+        def integer(name: str, *, low: int = 1, high: int = 2**31 - 1) -> None:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(name, f"must be a whole number, not {value!r}")
+            if not low <= value <= high:
+                raise OptionError(name, f"must be between {low} and {high}, not {value!r}")
+
+        if self.format not in FORMATS:
+            raise OptionError("format", f"unknown format {self.format!r}; choose one of {', '.join(FORMATS)}")
+        if self.precision not in PRECISIONS:
+            raise OptionError("precision", f"unknown precision {self.precision!r}; choose one of {', '.join(PRECISIONS)}")
+        for pair in self.mapping:
+            if len(pair) != 2 or pair[0] not in FIELDS or not str(pair[1]).strip():
+                raise OptionError("mapping", f"{pair!r}: expected (field, column) with a field among {', '.join(FIELDS)}")
+        for name in ("top_n", "shared_depth", "related_top_k", "min_shared", "min_cooccurrence"):
+            integer(name)
+        integer("seed", low=0, high=2**32 - 1)  # numpy's seeds
+        number("diversity", low=0.0, high=1.0)
+        number("position_weight", low=0.0)
+        number("title_weight", low=0.0)
+        number("merge_threshold", low=0.0)
+        number("resolution", low=0.0, low_open=True)
+        if self.thesaurus is not None and not isinstance(self.thesaurus, str):
+            raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")
+
 
 _OUTPUT_ONLY = ("html", "write_thesaurus")
 

@@ -90,3 +90,80 @@ def test_graph_from_json_rejects_non_graphs():
         graph_from_json("{oops")
     with pytest.raises(GraphFileError, match="no paper nodes"):
         graph_from_json('{"directed": true, "multigraph": true, "graph": {}, "nodes": [], "edges": []}')
+
+
+def _edited(small, edit) -> str:
+    """graph.json of the small graph after ``edit(data)`` changed its decoded JSON."""
+    import json
+
+    data = json.loads(graph_to_json(build_graph(*small, metadata={"parameters": '{"seed": 1}'})))
+    data = edit(data) or data
+    return json.dumps(data)
+
+
+def _drop_kind(d):
+    del d["nodes"][0]["kind"]
+
+
+def _dangling(d):
+    d["edges"][0]["target"] = "nowhere"
+
+
+def _string_weight(d):
+    d["edges"][0]["weight"] = "heavy"
+
+
+def _bad_year(d):
+    d["nodes"][0]["year"] = 10**30
+
+
+def _bad_resolution(d):
+    d["graph"]["parameters"] = '{"resolution": "high"}'
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_drop_kind, r"graph.json: node 0 \('a'\): 'kind' must be one of paper"),
+    (_dangling, r"edge 0 \(\"a\" -> \"nowhere\"\): \"nowhere\" is not a node"),
+    (_string_weight, r"edge 0 .*'weight' must be a finite number, not \"heavy\""),
+    (_bad_year, r"node 0 \('a'\): 'year' must be a whole number"),
+    (_bad_resolution, r"resolution must be a finite number > 0"),
+    (lambda d: d["nodes"], r"not a kg graph \(a JSON list"),
+    (lambda d: {"nodes": d["nodes"]}, r"no 'nodes' and 'edges' lists"),
+])
+def test_graph_from_json_names_what_a_hand_edit_broke(small, edit, message):
+    with pytest.raises(GraphFileError, match=message):
+        graph_from_json(_edited(small, edit))
+
+
+def test_graph_from_json_locates_bad_bytes_and_refuses_deep_nesting():
+    with pytest.raises(GraphFileError, match=r"graph.json:2: not UTF-8 \(byte 0xff"):
+        graph_from_json(b'{"nodes": [],\n"edges": "\xff"}')
+    with pytest.raises(GraphFileError, match="nested too deeply"):
+        graph_from_json("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(GraphFileError, match=r"graph.json:1:1: not a kg graph, not even JSON"):
+        graph_from_json("")
+
+
+def test_graph_from_json_cleans_surrogates_and_bidi_overrides(small):
+    def evil(d):
+        d["nodes"][0]["title"] = "A\ud800 \u202eB"
+
+    graph = graph_from_json(_edited(small, evil))
+    assert graph.nodes["a"]["title"] == "A\ufffd B"
+    graph_to_json(graph).encode("utf-8")
+
+
+@pytest.mark.parametrize("command", [["report", "{dir}"], ["viz", "{dir}"], ["related", "{dir}", "a"],
+                                     ["concepts", "{dir}"], ["push", "{dir}"]])
+@pytest.mark.parametrize("edit", [_drop_kind, _dangling, _string_weight, lambda d: d["nodes"]])
+def test_commands_give_one_located_line_for_a_hand_edited_graph(tmp_path, small, command, edit, monkeypatch):
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    monkeypatch.setenv("NEO4J_PASSWORD", "unused-password")
+    (tmp_path / "graph.json").write_text(_edited(small, edit), encoding="utf-8")
+    result = CliRunner().invoke(app, [a.format(dir=tmp_path) for a in command])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"Error: {tmp_path / 'graph.json'}: "), result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output

@@ -204,7 +204,7 @@ def test_push_to_a_server_that_is_down_fails_fast_in_one_line(tmp_path, example_
 
 def test_push_and_query_usage_errors(tmp_path):
     result = _kg("push", str(tmp_path), env_extra={"NEO4J_PASSWORD": "x"})
-    assert result.returncode == 1 and "run kg build first" in result.stderr
+    assert result.returncode == 1 and "no graph.json" in result.stderr
     result = _kg("query", env_extra={"NEO4J_PASSWORD": "x"})
     assert result.returncode == 1 and "not both" in result.stderr
     result = _kg("query", "RETURN 1", env_extra={})
