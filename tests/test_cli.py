@@ -108,3 +108,75 @@ def test_corpus_text_reaches_the_terminal_without_escapes(hostile_build, args):
     assert "red" in result.output
     for raw in ESCAPES:
         assert raw not in result.output, (raw, result.output)
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"id": "a", "title": "Graphs", "abstract": "Graph neural networks learn on graphs."}\n',
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--resolution", "nan"], "Error: --resolution: must be a finite number, not nan"),
+    (["--resolution", "inf"], "Error: --resolution: must be a finite number, not inf"),
+    (["--resolution", "-5"], "Error: --resolution: must be > 0, not -5.0"),
+    (["--seed", "-1"], "Error: --seed: must be between 0 and 4294967295, not -1"),
+    (["--format", "pdf"], "Error: --format: unknown format 'pdf'"),
+    (["--map", "color=Colour"], "Error: --map: ('color', 'Colour'): expected (field, column)"),
+])
+def test_build_refuses_bad_options_before_reading_anything(tmp_path, corpus, args, message):
+    out = tmp_path / "o"
+    result = runner.invoke(app, ["build", str(corpus), "--out", str(out), *args])
+    assert result.exit_code == 1
+    assert result.output.startswith(message), result.output
+    assert not out.exists()  # refused before the output folder (or the model) was touched
+
+
+def test_build_refuses_an_out_that_is_a_file_or_unwritable(tmp_path, corpus):
+    existing = tmp_path / "file"
+    existing.write_text("keep me", encoding="utf-8")
+    result = runner.invoke(app, ["build", str(corpus), "--out", str(existing), "--no-cache"])
+    assert result.exit_code == 1 and result.output == f"Error: {existing}: is a file, not a folder; give --out a folder\n"
+    result = runner.invoke(app, ["build", str(corpus), "--out", str(existing / "sub")])
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {existing / 'sub'}: cannot write into this folder (")
+    assert existing.read_text(encoding="utf-8") == "keep me"
+
+
+@pytest.fixture
+def built_graph(tmp_path):
+    """A kg output folder with a graph.json (the example corpus, its own keyphrases as concepts)."""
+    from conftest import EXAMPLE
+    from kg.graph import build_graph, graph_to_json
+    from kg.ingest import load_corpus
+    from kg.models import Keyphrase
+    from kg.normalize import normalize_concepts
+
+    papers = load_corpus([str(EXAMPLE)]).papers[:8]
+    found = {p.id: [Keyphrase(k, 1 / (1 + i)) for i, k in enumerate(p.keyphrases)] for p in papers}
+    graph = build_graph(papers, *normalize_concepts(papers, found), metadata={"parameters": '{"seed": 42}'})
+    folder = tmp_path / "built"
+    folder.mkdir()
+    (folder / "graph.json").write_text(graph_to_json(graph), encoding="utf-8")
+    return folder
+
+
+def test_report_and_viz_refuse_an_out_of_the_wrong_kind(built_graph, tmp_path):
+    a_file = tmp_path / "report.txt"
+    a_file.write_text("x", encoding="utf-8")
+    result = runner.invoke(app, ["report", str(built_graph), "--out", str(a_file)])
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {a_file}: is a file, not a folder")
+    result = runner.invoke(app, ["viz", str(built_graph), "--out", str(tmp_path)])
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {tmp_path}: is a folder; give --out a file")
+    result = runner.invoke(app, ["viz", str(built_graph), "--out", str(a_file / "g.html")])
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {a_file}: is a file, not a folder")
+
+
+@pytest.mark.parametrize("command", ["report", "concepts"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-5", "0"])
+def test_analysis_commands_refuse_a_bad_resolution(built_graph, command, value):
+    result = runner.invoke(app, [command, str(built_graph), "--resolution", value])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: --resolution: must be a finite number > 0"), result.output
