@@ -20,6 +20,7 @@ from importlib import resources
 
 import numpy as np
 
+from kg.extract.candidates import word_class
 from kg.models import Concept, Keyphrase, Mention, Paper
 
 __all__ = [
@@ -123,6 +124,7 @@ def generic_phrases() -> frozenset[str]:
 
 _DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{1,14})\s*\)")
 _WORD = re.compile(r"[\w][\w\-']*")
+_ROMAN = re.compile(r"[IVXL]+")  # "(I) … (II) …" enumerates
 
 
 def _is_acronym(token: str) -> bool:
@@ -153,7 +155,7 @@ def _long_form(acronym: str, before: str) -> str | None:
     start = candidate.rfind(" ", 0, l + 1) + 1
     long_form = candidate[start:].strip()
     n_words = len(long_form.split())
-    if n_words < 2 and len(letters) > 2 or n_words > len(letters) + 2:
+    if n_words < 2 or n_words > len(letters) + 2:  # "information (II)" is no definition
         return None
     if long_form.lower().startswith(("the ", "a ", "an ", "and ", "of ", "for ")):
         long_form = long_form.split(" ", 1)[1]
@@ -171,7 +173,7 @@ def find_acronyms(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for match in _DEFINITION.finditer(text):
         acronym = match.group(1)
-        if not _is_acronym(acronym) or acronym in found:
+        if not _is_acronym(acronym) or _ROMAN.fullmatch(acronym) or acronym in found:
             continue
         sentence_start = max(text.rfind(". ", 0, match.start()), text.rfind("(", 0, match.start() - 1))
         before = text[sentence_start + 1 : match.start()]
@@ -185,45 +187,37 @@ def find_acronyms(text: str) -> dict[str, str]:
 
 
 class _Acronyms:
-    """Acronym -> long form lookups: a paper's own definitions first, then the corpus's.
+    """Acronym -> long form lookups, scoped to the paper that defines an acronym.
 
-    Exact matches come before case-insensitive ones (only for acronyms of 3+ letters,
-    so "id" never expands an "ID" defined somewhere); a plural ``s`` is ignored.
+    In the defining paper (``local``) the definition holds for the acronym, its plural
+    and (for acronyms of 3+ letters) a differently cased token that is not all lower
+    case ("ROPE" for "RoPE"). Elsewhere (``corpus``, only the acronyms the corpus
+    defines consistently, see :func:`_corpus_acronyms`) only the exact token or its
+    plural expands: an ordinary lower-case word ("tags", "apps", "ads") never does.
     """
 
     def __init__(self, corpus: Mapping[str, str], local: Mapping[str, str] | None = None):
         self.corpus = dict(corpus)
         self.local = dict(local or {})
-        self._folded = [self._fold(self.local), self._fold(self.corpus)]
-
-    @staticmethod
-    def _fold(table: Mapping[str, str]) -> dict[str, str]:
-        folded: dict[str, str] = {}
-        for acronym, long_form in table.items():
-            if len(acronym) > 2:
-                folded.setdefault(acronym.casefold(), long_form)
-        return folded
+        self._folded = {a.casefold(): f for a, f in self.local.items() if len(a) > 2}
 
     def for_paper(self, local: Mapping[str, str]) -> "_Acronyms":
         view = _Acronyms.__new__(_Acronyms)
         view.corpus, view.local = self.corpus, dict(local)
-        view._folded = [self._fold(view.local), self._folded[1]]
+        view._folded = {a.casefold(): f for a, f in view.local.items() if len(a) > 2}
         return view
 
-    def exact(self, token: str) -> str | None:
-        for form in (token, token[:-1] if token.endswith("s") else None):
-            if form:
-                found = self.local.get(form) or self.corpus.get(form)
+    def lookup(self, token: str, *, folded: bool = False) -> str | None:
+        forms = (token, token[:-1]) if token.endswith("s") and len(token) > 2 else (token,)
+        for form in forms:
+            found = self.local.get(form) or self.corpus.get(form)
+            if found:
+                return found
+        if folded and not token.islower():
+            for form in forms:
+                found = self._folded.get(form.casefold())
                 if found:
                     return found
-        return None
-
-    def folded(self, token: str) -> str | None:
-        low = token.casefold()
-        for form in (low, low[:-1] if low.endswith("s") else None):
-            for table in self._folded:
-                if form and form in table:
-                    return table[form]
         return None
 
 
@@ -231,16 +225,116 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     """Replace acronym tokens in ``surface`` by their long forms."""
     tokens = surface.split()
     if len(tokens) == 1:
-        return acronyms.exact(surface) or acronyms.folded(surface) or surface
-    return " ".join(acronyms.exact(t) or t for t in tokens)
+        return acronyms.lookup(surface, folded=True) or surface
+    return " ".join(acronyms.lookup(t) or t for t in tokens)
+
+
+def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
+    """The acronyms that may expand outside the papers that define them -> their long form.
+
+    An acronym qualifies when the corpus defines it consistently: one long form (by
+    concept key) has at least two thirds of its definitions. An all-caps acronym that is
+    also an ordinary word ("APP", "TAG", "ADS", which other papers write for apps, tags
+    and ads) must in addition be defined by two papers or more.
+
+    Examples
+    --------
+    >>> votes = {"RoPE": Counter({"Rotary Position Embedding": 1}),
+    ...          "TAG": Counter({"Temporally-Annotated Graph": 1, "topic-agnostic": 1}),
+    ...          "APP": Counter({"Affinity Poisson Process model": 1})}
+    >>> _corpus_acronyms(votes, {"RoPE": 1, "TAG": 2, "APP": 1})
+    {'RoPE': 'Rotary Position Embedding'}
+    """
+    out: dict[str, str] = {}
+    for acronym, forms in sorted(votes.items()):
+        by_key: Counter[str] = Counter()
+        for form, n in forms.items():
+            by_key[concept_key(form)] += n
+        key, n = min(by_key.items(), key=lambda kv: (-kv[1], kv[0]))
+        if 3 * n < 2 * sum(by_key.values()):
+            continue
+        if acronym.isupper() and _common_word(acronym.lower()) and definers.get(acronym, 0) < 2:
+            continue
+        out[acronym] = min((f for f in forms if concept_key(f) == key), key=lambda f: (-forms[f], f))
+    return out
+
+
+def _common_word(word: str) -> bool:
+    """An ordinary English word (the tagger's lexicon knows it, not as a proper noun)."""
+    for form in (word, singularize(word)):
+        found = word_class(form)
+        if found:
+            return not found.startswith("NNP")
+    return False
+
+
+_NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
+
+
+def _cased_words(surface: str) -> list[str]:
+    """The words of ``surface`` as :func:`concept_key` splits them, case kept."""
+    text = _DROP.sub(" ", _SEPARATORS.sub(" ", unicodedata.normalize("NFKC", surface)))
+    return [w for w in (w.strip(".") for w in text.split()) if w]
+
+
+def _word_name(word: str, forms: Counter[str], last: bool) -> str:
+    """How one word of a concept is written: lower case unless the corpus writes it as a name."""
+    total = sum(forms.values())
+    if not total:
+        return word
+    names = {f: n for f, n in forms.items() if _NAME_FORM.search(f) and sum(ch.isalnum() for ch in f) >= 2}
+    n_names = sum(names.values())
+    common = _common_word(word)
+    best = min(names.items(), key=lambda kv: (-kv[1], kv[0]))[0] if names else ""
+    shouted = common and best.isupper()  # "DATA", "PAGE": a word in capitals, or an acronym?
+    if names and 2 * n_names > total and not (shouted and (n_names < 2 or n_names < 2 * (total - n_names))):
+        if best.casefold() == word:
+            return best
+        if last and best.endswith("s") and best[:-1].casefold() == word:
+            return best[:-1]  # GNNs -> GNN
+        return word
+    capital = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
+    proper = word_class(word.capitalize()) in ("NNP", "NNPS")
+    if (proper and 2 * capital >= total) or (not common and capital >= 2 and 10 * capital >= 9 * total):
+        return word[:1].upper() + word[1:]  # Twitter, Wikipedia, Markov
+    return word
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None) -> str:
-    name = key
-    for surface, _ in sorted(surfaces.items(), key=lambda kv: (-kv[1], kv[0])):
-        if concept_key(surface) == key and any(ch.isupper() for ch in surface[1:]) and len(surface.split()) == 1:
-            name = surface  # keep the casing of names such as LLaMA or BERT
-            break
+    """A concept's name: its words as the corpus writes them, lower case unless a name.
+
+    Each word is lower case unless most of its occurrences write it as an acronym or a
+    mixed-case name ("BERT", "GNN", "LLaMA", "YaRN", "3D"; so "SystEm" or "TweeTs" seen
+    once among many "systems" and "tweets" does not count; an ordinary word in capitals,
+    "DATA", "PAGE", needs two occurrences and twice as many as all other forms) or
+    almost all of them capitalize it (a proper noun: "Wikipedia", "Markov"). Words of multi-word title-case
+    surfaces ("Graph Neural Networks") and of all-caps ones are not evidence of a name.
+
+    Examples
+    --------
+    >>> _display_name("tweet", Counter({"tweets": 4, "TweeTs": 1, "Tweets": 2}), None)
+    'tweet'
+    >>> _display_name("gnn", Counter({"GNNs": 2, "gnn": 1}), None)
+    'GNN'
+    >>> _display_name("large language model", Counter({"Large Language Models": 3}), "LLMs")
+    'large language model (LLM)'
+    """
+    words = key.split()
+    forms: list[Counter[str]] = [Counter() for _ in words]
+    for surface, n in surfaces.items():
+        tokens = _cased_words(surface)
+        if len(tokens) != len(words) or concept_key(surface) != key:
+            continue
+        letters = [t for t in tokens if any(ch.isalpha() for ch in t)]
+        shouting = len(letters) > 1 and all(t.isupper() for t in letters)
+        titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
+        for i, token in enumerate(tokens):
+            if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
+                continue
+            forms[i][token] += n
+    name = " ".join(_word_name(w, f, i == len(words) - 1) for i, (w, f) in enumerate(zip(words, forms)))
+    if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
+        acronym = acronym[:-1]  # LLMs -> LLM
     return f"{name} ({acronym})" if acronym and acronym.casefold() != name.casefold() else name
 
 
@@ -292,13 +386,14 @@ def normalize_concepts(
     papers = list(papers)
     local: dict[str, dict[str, str]] = {}
     votes: dict[str, Counter[str]] = defaultdict(Counter)
+    definers: Counter[str] = Counter()
     for paper in papers:
         found = find_acronyms(f"{paper.title}. {paper.abstract}")
         local[paper.id] = found
         for acronym, long_form in found.items():
             votes[acronym][long_form] += 1
-    corpus_acronyms = {a: c.most_common(1)[0][0] for a, c in sorted(votes.items())}
-    table = _Acronyms(corpus_acronyms)
+            definers[acronym] += 1
+    table = _Acronyms(_corpus_acronyms(votes, definers))
     # The acronym shown with a concept: the one defined most often for its long form.
     acronym_votes: dict[str, Counter[str]] = defaultdict(Counter)
     for acronym, long_forms in votes.items():

@@ -195,3 +195,103 @@ def test_near_synonyms_embed_only_what_vectors_lack_and_only_keys_that_could_mer
     assert hash_embedder.calls == [1]
     with pytest.raises(ValueError, match="no vector"):
         near_synonyms(probes, {}, None, vectors=given)
+
+
+# --- display names -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("surfaces, expected", [
+    ({"systems": 40, "System": 6, "SystEm": 1}, "system"),
+    ({"entities": 12, "EntiTies": 1, "Entities": 3}, "entity"),
+    ({"tweets": 9, "TweeTs": 1}, "tweet"),
+    ({"data": 30, "DATA": 2, "Data": 4}, "data"),
+    ({"DATA": 1}, "data"),
+    ({"PAGE": 1, "pages": 2}, "page"),
+    ({"Web Pages": 3, "WEB PAGE": 2, "web pages": 1}, "web page"),  # title case and capitals are no names
+    ({"BERT": 5, "bert": 1}, "BERT"),
+    ({"GNNs": 3, "GNN": 2}, "GNN"),
+    ({"LLaMA": 2, "llama": 1}, "LLaMA"),
+    ({"RoBERTa": 1}, "RoBERTa"),
+    ({"YaRN": 1}, "YaRN"),
+    ({"word2vec": 3, "Word2vec": 1}, "word2vec"),
+    ({"Wikipedia": 7, "wikipedia": 0}, "Wikipedia"),
+    ({"Twitter data": 2, "twitter data": 1}, "Twitter data"),
+    ({"Graph Neural Networks": 4, "graph neural networks": 1}, "graph neural network"),
+    ({"3D point clouds": 2, "3d point cloud": 1}, "3D point cloud"),
+])
+def test_display_name_is_the_well_formed_common_writing(surfaces, expected):
+    from collections import Counter
+
+    from kg.normalize import _display_name, concept_key
+
+    keys = {concept_key(s) for s in surfaces}
+    assert len(keys) == 1
+    assert _display_name(keys.pop(), Counter(surfaces), None) == expected
+
+
+def test_display_name_names_the_acronym_singular():
+    papers = [Paper("a", "Spiking Neural Networks (SNNs) spike.", "A")]
+    concepts, _ = normalize_concepts(papers, {"a": _kp("Spiking Neural Networks")})
+    assert concepts["c:spiking neural network"].name == "spiking neural network (SNN)"
+
+
+# --- acronyms hold in the paper that defines them -----------------------------------------
+# Sentences from ACM-CR (shared/data/acm_cr), where one paper's acronym used to rename
+# an ordinary word in the whole corpus.
+
+def _concept_of(papers, keyphrases, paper_id, surface):
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    (cid,) = [m.concept_id for m in mentions if m.paper_id == paper_id and m.surface == surface]
+    return cid, concepts
+
+
+def test_flickr_tags_are_not_a_temporally_annotated_graph():
+    tag = ("Lastly, such condensed representation is rendered to the user via the exploration graph, "
+           "namely the Temporally-Annotated Graph (TAG).")
+    papers = [Paper("tag1", tag, "A"), Paper("tag2", "We also build a Temporally-Annotated Graph (TAG).", "B"),
+              Paper("flickr", "This paper presents our effort in detecting events from Flickr photos by "
+                              "exploiting the tags supplied by users to annotate photos.", "C"),
+              Paper("caps", "The TAG of each event is drawn.", "D")]
+    keyphrases = {"tag1": _kp("TAG", "exploration graph"), "tag2": _kp("Temporally-Annotated Graph"),
+                  "flickr": _kp("tags", "Flickr photos"), "caps": _kp("TAG")}
+    cid, concepts = _concept_of(papers, keyphrases, "flickr", "tags")
+    assert cid == "c:tag" and concepts[cid].name == "tag"
+    # in its own paper, and as the exact token where two papers define it alike, TAG expands
+    assert _concept_of(papers, keyphrases, "tag1", "TAG")[0] == "c:temporally annotated graph"
+    assert _concept_of(papers, keyphrases, "caps", "TAG")[0] == "c:temporally annotated graph"
+
+
+def test_mobile_apps_are_not_an_affinity_poisson_process_model():
+    papers = [Paper("app", "In this study, we propose the Affinity Poisson Process model (APP) which models "
+                           "popularity dynamics.", "A"),
+              Paper("mobile", "Smartphone users frequently transition from mobile search engines to mobile apps "
+                              "and vice versa.", "B"),
+              Paper("caps", "User modeling has found applications in mobile APP recommendations.", "C")]
+    keyphrases = {"app": _kp("APP"), "mobile": _kp("mobile apps", "apps"),
+                  "caps": _kp("mobile APP recommendations", "APP")}
+    assert _concept_of(papers, keyphrases, "mobile", "mobile apps")[0] == "c:mobile app"
+    assert _concept_of(papers, keyphrases, "mobile", "apps")[0] == "c:app"
+    # "APP" is also a word in capitals, and only one paper defines it: it stays there
+    assert _concept_of(papers, keyphrases, "caps", "APP")[0] == "c:app"
+    assert _concept_of(papers, keyphrases, "caps", "mobile APP recommendations")[0] == "c:mobile app recommendation"
+    assert _concept_of(papers, keyphrases, "app", "APP")[0] == "c:affinity poisson process model"
+
+
+def test_online_ads_are_not_an_all_distances_sketch():
+    papers = [Paper("ads", "The all-distances sketch (ADS) has recently emerged as a promising paradigm of graph "
+                           "neighborhood sketching.", "A"),
+              Paper("kdd", "The Applied Data Science (ADS) Invited Talks Track at KDD-2017 is a continuation.", "B"),
+              Paper("web", "Dwell time can be used by web publishers to decide where to place online ads and what "
+                           "type of ads to place.", "C")]
+    keyphrases = {"ads": _kp("ADS"), "kdd": _kp("ADS"), "web": _kp("online ads", "ads")}
+    assert _concept_of(papers, keyphrases, "web", "online ads")[0] == "c:online ads"
+    assert _concept_of(papers, keyphrases, "web", "ads")[0] == "c:ads"
+    # two papers define ADS differently: each keeps its own
+    assert _concept_of(papers, keyphrases, "ads", "ADS")[0] == "c:all distances sketch"
+    assert _concept_of(papers, keyphrases, "kdd", "ADS")[0] == "c:applied data science"
+
+
+def test_enumerations_and_one_word_long_forms_are_no_acronym_definitions():
+    text = ("We use it for two tasks: (I) to discover temporal publishing patterns and (II) to rank the streams "
+            "of news by information (II) and more.")
+    assert find_acronyms(text) == {}

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "STOP_WORDS"]
+__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -78,6 +78,17 @@ def _lexicon():
     from textblob.en import lexicon
 
     return lexicon
+
+
+def word_class(word: str) -> str | None:
+    """The tag the tagger's lexicon gives ``word`` (case-sensitive), None for an unknown word.
+
+    Examples
+    --------
+    >>> word_class("system"), word_class("Twitter"), word_class("bert")
+    ('NN', 'NNP', None)
+    """
+    return _lexicon().get(word)
 
 
 def _fix(word: str, pos: str) -> str:
