@@ -60,3 +60,38 @@ def synthetic_graph(n_nodes: int, *, seed: int = 0, topics: int = 12, per_paper:
         pid = papers[(topic + topics * rng.randrange(max(1, (n_papers - topic) // topics))) % n_papers].id
         mentions.append(Mention(pid, cid, 0.1, per_paper + 1 + j, concepts[cid].name))
     return build_graph(papers, concepts, mentions, related_top_k=8)
+
+
+def map_metrics(data: dict, *, k: int = 10, seed: int = 0) -> dict:
+    """How well a page's drawing reads as a map, from its data block alone.
+
+    ``isolated``: share of drawn nodes with no drawn edge; ``agreement``: mean share
+    of each node's ``k`` nearest on-screen neighbours (by position) that are in its
+    community; ``baseline``: the same with the communities shuffled (what a layout
+    that ignores communities scores).
+    """
+    import numpy as np
+
+    nodes = data["nodes"]
+    n = len(nodes)
+    linked = set()
+    for edge in data["edges"]:
+        linked.update(edge[:2])
+    xy = np.array([[node["x"], node["y"]] for node in nodes], dtype=float).reshape(-1, 2)
+    community = np.array([node["community"] for node in nodes])
+    k = min(k, n - 1)
+    if k < 1:
+        return {"nodes": n, "isolated": 0.0, "agreement": 1.0, "baseline": 1.0}
+    near = np.empty((n, k), dtype=int)
+    for start in range(0, n, 1000):  # blocks keep the distance matrix small
+        block = xy[start:start + 1000]
+        dist = ((block[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)
+        dist[np.arange(len(block)), np.arange(start, start + len(block))] = np.inf
+        near[start:start + len(block)] = np.argsort(dist, axis=1, kind="stable")[:, :k]
+
+    def agree(labels):
+        return float((labels[near] == labels[:, None]).mean())
+
+    shuffled = np.random.default_rng(seed).permutation(community)
+    return {"nodes": n, "isolated": round(1 - len(linked) / n, 4), "agreement": round(agree(community), 4),
+            "baseline": round(agree(shuffled), 4)}

@@ -3,8 +3,9 @@
 The page inlines vis-network 9.1.2 (the copy pyvis ships), kg's own script and
 style, and the graph as JSON; it loads no fonts, images or scripts from anywhere
 and a Content-Security-Policy forbids it to connect anywhere. Node positions are
-precomputed here with a seeded Fruchterman–Reingold layout (igraph), so physics
-stays off and a 5,000-node view is interactive at once.
+precomputed here with seeded Fruchterman–Reingold layouts (igraph), so physics
+stays off and a 5,000-node view is interactive at once. The layout is a map:
+each community gets its own region (see :func:`layout_positions`).
 
 Every string from the corpus travels inside a ``<script type="application/json">``
 block with ``<``, ``>`` and ``&`` escaped, and the page only ever puts it into the
@@ -23,6 +24,7 @@ import hashlib
 import html
 import json
 import math
+from collections.abc import Mapping, Sequence
 from importlib import resources
 
 import networkx as nx
@@ -41,12 +43,105 @@ _EXCERPT = 280
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) -> dict[str, tuple[float, float]]:
-    """Seeded Fruchterman–Reingold positions in page pixels, centred on 0.
+def _force(view: nx.Graph, nodes: list, seed: int, weighted: bool = False) -> np.ndarray:
+    """Seeded Fruchterman–Reingold coordinates of ``nodes`` (igraph), centred on 0."""
+    import igraph as ig
 
-    The same graph and seed give the same positions. About ``spacing`` pixels are
-    left per node, so the drawing grows with the square root of the node count (and
-    is at least ``24 * spacing`` wide, so that small dense graphs do not overlap).
+    n = len(nodes)
+    if n == 1:
+        return np.zeros((1, 2))
+    index = {node: i for i, node in enumerate(nodes)}
+    pairs = [(index[u], index[v], float(d.get("weight", 1) or 0)) for u, v, d in view.edges(nodes, data=True)
+             if u in index and v in index]
+    g = ig.Graph(n=n, edges=[(a, b) for a, b, _ in pairs])
+    start = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2)) * math.sqrt(n)
+    weights = None
+    if weighted and pairs:
+        top = max(w for _, _, w in pairs) or 1.0
+        weights = [0.2 + 4.8 * math.sqrt(max(w, 0.0) / top) for _, _, w in pairs]
+    with seeded_igraph(seed):
+        coords = np.asarray(g.layout_fruchterman_reingold(seed=start.tolist(), niter=500, weights=weights).coords,
+                            dtype=float)
+    return coords - coords.mean(axis=0)
+
+
+def _fill_disk(coords: np.ndarray, radius: float) -> np.ndarray:
+    """Coordinates moved radially so that they fill a disk of ``radius`` evenly.
+
+    Angles and the order of distances from the centre are kept (the ``i``-th
+    closest point lands at ``radius * sqrt((i + 0.5) / n)``), so a dense core
+    opens up and outliers come in.
+    """
+    n = len(coords)
+    if n == 1:
+        return np.zeros((1, 2))
+    dist = np.hypot(coords[:, 0], coords[:, 1])
+    order = np.argsort(dist, kind="stable")
+    target = np.empty(n)
+    target[order] = radius * np.sqrt((np.arange(n) + 0.5) / n)
+    angle = np.arctan2(coords[:, 1], coords[:, 0])
+    return np.column_stack([target * np.cos(angle), target * np.sin(angle)])
+
+
+def _pack(centres: np.ndarray, radii: np.ndarray, gap: float, rounds: int = 300) -> np.ndarray:
+    """Circles moved apart until none overlap (with ``gap`` between), pulled gently together."""
+    pos = centres.astype(float).copy()
+    k = len(pos)
+    if k < 2:
+        return pos * 0
+    need = radii[:, None] + radii[None, :] + gap
+    np.fill_diagonal(need, 0.0)
+    for _ in range(rounds):
+        pos -= 0.02 * (pos - (pos * radii[:, None] ** 2).sum(axis=0) / (radii ** 2).sum())  # gravity
+        delta = pos[:, None, :] - pos[None, :, :]
+        dist = np.hypot(delta[..., 0], delta[..., 1])
+        np.fill_diagonal(dist, np.inf)
+        overlap = np.clip(need - dist, 0.0, None)
+        if not overlap.any():
+            continue
+        safe = np.where(dist > 1e-9, dist, 1.0)
+        unit = delta / safe[..., None]
+        unit[dist <= 1e-9] = np.array([1.0, 0.0])  # coincident: push along x, by index order
+        share = radii[None, :] ** 2 / (radii[:, None] ** 2 + radii[None, :] ** 2)  # small circles move more
+        pos += 0.5 * (unit * (overlap * share)[..., None]).sum(axis=1)
+    for _ in range(rounds):  # then settle: no more gravity, only pushes
+        delta = pos[:, None, :] - pos[None, :, :]
+        dist = np.hypot(delta[..., 0], delta[..., 1])
+        np.fill_diagonal(dist, np.inf)
+        overlap = np.clip(need - dist + 1e-3, 0.0, None)
+        if not (dist < need - 1e-6).any():
+            break
+        safe = np.where(dist > 1e-9, dist, 1.0)
+        unit = delta / safe[..., None]
+        unit[dist <= 1e-9] = np.array([1.0, 0.0])
+        share = radii[None, :] ** 2 / (radii[:, None] ** 2 + radii[None, :] ** 2)
+        pos += (unit * (overlap * share)[..., None]).sum(axis=1)
+    delta = pos[:, None, :] - pos[None, :, :]
+    dist = np.hypot(delta[..., 0], delta[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    if (dist < need - 1e-6).any():  # not settled: fall back to a grid of cells, which never overlaps
+        cell = 2 * radii.max() + gap
+        cols = math.ceil(math.sqrt(k))
+        order = np.lexsort((pos[:, 0], pos[:, 1]))
+        grid = np.array([[(i % cols) * cell, (i // cols) * cell] for i in range(k)], dtype=float)
+        pos[order] = grid
+    return pos - pos.mean(axis=0)
+
+
+def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0,
+                     room: Mapping[str, float] | None = None) -> dict[str, tuple[float, float]]:
+    """Seeded positions in page pixels, centred on 0, with each community in its own region.
+
+    The communities (node attribute ``community``; all one group when absent) are
+    laid out first: a weighted Fruchterman–Reingold layout of the graph of
+    communities (linked by the edges between them) gives each a centre, and each
+    gets a disk with room for its nodes, pushed apart until no two disks overlap.
+    Then each community's own nodes are laid out (Fruchterman–Reingold on the edges
+    inside it) and spread evenly over its disk. About ``spacing`` pixels are left
+    per node, so the drawing grows with the square root of the node count;
+    ``room`` can ask for a larger radius around some nodes (a big node with its label).
+
+    The same graph and seed give the same positions.
     """
     nodes = list(view)
     n = len(nodes)
@@ -54,17 +149,34 @@ def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0) 
         return {}
     if n == 1:
         return {nodes[0]: (0.0, 0.0)}
-    import igraph as ig
-
-    index = {node: i for i, node in enumerate(nodes)}
-    g = ig.Graph(n=n, edges=[(index[u], index[v]) for u, v in view.edges()])
-    start = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2)) * math.sqrt(n)
-    with seeded_igraph(seed):
-        coords = np.asarray(g.layout_fruchterman_reingold(seed=start.tolist(), niter=500).coords, dtype=float)
-    coords -= coords.mean(axis=0)
-    radius = float(np.percentile(np.hypot(coords[:, 0], coords[:, 1]), 98)) or 1.0
-    coords *= max(spacing * math.sqrt(n) / 2, 12 * spacing) / radius  # small graphs get room too
-    return {node: (round(float(x), 1), round(float(y), 1)) for node, (x, y) in zip(nodes, coords)}
+    groups: dict[int, list] = {}
+    for node in nodes:
+        groups.setdefault(int(view.nodes[node].get("community", -1)), []).append(node)
+    keys = sorted(groups, key=lambda k: (-len(groups[k]), k))
+    where = {node: i for i, k in enumerate(keys) for node in groups[k]}
+    room = room or {}
+    radii = np.array([max(spacing * math.sqrt(len(groups[k])) / 2, spacing / 2,
+                          max(float(room.get(node, 0.0)) for node in groups[k])) for k in keys])
+    if len(keys) == 1:
+        centres = np.zeros((1, 2))
+    else:
+        between = nx.Graph()
+        between.add_nodes_from(range(len(keys)))
+        for u, v, d in view.edges(data=True):
+            a, b = where[u], where[v]
+            if a != b:
+                w = float(d.get("weight", 1) or 0) + (between.edges[a, b]["weight"] if between.has_edge(a, b) else 0)
+                between.add_edge(a, b, weight=w)
+        centres = _force(between, list(range(len(keys))), seed, weighted=True)
+        scale = float(np.percentile(np.hypot(centres[:, 0], centres[:, 1]), 90)) or 1.0
+        centres = _pack(centres / scale * math.sqrt((radii ** 2).sum()), radii, gap=spacing)
+    placed: dict[str, tuple[float, float]] = {}
+    for i, k in enumerate(keys):
+        members = groups[k]
+        inner = _fill_disk(_force(view, members, seed), radii[i] if len(members) > 1 else 0.0) + centres[i]
+        for node, (x, y) in zip(members, inner):
+            placed[node] = (round(float(x), 1), round(float(y), 1))
+    return {node: placed[node] for node in nodes}
 
 
 def _excerpt(text: str, limit: int = _EXCERPT) -> str:
@@ -82,6 +194,13 @@ def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[st
 
 
 def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
+    if data.get("kind") == "community":
+        papers = []
+        for paper in data.get("central") or []:
+            p = graph.nodes[paper]
+            papers.append({"title": str(p.get("title") or p.get("label") or paper), "year": p.get("year")})
+        return {"title": str(data.get("label") or node), "papers": data.get("papers", 0),
+                "concepts": [str(c) for c in data.get("concepts") or []], "central": papers}
     if data.get("kind") == "paper":
         authors = [str(a) for a in data.get("authors") or []]
         return {
@@ -118,16 +237,24 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, titl
     """
     nodes = list(view)
     index = {node: i for i, node in enumerate(nodes)}
-    positions = layout_positions(view, seed=seed)
-    sizes = _scale([view.nodes[n].get("centrality", 0.0) for n in nodes], 6.0, 38.0)
+    overview = view.graph.get("view") == "communities"
+    low, high = (14.0, 70.0) if overview else (6.0, 38.0)
+    sizes = _scale([view.nodes[n].get("centrality", 0.0) for n in nodes], low, high)
+    room = None
+    if overview:  # each community with its label (about 7 px a character at 13 px) clear of the others
+        room = {n: max(size, 3.6 * min(len(str(view.nodes[n].get("label", ""))) + 5, 42))
+                for n, size in zip(nodes, sizes)}
+    positions = layout_positions(view, seed=seed, spacing=60.0 if overview else 110.0, room=room)
     labels = view.graph.get("community_labels", [])
     sizes_in = {}
     out_nodes = []
     for node, size in zip(nodes, sizes):
         data = view.nodes[node]
         community = int(data.get("community", -1))
-        sizes_in[community] = sizes_in.get(community, 0) + 1
+        sizes_in[community] = sizes_in.get(community, 0) + (int(data.get("papers", 0)) if overview else 1)
         label = str(data.get("label") or data.get("name") or node)
+        if data.get("kind") == "community":
+            label = f"{community} · {label}"
         out_nodes.append({
             "id": node,
             "label": label if len(label) <= 42 else label[:40].rstrip() + "…",
@@ -147,7 +274,7 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, titl
     legend = [{"community": k, "label": labels[k] if 0 <= k < len(labels) else "no community",
                "color": color_of(k), "count": count}
               for k, count in sorted(sizes_in.items(), key=lambda kv: (kv[0] < 0, kv[0]))]
-    kinds = {"paper": 0, "concept": 0}
+    kinds = {"paper": 0, "concept": 0, "community": 0}
     for node in nodes:
         kind = view.nodes[node].get("kind")
         kinds[kind] = kinds.get(kind, 0) + 1
@@ -155,7 +282,8 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, titl
         "title": title,
         "view": view.graph.get("view", "bipartite"),
         "size_by": view.graph.get("size_by", "pagerank"),
-        "counts": {"papers": kinds.get("paper", 0), "concepts": kinds.get("concept", 0), "edges": len(out_edges)},
+        "counts": {"papers": kinds.get("paper", 0), "concepts": kinds.get("concept", 0),
+                   "communities": kinds.get("community", 0), "edges": len(out_edges)},
         "focus": index.get(view.graph.get("focus")) if view.graph.get("focus") is not None else None,
         "palette": list(PALETTE),
         "other_color": OTHER_COLOR,
@@ -208,7 +336,8 @@ def render_html(
     seed: int = 42,
     resolution: float = 1.0,
     title: str = "kg graph",
-    communities: list[set[str]] | None = None,
+    communities: Mapping[str, int] | None = None,
+    community_labels: Sequence[str] | None = None,
 ) -> str:
     """A self-contained HTML page drawing one view of ``graph``.
 
@@ -216,9 +345,15 @@ def render_html(
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (see :mod:`kg.graph`).
-    view, top, min_weight, community, focus, depth, size_by, seed, resolution, communities
+    view, top, min_weight, community, focus, depth, size_by, seed, resolution
         Which part to draw; see :func:`kg.export.html_view.graph_view`. The
         defaults keep at most 2,000 nodes, which opens in about a second.
+    communities, community_labels : optional
+        Community number of each paper (and label of each number) as the analysis
+        computed them, e.g. ``{p: row["id"] for row in analysis["communities"] for p
+        in row["papers"]}`` and ``[row["label"] for row in analysis["communities"]]``;
+        the page then shows exactly these. Without them the page detects them itself
+        with ``seed`` and ``resolution``, as the report does.
     title : str
         Page title and heading.
 
@@ -234,7 +369,7 @@ def render_html(
     """
     shown = graph_view(graph, view=view, top=top, min_weight=min_weight, community=community,
                        focus=focus, depth=depth, size_by=size_by, seed=seed, resolution=resolution,
-                       communities=communities)
+                       communities=communities, community_labels=community_labels)
     payload = view_payload(graph, shown, seed=seed, title=title)
     scripts = [_script_text(_vis_network()), _script_text(_asset("graph.js"))]
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "

@@ -13,33 +13,48 @@ Views
 ``papers``
     Papers joined by ``related`` (weight: shared-concept weight) and ``cites``.
 ``concepts``
-    Concepts joined by ``co_occurs`` (weight: number of papers naming both).
+    Concepts joined by ``co_occurs`` (weight: number of papers naming both); each
+    concept keeps only its strongest links (a term map, as VOSviewer draws one).
+``communities``
+    One node per paper community (``papers``: its size), joined by the weight of
+    the ``related`` and ``cites`` links between their papers; each node carries the
+    community's top concepts and most central papers for the page's details panel.
 
 Communities are the paper communities of the report (Louvain on the ``related``
-projection, largest first); a concept joins the community of most of its papers,
-so a colour means the same thing in every view.
+projection, largest first), or the ones the caller hands in (``communities``,
+``community_labels``: compute once, hand on); a concept joins the community of
+most of its papers, so a colour means the same thing in every view.
+
+The ``top`` most central nodes are kept so that every kept node has a kept edge:
+nodes whose links all leave the selection give way to the next most central ones
+that link into it. Only a view with no edges at all (or a focus node alone) shows
+nodes alone.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from kg.analyze.communities import detect_communities, label_communities
+from kg.analyze.communities import central_members, detect_communities, label_communities
 from kg.errors import ViewError
 from kg.graph import projection
 
 __all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership"]
 
-VIEWS = ("bipartite", "papers", "concepts")
+VIEWS = ("bipartite", "papers", "concepts", "communities")
 SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
+CONCEPT_LINKS = 6  # concepts view: the strongest links each concept keeps
+_DETAIL = 12  # communities view: concepts and papers listed per community
 
 
 def community_membership(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0,
-                         communities: list[set[str]] | None = None) -> tuple[dict[str, int], list[str]]:
+                         communities: Mapping[str, int] | None = None,
+                         community_labels: Sequence[str] | None = None) -> tuple[dict[str, int], list[str]]:
     """Community index of every paper and concept, and a short label per community.
 
     Parameters
@@ -48,28 +63,101 @@ def community_membership(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: 
         A kg graph.
     seed, resolution
         Louvain settings, as for the report (ignored when ``communities`` is given).
-    communities : list of set, optional
-        Paper communities already computed (e.g. by :func:`kg.analyze.analyze`).
+    communities : mapping, optional
+        Paper (or node) id -> community number, already computed (e.g. from the
+        ``communities`` rows of :func:`kg.analyze.analyze`: ``{p: row["id"] for row
+        in rows for p in row["papers"]}``). Nodes it leaves out get none (-1),
+        except concepts, which vote as below.
+    community_labels : sequence of str, optional
+        The label of each community number (``row["label"]``); computed when not given.
 
     Returns
     -------
     (dict, list)
         Node id -> community index, and the label (top three concept names) of each
         community. Concepts take the community of most of their papers (ties: the
-        larger community).
+        lower number, i.e. the larger community).
     """
     if communities is None:
-        communities = detect_communities(projection(graph, "related"), seed=seed, resolution=resolution)
-    membership = {paper: index for index, members in enumerate(communities) for paper in members}
+        groups = detect_communities(projection(graph, "related"), seed=seed, resolution=resolution)
+        membership = {paper: index for index, members in enumerate(groups) for paper in members}
+    else:
+        membership = {str(node): int(k) for node, k in communities.items() if node in graph and int(k) >= 0}
+        groups = [set() for _ in range(max(membership.values(), default=-1) + 1)]
+        for node, k in membership.items():
+            groups[k].add(node)
     votes: dict[str, Counter[int]] = {}
     for paper, concept, key in graph.edges(keys=True):
-        if key == "mentions" and paper in membership:
+        if key == "mentions" and paper in membership and concept not in membership:
             votes.setdefault(concept, Counter())[membership[paper]] += 1
     for concept, counter in votes.items():
         membership[concept] = min(counter, key=lambda k: (-counter[k], k))
-    labels = [", ".join(str(graph.nodes[c].get("name", c)) for c in top[:3])
-              for top in label_communities(graph, communities)]
+    if community_labels is not None:
+        labels = [str(label) for label in community_labels]
+        labels += [f"community {k}" for k in range(len(labels), len(groups))]
+    else:
+        labels = [", ".join(str(graph.nodes[c].get("name", c)) for c in top[:3])
+                  for top in label_communities(graph, groups)]
     return membership, labels
+
+
+def _community_view(graph: nx.MultiDiGraph, membership: dict[str, int], labels: list[str]) -> nx.Graph:
+    """One node per paper community, linked by the weight of related and cites links across."""
+    members: dict[int, set[str]] = {}
+    for node, k in membership.items():
+        if graph.nodes[node].get("kind") == "paper":
+            members.setdefault(k, set()).add(node)
+    order = sorted(members)
+    top_concepts = label_communities(graph, [members[k] for k in order], top=_DETAIL)
+    related = projection(graph, "related")
+    out = nx.Graph()
+    for k, concepts in zip(order, top_concepts):
+        papers = [p for p, _ in central_members(related, members[k], top=_DETAIL)]
+        out.add_node(f"community:{k}", kind="community", community=k, papers=len(members[k]),
+                     label=labels[k] if k < len(labels) else f"community {k}",
+                     concepts=[str(graph.nodes[c].get("name", c)) for c in concepts],
+                     central=[p for p in papers])
+    weights: Counter[tuple[int, int]] = Counter()
+    for u, v, key, data in graph.edges(keys=True, data=True):
+        if key not in ("related", "cites") or u not in membership or v not in membership:
+            continue
+        a, b = membership[u], membership[v]
+        if a != b and a in members and b in members:
+            weights[min(a, b), max(a, b)] += float(data.get("weight", 1) or 0) if key == "related" else 1.0
+    for (a, b), weight in sorted(weights.items()):
+        out.add_edge(f"community:{a}", f"community:{b}", kind="links", weight=round(weight, 3), cites=False)
+    return out
+
+
+def _strongest_links(view: nx.Graph, keep: int) -> nx.Graph:
+    """``view`` with only the edges that are among the ``keep`` heaviest of either end."""
+    kept = set()
+    for node in view:
+        ranked = sorted(view.adj[node].items(), key=lambda kv: (-float(kv[1].get("weight", 1)), kv[0]))
+        kept.update((min(node, other), max(node, other)) for other, _ in ranked[:keep])
+    view.remove_edges_from([(u, v) for u, v in list(view.edges()) if (min(u, v), max(u, v)) not in kept])
+    return view
+
+
+def _linked_top(view: nx.Graph, scores: dict[str, float], top: int, first: str | None) -> list[str]:
+    """The ``top`` most central nodes such that each has an edge to another kept node.
+
+    Nodes of the plain top ``top`` whose links all leave it are replaced by the next
+    most central nodes with a link into what is kept (which can only give kept nodes
+    more links). ``first`` (the focus) is always kept.
+    """
+    ranked = sorted(view, key=lambda n: (n != first, -scores[n], n))
+    kept = set(ranked[:top])
+    alone = {n for n in kept if n != first and not any(m in kept for m in view.adj[n])}
+    kept -= alone
+    if not kept:  # nothing links: keep the plain top
+        return ranked[:top]
+    for node in ranked[top:]:
+        if len(kept) >= top:
+            break
+        if any(m in kept for m in view.adj[node]):
+            kept.add(node)
+    return [n for n in ranked if n in kept]
 
 
 def _names(data: dict) -> set[str]:
@@ -149,7 +237,8 @@ def graph_view(
     size_by: str = "pagerank",
     seed: int = 42,
     resolution: float = 1.0,
-    communities: list[set[str]] | None = None,
+    communities: Mapping[str, int] | None = None,
+    community_labels: Sequence[str] | None = None,
 ) -> nx.Graph:
     """The part of ``graph`` to draw, with community and centrality on each node.
 
@@ -157,10 +246,10 @@ def graph_view(
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (see :mod:`kg.graph`).
-    view : {"bipartite", "papers", "concepts"}
+    view : {"bipartite", "papers", "concepts", "communities"}
         Which nodes and edges to show (see the module docstring).
     top : int or None
-        Keep the ``top`` most central nodes (``None`` or 0: all).
+        Keep the ``top`` most central nodes that link to one another (``None`` or 0: all).
     min_weight : float
         Drop edges lighter than this, then nodes left without edges.
     community : int, optional
@@ -175,8 +264,9 @@ def graph_view(
         Seed for community detection and sampled betweenness.
     resolution : float
         Community resolution (as ``kg build --resolution``).
-    communities : list of set, optional
-        Paper communities already computed, to skip detecting them again.
+    communities, community_labels : optional
+        Community numbers and labels already computed (see :func:`community_membership`);
+        the page then shows exactly these.
 
     Returns
     -------
@@ -205,8 +295,12 @@ def graph_view(
     if depth < 0:
         raise ViewError("--depth must be 0 or more")
     membership, labels = community_membership(graph, seed=seed, resolution=resolution,
-                                             communities=communities)
-    shown = _base_view(graph, view)
+                                             communities=communities, community_labels=community_labels)
+    if view == "communities":
+        shown = _community_view(graph, membership, labels)
+        membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
+    else:
+        shown = _base_view(graph, view)
     if min_weight > 0:
         shown.remove_edges_from([(u, v) for u, v, w in shown.edges(data="weight") if w < min_weight])
         shown.remove_nodes_from([n for n in list(shown) if shown.degree(n) == 0])
@@ -219,10 +313,15 @@ def graph_view(
     if focus is not None:
         focus_id = find_node(shown, graph, focus)
         shown = nx.ego_graph(shown, focus_id, radius=depth)
-    scores = _centrality(shown, size_by, seed)
+    if view == "communities":  # size is the number of papers; the largest are kept
+        scores = {n: float(d["papers"]) for n, d in shown.nodes(data=True)}
+        size_by = "papers"
+    else:
+        scores = _centrality(shown, size_by, seed)
     if top and shown.number_of_nodes() > top:
-        ranked = sorted(shown, key=lambda n: (n != focus_id, -scores[n], n))
-        shown = shown.subgraph(ranked[:top]).copy()
+        shown = shown.subgraph(_linked_top(shown, scores, top, focus_id)).copy()
+    if view == "concepts":
+        shown = _strongest_links(shown, CONCEPT_LINKS)
     out = nx.Graph(focus=focus_id, community_labels=labels, view=view, size_by=size_by)
     for node in sorted(shown):
         out.add_node(node, **shown.nodes[node])

@@ -33,10 +33,13 @@
   // keeps vis-network's per-node option parsing cheap on big graphs.
   var groups = {};
   function groupOf(n) {
-    var name = (n.kind === "paper" ? "p" : "c") + n.community;
+    var name = (n.kind === "paper" ? "p" : n.kind === "community" ? "m" : "c") + n.community;
     if (!groups[name]) {
       var c = colorOf(n.community), paper = n.kind === "paper";
-      groups[name] = paper
+      groups[name] = n.kind === "community"
+        ? { shape: "dot", borderWidth: 2, color: { background: mix(c, "white", 0.15), border: mix(c, "black", 0.3),
+            highlight: { background: c, border: "#111" }, hover: { background: c, border: "#111" } } }
+        : paper
         ? { shape: "square", borderWidth: 1, color: { background: c, border: mix(c, "black", 0.35),
             highlight: { background: c, border: "#111" }, hover: { background: c, border: "#111" } } }
         : { shape: "dot", borderWidth: 2, color: { background: mix(c, "white", 0.55), border: c,
@@ -112,14 +115,26 @@
     network.redraw();
   }
   // Labels are drawn here rather than by vis-network, which would measure all of them up front:
-  // only nodes inside the view whose text would be at least LABEL_MIN px on screen, biggest first.
-  var FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif", LABEL_MAX = 24;
-  var LABEL_MIN = N <= 400 ? 0 : 10;  // small graphs: every label that finds room, at 10 px or more
+  // only nodes inside the view whose text would be at least LABEL_MIN px on screen, biggest first,
+  // and, as on a map, the LABEL_LEAD most prominent nodes at a readable size at any zoom (the
+  // largest node of each community first, so every region is named). Labels never overlap.
+  var FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif", LABEL_MAX = 24, LABEL_FLOOR = 11;
+  var LABEL_MIN = N <= 400 ? 0 : 10;  // small graphs: every label that finds room, at 11 px or more
+  var LABEL_LEAD = 120;
   var bySize = data.nodes.map(function (n, k) { return k; })
     .sort(function (a, b) { return sizeOf[b] - sizeOf[a] || a - b; });
-  var fontOf = sizeOf.map(function (size) { return 9 + 15 * Math.max(0, Math.min(1, (size - 5) / 33)); });
-  function drawLabels(ctx, indices, minPx, limit) {
-    var scale = network.getScale(), taken = new Map(), CELL = 48;
+  var leaders = [], seenCommunity = new Set();
+  bySize.forEach(function (k) {
+    var c = data.nodes[k].community;
+    if (!seenCommunity.has(c)) { seenCommunity.add(c); leaders.push(k); }
+  });
+  var labelOrder = leaders.concat(bySize.filter(function (k) { return leaders.indexOf(k) < 0; }));
+  var drawnLabels = [];
+  var fontOf = sizeOf.map(function (size, k) {  // community labels: one size, the disk shows the size
+    return data.nodes[k].kind === "community" ? 13 : 9 + 15 * Math.max(0, Math.min(1, (size - 5) / 33));
+  });
+  function drawLabels(ctx, indices, minPx, limit, lead) {
+    var scale = network.getScale(), taken = new Map(), CELL = 48, boxes = [];
     var topLeft = network.DOMtoCanvas({ x: -50, y: -20 });
     var bottomRight = network.DOMtoCanvas({ x: container.clientWidth + 50, y: container.clientHeight + 20 });
     function free(box, mark) {  // box in screen px: [left, top, right, bottom]; labels never overlap
@@ -144,10 +159,10 @@
     ctx.fillStyle = "#1f2430";
     for (var i = 0; i < indices.length && drawn < limit; i++) {
       var k = indices[i], px = fontOf[k] * scale;
-      if (px < minPx) { if (indices === bySize) break; else continue; }
+      if (px < minPx && i >= lead) continue;
       var node = body.nodes[k];
       if (!node || node.x < topLeft.x || node.x > bottomRight.x || node.y < topLeft.y || node.y > bottomRight.y) continue;
-      var shown = Math.max(Math.min(px, LABEL_MAX), 10), size = shown / scale;
+      var shown = Math.max(Math.min(px, LABEL_MAX), LABEL_FLOOR), size = shown / scale;
       var font = size.toFixed(3) + "px " + FONT;
       if (font !== currentFont) { ctx.font = font; ctx.lineWidth = size / 4; currentFont = font; }
       var text = data.nodes[k].label, y = node.y + sizeOf[k] + 2 / scale;
@@ -157,12 +172,14 @@
       free(box, true);
       ctx.strokeText(text, node.x, y);
       ctx.fillText(text, node.x, y);
+      boxes.push({ node: k, px: Math.round(shown * 10) / 10, box: box.map(function (v) { return Math.round(v * 10) / 10; }) });
       drawn++;
     }
     ctx.restore();
+    return boxes;
   }
   network.on("afterDrawing", function (ctx) {
-    drawLabels(ctx, bySize, LABEL_MIN, 600);
+    drawnLabels = drawLabels(ctx, labelOrder, LABEL_MIN, 600, LABEL_LEAD);
     if (!keptNodes) return;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -172,7 +189,7 @@
     drawEdges(ctx, keptEdges, keptColor);
     keptNodes.forEach(function (k) { var node = body.nodes[k]; if (node) node.draw(ctx); });
     // readable names for the kept nodes at any zoom (all of them when there are few)
-    drawLabels(ctx, keptNodes, labelKept ? 0 : LABEL_MIN, 600);
+    drawLabels(ctx, keptNodes, labelKept ? 0 : LABEL_MIN, 600, 0);
   });
   function neighbourhood(k) {
     var keep = new Set([k]);
@@ -192,9 +209,33 @@
   data.nodes.forEach(function (n, k) { byName.set(String(n.info.title).toLowerCase(), k); });
 
   var details = document.getElementById("kg-details");
+  function communityDetails(n, info) {
+    details.appendChild(el("p", "kg-meta", "Community " + n.community));
+    details.appendChild(el("h3", null, info.title));
+    details.appendChild(el("p", "kg-meta", info.papers + (info.papers === 1 ? " paper" : " papers")));
+    details.appendChild(el("p", "kg-meta", "Top concepts"));
+    var chips = el("div", "kg-chips");
+    (info.concepts || []).forEach(function (name) { chips.appendChild(el("span", "kg-chip kg-static", name)); });
+    details.appendChild(chips);
+    details.appendChild(el("p", "kg-meta", "Most central papers"));
+    var list = el("ol", "kg-papers");
+    (info.central || []).forEach(function (p) {
+      list.appendChild(el("li", null, p.title + (p.year !== null && p.year !== undefined ? " (" + p.year + ")" : "")));
+    });
+    details.appendChild(list);
+    var more = el("p", "kg-meta", "All its papers and concepts: ");
+    more.appendChild(el("code", null, "kg viz <build folder> --community " + n.community));
+    details.appendChild(more);
+  }
   function showDetails(k) {
     var n = data.nodes[k], info = n.info;
     details.replaceChildren();
+    if (n.kind === "community") {
+      communityDetails(n, info);
+      appendNeighbours(k);
+      details.hidden = false;
+      return;
+    }
     details.appendChild(el("p", "kg-meta", (n.kind === "paper" ? "Paper" : "Concept") +
       (n.community >= 0 ? " · community " + n.community + ": " + communityName(n.community) : "")));
     details.appendChild(el("h3", null, info.title));
@@ -216,6 +257,10 @@
       details.appendChild(el("p", "kg-meta", info.papers + (info.papers === 1 ? " paper" : " papers")));
       if (info.aliases && info.aliases.length) details.appendChild(el("p", null, "Also: " + info.aliases.join(", ")));
     }
+    appendNeighbours(k);
+    details.hidden = false;
+  }
+  function appendNeighbours(k) {
     var neighbours = adj[k].map(function (pair) { return pair[0]; })
       .sort(function (a, b) { return data.nodes[b].centrality - data.nodes[a].centrality; });
     details.appendChild(el("p", "kg-meta", neighbours.length + " neighbours" + (neighbours.length > 15 ? " (15 most central)" : "")));
@@ -226,7 +271,6 @@
       list.appendChild(chip);
     });
     details.appendChild(list);
-    details.hidden = false;
   }
 
   var tooltip = document.getElementById("kg-tooltip"), mouse = { x: 0, y: 0 };
@@ -243,7 +287,10 @@
     var n = data.nodes[k], info = n.info;
     tooltip.replaceChildren();
     tooltip.appendChild(el("b", null, info.title));
-    if (n.kind === "paper") {
+    if (n.kind === "community") {
+      tooltip.appendChild(el("div", "kg-meta", "Community " + n.community + " · " + info.papers + " papers"));
+      if (info.concepts && info.concepts.length) tooltip.appendChild(el("div", "kg-meta", "Concepts: " + info.concepts.slice(0, 8).join(", ")));
+    } else if (n.kind === "paper") {
       var meta = metaLine(info);
       if (meta) tooltip.appendChild(el("div", "kg-meta", meta));
       if (info.concepts && info.concepts.length) tooltip.appendChild(el("div", "kg-meta", "Concepts: " + info.concepts.join(", ")));
@@ -318,8 +365,9 @@
     legendItems.push({ li: li, community: entry.community });
     legendList.appendChild(li);
   });
-  if (data.nodes.every(function (n) { return n.kind !== "concept"; })) document.querySelector(".kg-dot").parentNode.hidden = true;
-  if (data.nodes.every(function (n) { return n.kind !== "paper"; })) document.querySelector(".kg-square").parentNode.hidden = true;
+  ["paper", "concept", "community"].forEach(function (kind) {
+    if (data.nodes.every(function (n) { return n.kind !== kind; })) document.querySelector(".kg-shape-" + kind).parentNode.hidden = true;
+  });
   if (!data.edges.some(function (e) { return e[3]; })) document.querySelector(".kg-cites").parentNode.hidden = true;
 
   // ---- search ------------------------------------------------------------------------------
@@ -392,12 +440,14 @@
   // ---- caption, ready ----------------------------------------------------------------------
   var c = data.counts;
   document.getElementById("kg-caption").textContent = [
+    c.communities ? c.communities + " communities" : null,
     c.papers ? c.papers + " papers" : null, c.concepts ? c.concepts + " concepts" : null, c.edges + " edges",
     "view: " + data.view, "size: " + data.size_by
   ].filter(Boolean).join(" · ");
 
   window.kg = { network: network, nodes: nodes, edges: edges, data: data, search: search, select: select,
                 clear: clearSelection, ready: null, timing: timing,
+                labels: function () { return drawnLabels.slice(); },
                 highlighted: function () { return keptNodes ? keptNodes.slice().sort(function (a, b) { return a - b; }) : null; } };
   network.once("afterDrawing", function () {
     document.getElementById("kg-loading").hidden = true;
