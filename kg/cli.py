@@ -576,8 +576,10 @@ def concepts(
 @reports_errors
 def viz(
     directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
-    view: Annotated[str, typer.Option("--view", help="bipartite (papers + concepts), papers or concepts.")] = "bipartite",
-    top: Annotated[int, typer.Option("--top", min=0, help="Keep the N most central nodes (0: all).")] = 2000,
+    view: Annotated[str, typer.Option("--view", help="bipartite (papers + concepts), papers, concepts (term map) "
+                                                     "or communities (one node per community).")] = "bipartite",
+    top: Annotated[int, typer.Option("--top", min=0,
+                                     help="Keep the N most central nodes, each linked to another (0: all).")] = 2000,
     min_weight: Annotated[float, typer.Option("--min-weight", min=0.0,
                                               help="Drop lighter edges (mentions: score 0-1; related: shared-concept "
                                                    "weight; co_occurs: papers), then unlinked nodes.")] = 0.0,
