@@ -213,3 +213,78 @@ def test_focus_prefers_an_exact_name_or_alias_over_partial_matches():
     assert find_node(view, g, "Graph Convolutional Network") == "c:gcn"
     assert find_node(view, g, "gcns") == "c:gcn"
     assert find_node(view, g, "deep graph") == "c:deep"
+
+
+def test_top_replaces_nodes_whose_links_all_leave_it():
+    from kg.export.html_view import _linked_top
+
+    g = nx.Graph([("a", "b"), ("b", "c"), ("x", "y"), ("c", "d")])
+    scores = {"a": 9, "b": 8, "x": 7, "c": 6, "y": 1, "d": 5}
+    # the plain top 4 (a, b, x, c) leaves x alone: it gives way to d, which links to c
+    assert _linked_top(g, scores, 4, None) == ["a", "b", "c", "d"]
+    assert _linked_top(g, scores, 4, "x") == ["x", "a", "b", "c"]  # a focus stays, even alone
+    assert _linked_top(nx.empty_graph(["p", "q", "r"]), {"p": 3, "q": 2, "r": 1}, 2, None) == ["p", "q"]
+
+
+def test_top_leaves_no_node_alone_on_a_large_graph():
+    big = synthetic_graph(3000, seed=5)
+    for name in ("bipartite", "papers", "concepts"):
+        view = graph_view(big, view=name, top=600)
+        assert view.number_of_nodes() == 600
+        assert all(view.degree(n) > 0 for n in view), name
+
+
+def test_precomputed_communities_are_shown_as_given(graph):
+    papers = sorted(n for n, d in graph.nodes(data=True) if d["kind"] == "paper")
+    given = {p: i % 3 for i, p in enumerate(papers)}
+    labels = ["first theme", "second theme", "third theme"]
+    view = graph_view(graph, top=None, communities=given, community_labels=labels)
+    assert all(view.nodes[p]["community"] == given[p] for p in papers)
+    assert view.graph["community_labels"] == labels
+    concepts = [n for n, d in view.nodes(data=True) if d["kind"] == "concept"]
+    assert {view.nodes[c]["community"] for c in concepts} <= {0, 1, 2}  # concepts follow their papers
+    data = _data(render_html(graph, top=None, communities=given, community_labels=labels))
+    assert [e["label"] for e in data["legend"]] == labels
+    fallback = graph_view(graph, top=None, communities=given)  # labels computed from the given groups
+    assert len(fallback.graph["community_labels"]) == 3 and all(fallback.graph["community_labels"])
+
+
+def test_communities_view_is_one_node_per_community(graph):
+    full = graph_view(graph, top=None)
+    view = graph_view(graph, view="communities", top=None)
+    sizes = {}
+    for n, d in full.nodes(data=True):
+        if d["kind"] == "paper":
+            sizes[d["community"]] = sizes.get(d["community"], 0) + 1
+    assert {d["community"]: d["papers"] for _, d in view.nodes(data=True)} == sizes
+    assert all(d["kind"] == "community" and d["concepts"] and d["central"] for _, d in view.nodes(data=True))
+    assert view.number_of_edges() > 0 and all(w > 0 for _, _, w in view.edges(data="weight"))
+    data = _data(render_html(graph, view="communities", top=None))
+    node = max(data["nodes"], key=lambda n: n["size"])
+    assert node["kind"] == "community" and node["info"]["papers"] == max(sizes.values())
+    assert node["info"]["concepts"] and node["info"]["central"][0]["title"]
+    assert sum(e["count"] for e in data["legend"]) == sum(sizes.values())  # the legend counts papers
+
+
+def test_concepts_view_keeps_each_concepts_strongest_links(graph):
+    from kg.export.html_view import CONCEPT_LINKS
+
+    view = graph_view(graph, view="concepts", top=None)
+    full = nx.Graph()
+    full.add_edges_from((u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == "co_occurs")
+    assert view.number_of_edges() < full.number_of_edges()
+    for u, v, w in view.edges(data="weight"):
+        heavier = [sum(1 for _, _, x in full.edges(end, data="weight") if x > w) for end in (u, v)]
+        assert min(heavier) < CONCEPT_LINKS
+    assert all(view.degree(n) > 0 for n in view)
+
+
+def test_layout_puts_each_community_in_its_own_region():
+    from _html_graphs import map_metrics
+
+    big = synthetic_graph(2000, seed=2)
+    data = _data(render_html(big, top=1200))
+    metrics = map_metrics(data)
+    assert metrics["isolated"] == 0.0
+    assert metrics["agreement"] >= 0.9 > 0.3 >= metrics["baseline"]
+    assert data == _data(render_html(big, top=1200))  # seeded: the same page again
