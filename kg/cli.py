@@ -238,8 +238,13 @@ def build(
                            write_thesaurus=write_thesaurus, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
     _output_folder(out)
+    cache_path = _cache_path(cache, no_cache, out)
+    if cache_path is not None:
+        from kg.extract.cache import check_cache
+
+        check_cache(cache_path)
     result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar(),
-                       cache=_cache_path(cache, no_cache, out))
+                       cache=cache_path)
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     _out(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
