@@ -178,3 +178,79 @@ def test_five_thousand_nodes_open_and_respond(browser, tmp_path):
         _assert_offline_and_clean(log, path)
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def large_graph():
+    return synthetic_graph(4000, seed=11)
+
+
+def _readable_labels(page) -> list[dict]:
+    """The labels drawn at the opening zoom that lie wholly on the canvas, checked not to overlap
+    and to be at least 10 px; each must show ink (the text) in its box on a screenshot."""
+    from PIL import Image
+
+    width, height = page.evaluate("[kg.network.canvas.frame.clientWidth, kg.network.canvas.frame.clientHeight]")
+    labels = [label for label in page.evaluate("kg.labels()")
+              if label["box"][0] >= 0 and label["box"][1] >= 0 and label["box"][2] <= width
+              and label["box"][3] <= height]
+    for i, a in enumerate(labels):
+        assert a["px"] >= 10, a
+        for b in labels[:i]:
+            apart = (a["box"][2] <= b["box"][0] or b["box"][2] <= a["box"][0]
+                     or a["box"][3] <= b["box"][1] or b["box"][3] <= a["box"][1])
+            assert apart, f"labels overlap: {a} {b}"
+    image = Image.open(io.BytesIO(page.locator("#kg-network").screenshot())).convert("L")
+    for label in labels:
+        left, top, right, bottom = (round(v) for v in label["box"])
+        dark = sum(1 for v in image.crop((left, top, right, bottom)).getdata() if v < 100)
+        assert dark >= 8, f"no text drawn in {label}"
+    return labels
+
+
+@pytest.mark.parametrize("view", ["bipartite", "concepts", "communities"])
+def test_large_graph_opens_as_a_labelled_map(browser, large_graph, tmp_path, view):
+    from _html_graphs import map_metrics
+
+    path = tmp_path / f"{view}.html"
+    path.write_text(render_html(large_graph, view=view), encoding="utf-8")
+    page, log, seconds = open_page(browser, path)
+    try:
+        data = page.evaluate("kg.data")
+        metrics = map_metrics(data)
+        assert metrics["isolated"] == 0.0, metrics
+        labels = _readable_labels(page)
+        if view == "communities":
+            assert len(labels) == len(data["nodes"]) >= 10  # every community named
+            OUTPUT.mkdir(exist_ok=True)
+            page.screenshot(path=str(OUTPUT / "graph_large_communities.png"))
+        else:
+            assert len(data["nodes"]) == 2000 and metrics["agreement"] >= 0.6 > metrics["baseline"], metrics
+            assert len(labels) >= 20, f"{len(labels)} readable labels at the opening zoom"
+            OUTPUT.mkdir(exist_ok=True)
+            page.screenshot(path=str(OUTPUT / f"graph_large_{view}.png"))
+        _assert_offline_and_clean(log, path)
+    finally:
+        page.close()
+
+
+def test_a_click_on_a_community_opens_its_papers_and_concepts(browser, large_graph, tmp_path):
+    path = tmp_path / "communities.html"
+    path.write_text(render_html(large_graph, view="communities"), encoding="utf-8")
+    page, log, _ = open_page(browser, path)
+    try:
+        index = page.evaluate("kg.data.nodes.reduce((b, n, k, all) => n.size > all[b].size ? k : b, 0)")
+        info = page.evaluate("k => kg.data.nodes[k].info", index)
+        point = _node_point(page, index)
+        page.mouse.click(point["x"], point["y"])
+        assert page.evaluate("kg.network.getSelectedNodes()") == [index]
+        details = page.locator("#kg-details")
+        assert details.is_visible()
+        text = details.inner_text()
+        assert info["title"] in text and f"{info['papers']} papers" in text
+        assert info["concepts"][0] in text and info["central"][0]["title"] in text
+        assert f"--community {page.evaluate('k => kg.data.nodes[k].community', index)}" in text
+        assert len(page.evaluate("kg.highlighted()")) > 1  # its neighbouring communities
+        _assert_offline_and_clean(log, path)
+    finally:
+        page.close()
