@@ -309,3 +309,33 @@ def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model
     again = SentenceTransformerEmbedder(real_embedder.model)
     assert np.allclose(again.embed(texts), ours, atol=1e-6)
     assert again._onnx.path == int8._onnx.path and again._onnx.path.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("text, junk, kept", [
+    # sentences of the seed abstracts (shared/seeds) that gave junk candidates
+    ("A natural question is whether these models can advance science.", "advance science", "science"),
+    ("Few-shot methods fine-tune LoRA to increase model accuracy.", "increase model accuracy", "model accuracy"),
+    ("Existing models only support single text condition.", "support single text condition", "single text condition"),
+    ("GGF leverages extra continuous intermediate domains.", "GGF leverages extra continuous intermediate domains",
+     "extra continuous intermediate domains"),
+    ("The Langevin algorithm disregards label information.", "Langevin algorithm disregards label information",
+     "label information"),
+    ("We introduce an approach leveraging pre-acquisition modulation.", "approach leveraging pre-acquisition modulation",
+     "pre-acquisition modulation"),
+    ("Meta learning methods leverage data.", "Meta learning methods leverage data", "Meta learning methods"),
+    ("We study deceptive fairness attacks.", "study deceptive fairness attacks", "deceptive fairness attacks"),
+    ("Approaches have prominently featured transformer-based models.", "featured transformer-based models",
+     "transformer-based models"),
+    ("A meta learning based framework named FATE.", "meta learning based framework named FATE",
+     "meta learning based framework"),
+    ("Text-to-image models have garnered immense attention.", "immense attention", "attention"),
+    ("We decouple them by **M**ixture **o**f **w**eak experts.", "M ixture", "Mixture"),
+])
+def test_candidates_never_cross_a_verb(text, junk, kept):
+    phrases = candidate_phrases(text)
+    assert junk not in phrases and kept in phrases, phrases
+
+
+def test_nominal_gerunds_and_participles_stay_inside_compounds():
+    phrases = candidate_phrases("Model checking games help meta learning methods with user generated content.")
+    assert {"Model checking games", "meta learning methods", "user generated content"} <= set(phrases)

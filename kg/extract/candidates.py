@@ -45,7 +45,9 @@ STOP_WORDS = frozenset(
 GENERIC_MODIFIERS = frozenset(
     """able certain current different existing extensive good important main new novel numerous
     particular possible present previous proposed recent related significant simple specific
-    typical useful various""".split()
+    typical useful various
+    considerable crucial enormous essential exceptional great huge immense impressive
+    notable promising remarkable substantial tremendous unprecedented vast""".split()
 )
 
 
@@ -57,6 +59,7 @@ def _tagger():
 
 
 _SPACES = re.compile(r"\s+")
+_EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
 
 
 def tag(text: str) -> list[tuple[str, str]]:
@@ -67,10 +70,10 @@ def tag(text: str) -> list[tuple[str, str]]:
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
     """
-    text = _SPACES.sub(" ", text).strip()
+    text = _SPACES.sub(" ", _EMPHASIS.sub("", text)).strip()
     if not text:
         return []
-    return [(w, _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
+    return _in_context([(w, _fix(w, t)) for w, t in _tagger()(text, tokenize=True)])
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +103,70 @@ def _fix(word: str, pos: str) -> str:
         if stem and _lexicon().get(stem) == "VB":
             return "VBZ"
     return pos
+
+
+# Words that abstracts use as verbs but the tagger's lexicon knows only as nouns or
+# adjectives ("can advance science", "to increase model accuracy", "we study attacks",
+# "methods leverage data"). After a modal, "to", a subject pronoun or a plural noun they
+# are read as verbs.
+_VERBISH = frozenset(
+    """address advance aid aim alleviate attack balance benefit boost bridge capture correct
+    decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
+    leverage limit mitigate need outperform power promote report result review shift spur
+    study support tackle underpin""".split()
+)
+# Gerunds that name an activity inside a compound ("meta learning methods", "model
+# checking games"); any other gerund after a noun starts a verb phrase ("approach
+# leveraging pre-acquisition modulation").
+_NOMINAL_GERUNDS = frozenset(
+    """learning training filtering ranking clustering mining processing matching embedding
+    sampling reasoning modeling modelling tracking indexing checking computing hashing
+    engineering programming planning parsing tagging labeling labelling testing encoding
+    decoding denoising pruning scheduling routing caching crawling searching browsing tuning
+    prompting pooling smoothing forecasting mapping scaling editing splitting boosting bagging
+    recognition tagging answering understanding reading writing linking counting coding
+    rendering shading painting matching retrieving recommending sensing monitoring networking
+    tracing profiling mixing shaping warping pretraining finetuning""".split()
+)
+# Participles that report rather than modify ("a framework named FATE").
+_REPORTING = frozenset(
+    """named called termed dubbed coined known denoted referred given obtained shown considered
+    described defined presented introduced achieved compared observed required demonstrated""".split()
+)
+_AUXILIARIES = frozenset("be been being is are was were has have had".split())
+_SUBJECTS = frozenset("we they it which that who this these".split())
+
+
+def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Tags corrected from their neighbours: verbs the lexicon reads as nouns.
+
+    Examples
+    --------
+    >>> [t for _, t in _in_context([("GGF", "NN"), ("leverages", "NNS"), ("extra", "JJ"), ("data", "NNS")])]
+    ['NN', 'VBZ', 'JJ', 'NNS']
+    >>> [t for _, t in _in_context([("to", "TO"), ("increase", "NN"), ("accuracy", "NN")])]
+    ['TO', 'VB', 'NN']
+    """
+    out = list(tagged)
+    for i, (word, pos) in enumerate(out):
+        low = word.lower()
+        prev_word, prev_pos = out[i - 1] if i else ("", "")
+        before = i - 1
+        while before >= 0 and out[before][1] == "RB":  # "which only support", "have prominently featured"
+            before -= 1
+        ahead_word, ahead_pos = out[before] if before >= 0 else ("", "")
+        next_pos = out[i + 1][1] if i + 1 < len(out) else ""
+        if pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
+                ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS):
+            out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")
+        elif pos == "NNS" and word.islower() and low not in _lexicon() and low[:-1] in _lexicon() \
+                and prev_pos in ("NN", "NNP") and next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB"):
+            out[i] = (word, "VBZ")  # "algorithm disregards label information"
+        elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS:
+            out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
+        elif pos == "VBN" and (low in _REPORTING or ahead_word.lower() in _AUXILIARIES):
+            out[i] = (word, "VBD")  # "named", "have (prominently) featured"
+    return out
 
 
 @dataclass(frozen=True)
