@@ -249,7 +249,9 @@ def build(
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     _out(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
                + (f" ({skipped})" if skipped else "")
-               + (f", {corpus.merged} merged (same paper in several inputs)" if corpus.merged else ""))
+               + (f", {corpus.merged} merged (same paper in several inputs)" if corpus.merged else "")
+               + (f", {corpus.repaired} with unencodable or direction-changing characters removed"
+                  if corpus.repaired else ""))
     for skip in corpus.skipped[:10]:
         _err(f"  skipped {skip}")
     if len(corpus.skipped) > 10:

@@ -74,6 +74,7 @@ class Corpus:
     papers: list[Paper] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
     merged: int = 0
+    repaired: int = 0  # records read with lone surrogates or bidirectional overrides cleaned from their text
 
     def skip_counts(self) -> dict[str, int]:
         """Number of skipped records by reason category (text before the first ':')."""

@@ -86,12 +86,16 @@ class BuildOptions:
                 raise OptionError(name, f"must be between {low} and {high}, not {value!r}")
 
         if self.format not in FORMATS:
-            raise OptionError("format", f"unknown format {self.format!r}; choose one of {', '.join(FORMATS)}")
+            raise OptionError("format", f"unknown format {self.format!r}; choose auto or one of "
+                                        f"{', '.join(f for f in FORMATS if f != 'auto')}")
         if self.precision not in PRECISIONS:
             raise OptionError("precision", f"unknown precision {self.precision!r}; choose one of {', '.join(PRECISIONS)}")
         for pair in self.mapping:
-            if len(pair) != 2 or pair[0] not in FIELDS or not str(pair[1]).strip():
-                raise OptionError("mapping", f"{pair!r}: expected (field, column) with a field among {', '.join(FIELDS)}")
+            if not isinstance(pair, tuple) or len(pair) != 2 or not str(pair[1]).strip():
+                raise OptionError("mapping", f"{pair!r}: expected a (field, column) pair")
+            if pair[0] not in FIELDS:
+                raise OptionError("mapping", f"{pair[0]}={pair[1]}: unknown field {pair[0]!r}; "
+                                             f"fields are {', '.join(FIELDS)}")
         for name in ("top_n", "shared_depth", "related_top_k", "min_shared", "min_cooccurrence"):
             integer(name)
         integer("seed", low=0, high=2**32 - 1)  # numpy's seeds

@@ -124,7 +124,7 @@ def corpus(tmp_path):
     (["--resolution", "-5"], "Error: --resolution: must be > 0, not -5.0"),
     (["--seed", "-1"], "Error: --seed: must be between 0 and 4294967295, not -1"),
     (["--format", "pdf"], "Error: --format: unknown format 'pdf'"),
-    (["--map", "color=Colour"], "Error: --map: ('color', 'Colour'): expected (field, column)"),
+    (["--map", "color=Colour"], "Error: --map: color=Colour: unknown field 'color'; fields are id, title"),
 ])
 def test_build_refuses_bad_options_before_reading_anything(tmp_path, corpus, args, message):
     out = tmp_path / "o"

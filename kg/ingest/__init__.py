@@ -26,7 +26,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from kg.errors import InputError
+from kg.ingest._io import bomless_utf16
 from kg.ingest._json import first_json_record
+from kg.ingest._records import REPAIRED
 from kg.ingest.arxiv import load_arxiv
 from kg.ingest.bibtex import load_bibtex
 from kg.ingest.jsonl import load_jsonl
@@ -120,6 +122,8 @@ def detect_format(path: str) -> str:
         raise InputError(exc.strerror or "cannot open", path=path) from None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         head = raw.decode("utf-16", errors="replace")
+    elif (utf16 := bomless_utf16(raw)) is not None:
+        head = raw.decode(utf16, errors="replace")
     else:
         head = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
     head = head.replace("\r\n", "\n").replace("\r", "\n")
@@ -173,7 +177,12 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
             parts.append(READERS[kind](name))
     if mapping and not used_mapping:
         raise InputError("--map applies to CSV/TSV inputs, and none was given")
+    repaired = 0
+    for part in parts:
+        for paper in part.papers:
+            repaired += bool(paper.extra.pop(REPAIRED, False))
     corpus = merge_corpora(parts)
+    corpus.repaired = repaired
     if strict and corpus.skipped:
         first = corpus.skipped[0]
         raise InputError(first.reason + f" (--strict; {len(corpus.skipped)} record(s) skipped in all)",

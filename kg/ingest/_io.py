@@ -6,19 +6,35 @@ import os
 
 from kg.errors import InputError
 
-__all__ = ["read_text", "MAX_FILE_BYTES"]
+__all__ = ["read_text", "bomless_utf16", "MAX_FILE_BYTES"]
 
 MAX_FILE_BYTES = 2 * 1024**3
+_SAMPLE = 1 << 16
+
+
+def bomless_utf16(data: bytes) -> str | None:
+    """``utf-16-le`` / ``utf-16-be`` when most odd / even bytes of the file's start are NUL."""
+    sample = data[:_SAMPLE]
+    half = len(sample) // 2
+    if half < 2:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if odd > 0.4 * half and even < 0.05 * half:
+        return "utf-16-le"
+    if even > 0.4 * half and odd < 0.05 * half:
+        return "utf-16-be"
+    return None
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Return the file's text: UTF-8 (with or without BOM) or UTF-16 with BOM, line endings as ``\\n``.
+    """Return the file's text: UTF-8 (with or without BOM) or UTF-16 (with BOM, or recognised by its
+    NUL bytes without one), line endings as ``\\n``.
 
     Raises
     ------
     InputError
-        When the file is missing, is a directory, or is not UTF-8 (the message
-        names the line and byte offset of the first bad byte).
+        When the file is missing, is a directory, holds binary data (NUL bytes), or is
+        not UTF-8 (the message names the line and byte offset of the first bad byte).
     """
     name = os.fspath(path)
     try:
@@ -38,6 +54,18 @@ def read_text(path: str | os.PathLike[str]) -> str:
         except UnicodeDecodeError as exc:
             raise InputError(f"broken UTF-16 text (offset {exc.start}); re-save the file as UTF-8",
                              path=name) from None
+    utf16 = bomless_utf16(data)
+    if utf16 is not None:  # NULs every other byte: UTF-16 saved without its byte order mark
+        try:
+            return data.decode(utf16).lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].decode(utf16, errors="replace").count("\n") + 1
+            raise InputError(f"looks like {utf16.upper()} without a byte order mark, but is broken at offset "
+                             f"{exc.start}; re-save the file as UTF-8", path=name, line=line) from None
+    nul = data.find(b"\x00", 0, _SAMPLE)
+    if nul >= 0 and data.count(b"\x00", 0, _SAMPLE) > len(data[:_SAMPLE]) // 100:
+        raise InputError(f"binary data, not text (NUL bytes from offset {nul}); give a corpus file saved "
+                         "as UTF-8", path=name, line=data.count(b"\n", 0, nul) + 1)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from kg.escape import clean_text as safe_text
 from kg.models import Paper
 
 __all__ = [
@@ -33,6 +34,9 @@ __all__ = [
 MAX_FIELD_CHARS = 100_000
 
 _WS = re.compile(r"\s+")
+_UNSAFE = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+#: Key of :attr:`Paper.extra` that marks a record whose text was repaired (see :func:`clean_text`).
+REPAIRED = "_repaired"
 _DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
 _ARXIV = re.compile(r"(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
 
@@ -42,11 +46,30 @@ class RecordSkipped(Exception):
 
 
 def clean_text(value: object) -> str:
-    """Return ``value`` as one line of text: NFC, whitespace runs collapsed, stripped."""
+    """Return ``value`` as one line of text: NFC, whitespace runs collapsed, stripped; lone
+    surrogates (which no output can encode) replaced by U+FFFD and bidirectional overrides
+    (which make text display as something else) removed, see :func:`kg.escape.clean_text`."""
     if value is None:
         return ""
-    text = unicodedata.normalize("NFC", str(value))
+    text = str(value)
+    if _UNSAFE.search(text):
+        text = safe_text(text)
+    text = unicodedata.normalize("NFC", text)
     return _WS.sub(" ", text).strip()
+
+
+def _needs_repair(record: Mapping[str, object]) -> bool:
+    """Whether any text in ``record`` holds a lone surrogate or a bidirectional override."""
+    def walk(value: object) -> bool:
+        if isinstance(value, str):
+            return _UNSAFE.search(value) is not None
+        if isinstance(value, Mapping):
+            return any(walk(k) or walk(v) for k, v in value.items())
+        if isinstance(value, (list, tuple)):
+            return any(walk(v) for v in value)
+        return False
+
+    return walk(record)
 
 
 def text_id(text: str) -> str:
@@ -258,7 +281,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     ids: dict[str, str] = {}
     for scheme, value in dict(record.get("ids") or {}).items():  # type: ignore[arg-type]
         if value:
-            ids[str(scheme)] = clean_text(value)
+            ids[clean_text(scheme)] = clean_text(value)
     doi = normalize_doi(clean_text(record.get("doi"))) or ids.get("doi")
     arxiv = normalize_arxiv(clean_text(record.get("arxiv_id") or record.get("arxiv"))) or ids.get(
         "arxiv"
@@ -276,6 +299,9 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     derived = not title
     if derived:
         title = derive_title(abstract)
+    extra = _clean_json(dict(record.get("extra") or {}))  # type: ignore[arg-type]
+    if _needs_repair(record):
+        extra[REPAIRED] = True
     return Paper(
         id=paper_id,
         abstract=abstract,
@@ -288,5 +314,16 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
         references=_as_list(record.get("references"), split=";"),
         ids=ids,
         source=source,
-        extra=dict(record.get("extra") or {}),  # type: ignore[arg-type]
+        extra=extra,
     )
+
+
+def _clean_json(value):
+    """``value`` (JSON-like) with lone surrogates and bidirectional overrides cleaned from every string."""
+    if isinstance(value, str):
+        return safe_text(value) if _UNSAFE.search(value) else value
+    if isinstance(value, Mapping):
+        return {_clean_json(k): _clean_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean_json(v) for v in value]
+    return value

@@ -159,9 +159,6 @@ def load_csv(
             index[field] = found[0]
     if dialect == "kg" and "arxiv_id" not in index and "arxiv" in columns:
         index["arxiv_id"] = columns["arxiv"]
-    # Web of Science writes quotes inside fields without escaping them.
-    quoting = csv.QUOTE_NONE if dialect == "wos" else csv.QUOTE_MINIMAL
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quoting=quoting)
     for field, column in (mapping or {}).items():
         if field not in FIELDS:
             raise InputError(f"--map {field}={column}: unknown field {field!r}; fields are {', '.join(FIELDS)}",
@@ -178,17 +175,7 @@ def load_csv(
             line=1,
         )
     corpus = Corpus()
-    rows = iter(reader)
-    next(rows, None)  # the header
-    while True:
-        number = reader.line_num + 1
-        try:
-            row = next(rows)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            corpus.skipped.append(Skip(name, number, f"unparsable: {exc}"))
-            continue
+    for number, row in _rows(text, delimiter, dialect, name, corpus.skipped):
         if not any(cell.strip() for cell in row):
             continue
         if len(row) < len(header) and len(row) <= index["abstract"]:
@@ -199,6 +186,43 @@ def load_csv(
         except RecordSkipped as exc:
             corpus.skipped.append(Skip(name, number, str(exc)))
     return corpus
+
+
+def _rows(text: str, delimiter: str, dialect: str, name: str, skipped: list[Skip]):
+    """``(line, row)`` for each record after the header; broken records become skips.
+
+    Quotes are read strictly, so a field whose quote is never closed cannot swallow the
+    records after it: the parser stops at the first quote that does not close a field (or
+    at the end of the file), the record where the quote opened is skipped with its line,
+    and reading starts again on the next line.
+    """
+    # Web of Science writes quotes inside fields without escaping them.
+    quoting = csv.QUOTE_NONE if dialect == "wos" else csv.QUOTE_MINIMAL
+    lines = text.split("\n")
+    offset = 1  # lines before the text being read: the header
+    while True:
+        reader = csv.reader(io.StringIO("\n".join(lines[offset:]), newline=""), delimiter=delimiter,
+                            quoting=quoting, strict=True)
+        restart = None
+        while True:
+            number = offset + reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                end = offset + reader.line_num
+                if end > number:
+                    skipped.append(Skip(name, number, f"unparsable: a quoted field opened on this line is not closed "
+                                                      f"before line {end} ({exc}); the next lines were read again"))
+                    restart = number  # read again from the line after this record's first line
+                    break
+                skipped.append(Skip(name, number, f"unparsable: {exc}"))
+                continue
+            yield number, row
+        if restart is None:
+            return
+        offset = restart
 
 
 def load_scopus(path: str | os.PathLike[str], *, mapping: Mapping[str, str] | None = None) -> Corpus:
