@@ -92,3 +92,19 @@ def open_page(context, path: Path, *, timeout_ms: int = 60_000):
     page.wait_for_function("() => window.kg && window.kg.ready !== null", timeout=timeout_ms, polling=50)
     seconds = page.evaluate("window.kg.ready") / 1000.0  # performance.now() counts from navigation start
     return page, log, seconds
+
+
+def readable_labels(page) -> list[dict]:
+    """The node labels the page drew in its last frame that a person can read: wholly on the
+    canvas, at least 10 px, overlapping no other label. Each is ``{node, px, box}`` (box in
+    canvas pixels: left, top, right, bottom)."""
+    width, height = page.evaluate("[kg.network.canvas.frame.clientWidth, kg.network.canvas.frame.clientHeight]")
+    shown = [label for label in page.evaluate("kg.labels()")
+             if label["box"][0] >= 0 and label["box"][1] >= 0 and label["box"][2] <= width
+             and label["box"][3] <= height and label["px"] >= 10]
+
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+    return [a for i, a in enumerate(shown)
+            if all(apart(a["box"], b["box"]) for j, b in enumerate(shown) if j != i)]

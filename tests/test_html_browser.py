@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _browser import chromium, open_page, why_unavailable
+from _browser import chromium, open_page, readable_labels, why_unavailable
 from _html_graphs import synthetic_graph
 from conftest import EXAMPLE, ROOT, HashEmbedder
 from kg.export.html import render_html
@@ -186,17 +186,14 @@ def large_graph():
 
 
 def _readable_labels(page) -> list[dict]:
-    """The labels drawn at the opening zoom that lie wholly on the canvas, checked not to overlap
-    and to be at least 10 px; each must show ink (the text) in its box on a screenshot."""
+    """The labels readable at the current zoom (see ``_browser.readable_labels``), after checking
+    that no two labels on the canvas overlap and that each shows ink (its text) on a screenshot."""
     from PIL import Image
 
-    width, height = page.evaluate("[kg.network.canvas.frame.clientWidth, kg.network.canvas.frame.clientHeight]")
-    labels = [label for label in page.evaluate("kg.labels()")
-              if label["box"][0] >= 0 and label["box"][1] >= 0 and label["box"][2] <= width
-              and label["box"][3] <= height]
-    for i, a in enumerate(labels):
-        assert a["px"] >= 10, a
-        for b in labels[:i]:
+    labels = readable_labels(page)
+    drawn = page.evaluate("kg.labels()")
+    for i, a in enumerate(drawn):
+        for b in drawn[:i]:
             apart = (a["box"][2] <= b["box"][0] or b["box"][2] <= a["box"][0]
                      or a["box"][3] <= b["box"][1] or b["box"][3] <= a["box"][1])
             assert apart, f"labels overlap: {a} {b}"

@@ -263,6 +263,12 @@
   function appendNeighbours(k) {
     var neighbours = adj[k].map(function (pair) { return pair[0]; })
       .sort(function (a, b) { return data.nodes[b].centrality - data.nodes[a].centrality; });
+    if (!neighbours.length) {  // say why a node stands alone
+      details.appendChild(el("p", "kg-meta", data.nodes[k].kind === "community"
+        ? "Shown alone: no paper of it is related to, or cites, a paper of another community."
+        : "Shown alone: none of its links lead to a node drawn in this view."));
+      return;
+    }
     details.appendChild(el("p", "kg-meta", neighbours.length + " neighbours" + (neighbours.length > 15 ? " (15 most central)" : "")));
     var list = el("div", "kg-chips");
     neighbours.slice(0, 15).forEach(function (m) {
