@@ -19,9 +19,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kg.extract.candidates import Candidate
+from kg.extract.candidates import Candidate, word_class
 
-__all__ = ["rank_candidates", "prior_scores", "variant_key"]
+__all__ = ["rank_candidates", "prior_scores", "variant_key", "ordinary_word", "GENERIC_WEIGHT"]
+
+# What a one-word candidate that is an ordinary English word loses ("selection",
+# "scenario", "understanding" lose to "causal sensitivity analysis"); see README, "Concepts".
+GENERIC_WEIGHT = 0.15
 
 
 def variant_key(phrase: str) -> str:
@@ -83,15 +87,37 @@ def rank_candidates(
     return [(i, round(float(scores[i]), 4)) for i in picked]
 
 
-def prior_scores(cands: Sequence[Candidate], position_weight: float, title_weight: float) -> np.ndarray:
-    """The position and title bonuses of each candidate (what is added to its cosine).
+def ordinary_word(phrase: str) -> bool:
+    """A one-word phrase that is an ordinary English word: lower or sentence case, known to the
+    tagger's lexicon, not as a proper noun ("selection", "Scenario"; not "BERT", "Twitter", "GNNs").
+
+    Examples
+    --------
+    >>> [ordinary_word(p) for p in ["selection", "Data", "BERT", "Twitter", "word2vec", "neural network"]]
+    [True, True, False, False, False, False]
+    """
+    if " " in phrase or "-" in phrase or not phrase[1:].islower():
+        return False
+    low = phrase.lower()
+    found = word_class(low) or (word_class(low[:-1]) if low.endswith("s") else None)
+    return bool(found) and not found.startswith("NNP")
+
+
+def prior_scores(cands: Sequence[Candidate], position_weight: float, title_weight: float,
+                 generic_weight: float = GENERIC_WEIGHT) -> np.ndarray:
+    """What is added to each candidate's cosine: the position and title bonuses, less
+    ``generic_weight`` for a one-word candidate that is an ordinary word (:func:`ordinary_word`).
 
     Examples
     --------
     >>> prior_scores([Candidate("a", 0, 1, True), Candidate("b", 3, 1, False)], 0.1, 0.05).round(3)
     array([0.15, 0.05])
+    >>> prior_scores([Candidate("scenario", 0, 1, False)], 0.0, 0.0, 0.05).round(3)
+    array([-0.05])
     """
     scores = np.zeros(len(cands), dtype=np.float64)
+    if generic_weight:
+        scores -= generic_weight * np.array([ordinary_word(c.phrase) for c in cands], dtype=np.float64)
     if position_weight:
         scores += position_weight / np.sqrt(1.0 + np.array([c.first for c in cands], dtype=np.float64))
     if title_weight:
@@ -100,14 +126,23 @@ def prior_scores(cands: Sequence[Candidate], position_weight: float, title_weigh
 
 
 def _mmr(relevance: np.ndarray, vectors: np.ndarray, top_n: int, diversity: float) -> list[int]:
-    """Maximal marginal relevance; ``relevance`` is sorted best first. Returns indices in pick order."""
+    """Maximal marginal relevance; ``relevance`` is sorted best first. Returns indices in pick order.
+
+    The redundancy of each candidate (its highest similarity to a picked one) is kept up
+    to date with one vector operation per pick.
+    """
+    n = len(relevance)
+    top_n = min(top_n, n)
+    base = (1 - diversity) * np.asarray(relevance, dtype=np.float64)
+    pairwise = (vectors @ vectors.T).astype(np.float64)
+    redundancy = pairwise[0].copy()
+    taken = np.zeros(n, dtype=bool)
+    taken[0] = True
     picked = [0]
-    remaining = list(range(1, len(relevance)))
-    pairwise = vectors @ vectors.T
-    while remaining and len(picked) < top_n:
-        redundancy = pairwise[np.ix_(remaining, picked)].max(axis=1)
-        mmr = (1 - diversity) * relevance[remaining] - diversity * redundancy
-        best = remaining[int(np.argmax(mmr))]
+    while len(picked) < top_n:
+        mmr = np.where(taken, -np.inf, base - diversity * redundancy)
+        best = int(np.argmax(mmr))  # the first of equals, as the list order breaks ties
         picked.append(best)
-        remaining.remove(best)
+        taken[best] = True
+        np.maximum(redundancy, pairwise[best], out=redundancy)
     return picked
