@@ -373,11 +373,13 @@ class _Neo4jConnection:
         return self.driver
 
     def __exit__(self, kind, exc, tb):
+        from kg.export.neo4j import redact_uri
+
         if self.driver is not None:
             self.driver.close()
         if isinstance(exc, KgError):
             message = str(exc).replace(self._password, "***") if self._password else str(exc)
-            raise type(exc)(f"{message} [{self.uri}]") from None
+            raise type(exc)(f"{message} [{redact_uri(self.uri)}]") from None
         return False
 
 
@@ -450,7 +452,8 @@ def query(
 
     The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
     """
-    from kg.export.cypher import format_rows, parse_param, read_query_file, run_query
+    from kg.export.cypher import (check_parameters, format_rows, parse_param, query_parameters, read_query_file,
+                                  run_query)
 
     if (cypher is None) == (file is None):
         raise KgError("give a Cypher statement or --file, not both")
@@ -459,9 +462,12 @@ def query(
     given = dict(parse_param(p) for p in param or ())
     if file is not None:
         query_file = read_query_file(file)
-        text, parameters = query_file.text, query_file.parameters(given)
+        text = query_file.text
+        check_parameters(given, sorted({*query_file.defaults, *query_file.required, *query_parameters(text)}))
+        parameters = query_file.parameters(given)
     else:
         text, parameters = cypher, given
+        check_parameters(given, query_parameters(text))
     with _Neo4jConnection(uri, user, password, timeout) as driver:
         keys, rows = run_query(driver, text, parameters, database=database, write=write)
     _out(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)

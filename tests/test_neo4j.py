@@ -265,3 +265,49 @@ def test_compose_file_validates_with_docker_compose(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert "condition: service_healthy" in result.stdout
+
+
+def test_a_password_inside_the_uri_is_never_echoed():
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    for uri in ("bolt://neo4j:s3cret-in-uri@127.0.0.1:1", "neo4j://s3cret-in-uri@db", "http://u:s3cret-in-uri@x"):
+        result = CliRunner().invoke(app, ["query", "RETURN 1", "--uri", uri], env={"NEO4J_PASSWORD": "pw-12345678"})
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: ") and len(result.output.strip().splitlines()) == 1
+        assert "s3cret-in-uri" not in result.output and "***@" in result.output
+
+
+@pytest.mark.parametrize("param, message", [
+    ("x=99999999999999999999999999", "--param x: 99999999999999999999999999 is beyond Neo4j's 64-bit integers"),
+    ("x=[1, {\"a\": -99999999999999999999}]", "--param x: -99999999999999999999 is beyond Neo4j's 64-bit integers"),
+    ("x=" + "[" * 5000 + "]" * 5000, "--param x: lists and maps nested more than 32 deep"),
+    ("x=" + "[" * 5000, "--param x: lists and maps nested more than 32 deep"),
+])
+def test_query_params_neo4j_cannot_take_are_one_line_errors(param, message):
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    result = CliRunner().invoke(app, ["query", "RETURN $x", "--param", param], env={"NEO4J_PASSWORD": "pw-12345678"})
+    assert result.exit_code == 1 and result.output.startswith(f"Error: {message}"), result.output[:300]
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_unknown_query_params_are_named_with_the_ones_the_query_takes():
+    from typer.testing import CliRunner
+
+    from kg.cli import app
+
+    env = {"NEO4J_PASSWORD": "pw-12345678"}
+    result = CliRunner().invoke(app, ["query", "MATCH (p:Paper {id: $id}) RETURN p LIMIT $limit // $not",
+                                      "--param", "idd=1", "--param", "limit=3"], env=env)
+    assert result.exit_code == 1
+    assert result.output == "Error: the query has no parameter idd; it takes id, limit\n"
+    result = CliRunner().invoke(app, ["query", "--file", str(CYPHER_DIR / "top_concepts.cypher"),
+                                      "--param", "limt=3"], env=env)
+    assert result.exit_code == 1
+    assert result.output == "Error: the query has no parameter limt; it takes limit\n"
+    result = CliRunner().invoke(app, ["query", "RETURN '$x'", "--param", "x=1"], env=env)
+    assert result.output == "Error: the query has no parameter x; it takes none\n"

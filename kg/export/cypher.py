@@ -18,7 +18,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,8 @@ __all__ = [
     "split_statements",
     "read_query_file",
     "parse_param",
+    "query_parameters",
+    "check_parameters",
     "run_query",
     "plain_value",
     "format_rows",
@@ -164,14 +166,80 @@ def parse_param(text: str) -> tuple[str, object]:
     """
     name, sep, value = text.partition("=")
     if not sep or not _NAME.match(name.strip()):
-        raise Neo4jError(f"--param {text!r}: write it as NAME=VALUE")
+        raise Neo4jError(f"--param {text[:60]!r}: write it as NAME=VALUE")
+    name = name.strip()
+    if _depth(value) > _MAX_DEPTH:
+        raise Neo4jError(f"--param {name}: lists and maps nested more than {_MAX_DEPTH} deep; Neo4j takes "
+                         "plain values, lists and maps")
     try:
         parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
     if isinstance(parsed, float) and not math.isfinite(parsed):
         parsed = value
-    return name.strip(), parsed
+    _check_value(name, parsed)
+    return name, parsed
+
+
+_MAX_DEPTH = 32
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _depth(text: str) -> int:
+    """How deep brackets nest in ``text`` (an upper bound for its JSON; strings not parsed)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_value(name: str, value: object) -> None:
+    """Refuse a value Neo4j cannot take: an integer beyond 64 bits (anywhere in lists and maps)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool) and not _INT64[0] <= item <= _INT64[1]:
+            raise Neo4jError(f"--param {name}: {str(item)[:30]}{'…' if len(str(item)) > 30 else ''} is beyond "
+                             "Neo4j's 64-bit integers; quote it to pass text, e.g. --param "
+                             f"{name}='\"{str(item)[:12]}…\"'")
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+_PARAM_USE = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|`([^`]+)`)")
+_STRINGS_AND_COMMENTS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*|/\*.*?\*/", re.S)
+
+
+def query_parameters(query: str) -> list[str]:
+    """The ``$names`` a Cypher statement uses, sorted (names inside strings and comments are not).
+
+    Examples
+    --------
+    >>> query_parameters("MATCH (p:Paper {id: $id}) RETURN p LIMIT $limit // not $this")
+    ['id', 'limit']
+    """
+    code = _STRINGS_AND_COMMENTS.sub(" ", query)
+    return sorted({a or b for a, b in _PARAM_USE.findall(code)})
+
+
+def check_parameters(given: Mapping[str, object], takes: Sequence[str]) -> None:
+    """Refuse parameters a query does not take, naming the ones it does.
+
+    Raises
+    ------
+    Neo4jError
+    """
+    unknown = sorted(set(given) - set(takes))
+    if unknown:
+        names = ", ".join(unknown)
+        takes_text = f"it takes {', '.join(takes)}" if takes else "it takes none"
+        raise Neo4jError(f"the query has no parameter {names}; {takes_text}")
 
 
 def plain_value(value: object) -> object:

@@ -61,6 +61,7 @@ __all__ = [
     "PushResult",
     "graph_tables",
     "open_driver",
+    "redact_uri",
     "push_graph",
     "push_tables",
     "count_graph",
@@ -203,9 +204,13 @@ def open_driver(uri: str, user: str, password: str, *, timeout: float = 30.0):
     """
     import neo4j
 
+    shown = redact_uri(uri)
+    if shown != uri:
+        raise Neo4jError(f"the Neo4j URI {shown} holds a user name or password: give them apart from the URI "
+                         "(user and password), so they never show in messages or process lists")
     scheme = uri.partition("://")[0] if "://" in uri else ""
     if scheme not in _SCHEMES:
-        raise Neo4jError(f"invalid Neo4j URI {uri!r}: use bolt://host:7687 or neo4j://host:7687 "
+        raise Neo4jError(f"invalid Neo4j URI {shown!r}: use bolt://host:7687 or neo4j://host:7687 "
                          "(+s / +ssc for TLS)")
     try:
         return neo4j.GraphDatabase.driver(
@@ -213,7 +218,23 @@ def open_driver(uri: str, user: str, password: str, *, timeout: float = 30.0):
             connection_acquisition_timeout=timeout, max_transaction_retry_time=timeout,
             user_agent="kg")
     except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
-        raise Neo4jError(f"invalid Neo4j URI {uri!r} ({exc}); use e.g. bolt://localhost:7687 or neo4j://host:7687") from None
+        reason = str(exc).replace(password, "***") if password else str(exc)
+        raise Neo4jError(f"invalid Neo4j URI {shown!r} ({reason}); use e.g. bolt://localhost:7687 or "
+                         "neo4j://host:7687") from None
+
+
+_USERINFO = re.compile(r"^([^:/?#]*://)([^@/?#]*)@")
+
+
+def redact_uri(uri: str) -> str:
+    """``uri`` with any ``user:password@`` part shown as ``***@``.
+
+    Examples
+    --------
+    >>> redact_uri("bolt://neo4j:secret@db:7687"), redact_uri("neo4j://db")
+    ('bolt://***@db:7687', 'neo4j://db')
+    """
+    return _USERINFO.sub(lambda m: m.group(1) + "***@", uri)
 
 
 @contextlib.contextmanager
