@@ -178,12 +178,14 @@ def test_ctfidf_labels_hand_computed():
     rows = distinctive_concepts(g, parts, top=3)
     # community 0: 9 mentions (graph 3, node 2, method 3, edge 1); A = 18 / 2 = 9 mentions per
     # community; corpus mentions f(graph) = 4, f(node) = 2, f(method) = 6; edge is in one paper only
-    assert [r["id"] for r in rows[0]] == ["c:graph", "c:node", "c:method"]
-    assert rows[0][0]["score"] == pytest.approx(3 / 9 * math.log(1 + 9 / 4))  # 0.393
-    assert rows[0][1]["score"] == pytest.approx(2 / 9 * math.log(1 + 9 / 2))  # 0.379
-    assert rows[0][2]["score"] == pytest.approx(3 / 9 * math.log(1 + 9 / 6))  # 0.305: everywhere, ranks last
-    assert rows[0][1]["papers"] == 2
-    assert label_communities(g, parts, top=2) == [["c:graph", "c:node"], ["c:text", "c:word"]]
+    # times specificity: 0.5 for the ordinary words graph, method, text, word; 1 for "node",
+    # which the tagger's lexicon does not know
+    assert [r["id"] for r in rows[0]] == ["c:node", "c:graph", "c:method"]
+    assert rows[0][0]["score"] == pytest.approx(2 / 9 * math.log(1 + 9 / 2))  # 0.379
+    assert rows[0][1]["score"] == pytest.approx(0.5 * 3 / 9 * math.log(1 + 9 / 4))  # 0.196
+    assert rows[0][2]["score"] == pytest.approx(0.5 * 3 / 9 * math.log(1 + 9 / 6))  # 0.153: everywhere, ranks last
+    assert rows[0][0]["papers"] == 2
+    assert label_communities(g, parts, top=2) == [["c:node", "c:graph"], ["c:text", "c:word"]]
 
 
 def test_loglik_labels_hand_computed():
@@ -339,3 +341,26 @@ def test_concept_rows_and_saved_parameters(example_graph):
     assert saved_parameters(example_graph) == {"seed": 42, "resolution": 1.0}
     example_graph.graph["parameters"] = '{"seed": 7, "resolution": 2.0}'
     assert saved_parameters(example_graph) == {"seed": 7, "resolution": 2.0}
+
+
+def test_specific_multi_word_concepts_lead_labels_and_top_concepts():
+    from kg.analyze import concept_rows
+
+    # "user" and "collaborative filtering" are equally distinctive of community 0
+    papers = {f"p{i}": (None, ["user", "collaborative filtering", "movie"]) for i in range(3)}
+    papers |= {f"q{i}": (None, ["query", "query expansion"]) for i in range(3)}
+    g = kg_graph(papers)
+    parts = [{"p0", "p1", "p2"}, {"q0", "q1", "q2"}]
+    labels = label_communities(g, parts, top=2)
+    assert labels == [["c:collaborative filtering", "c:movie"], ["c:query expansion", "c:query"]]
+    assert [r["id"] for r in concept_rows(g, top=2)] == ["c:collaborative filtering", "c:query expansion"]
+
+
+def test_concepts_in_more_than_a_tenth_of_a_large_corpus_label_no_community():
+    papers = {f"p{i:03}": (None, ["recommender system", "user"] if i < 50 else ["user", "web search"])
+              for i in range(200)}
+    g = kg_graph(papers)
+    parts = [{f"p{i:03}" for i in range(50)}, {f"p{i:03}" for i in range(50, 200)}]
+    rows = distinctive_concepts(g, parts, top=3)
+    assert [r["id"] for r in rows[0]] == [] and [r["id"] for r in rows[1]] == []  # each in 25%+ of papers
+    assert [r["id"] for r in distinctive_concepts(g, parts, top=3, max_share=0.5)[0]] == ["c:recommender system"]

@@ -37,6 +37,7 @@ from kg.analyze.communities import (
     distinctive_concepts,
     label_communities,
     modularity,
+    specificity,
 )
 from kg.analyze.centrality import pagerank
 from kg.analyze.related import find_paper, related_papers
@@ -126,11 +127,13 @@ def saved_parameters(graph: nx.MultiDiGraph) -> dict:
 def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
     """The most frequent concepts: ``id``, ``name``, ``papers``, ``co_occurs`` (degree), ``pagerank``.
 
-    PageRank is on the weighted co-occurrence graph; rows by papers, then id.
+    PageRank is on the weighted co-occurrence graph. Rows by papers weighted by
+    :func:`~kg.analyze.communities.specificity` (a one-word ordinary word such as "user"
+    counts half), then id, so specific multi-word terms lead the table.
     """
     cooc = projection(graph, "co_occurs")
     ranks = pagerank(cooc)
-    concepts = sorted(cooc.nodes, key=lambda c: (-graph.nodes[c].get("papers", 0), c))[:top]
+    concepts = sorted(cooc.nodes, key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))[:top]
     return [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0),
              "co_occurs": cooc.degree(c), "pagerank": _r(ranks[c])} for c in concepts]
 
@@ -227,7 +230,7 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, 
     with _timed(timings, "summary"):
         summary = _summary(graph)
         concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
-                          key=lambda c: (-graph.nodes[c].get("papers", 0), c))
+                          key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))
     with _timed(timings, "projections"):
         related = projection(graph, "related")
         cooc = projection(graph, "co_occurs")

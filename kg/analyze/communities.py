@@ -18,7 +18,16 @@ __all__ = [
     "distinctive_concepts",
     "label_communities",
     "central_members",
+    "specificity",
+    "ONE_WORD_WEIGHT",
+    "MAX_LABEL_SHARE",
 ]
+
+# A one-word concept that is an ordinary English word ("user", "query", "algorithm")
+# weighs this much against a multi-word or named one in labels and the top-concepts table.
+ONE_WORD_WEIGHT = 0.5
+# Concepts mentioned by more than this share of all papers never label a community.
+MAX_LABEL_SHARE = 0.1
 
 METHODS = ("louvain", "leiden")
 SCORINGS = ("ctfidf", "loglik")
@@ -97,6 +106,21 @@ def modularity(graph: nx.Graph, communities: Sequence[set], *, weight: str = "we
     return float(nx.community.modularity(graph, communities, weight=weight, resolution=resolution))
 
 
+def specificity(concept: str) -> float:
+    """How specific a concept id is: ``ONE_WORD_WEIGHT`` for a one-word ordinary English word,
+    1 for a multi-word term, an acronym or a name.
+
+    Examples
+    --------
+    >>> [specificity(c) for c in ["c:user", "c:collaborative filtering", "c:bert", "c:query"]]
+    [0.5, 1.0, 1.0, 0.5]
+    """
+    from kg.extract.ranking import ordinary_word
+
+    key = concept.split(":", 1)[-1]
+    return ONE_WORD_WEIGHT if ordinary_word(key) else 1.0
+
+
 def _concept_counts(graph: nx.MultiDiGraph, communities: Sequence[set]) -> list[Counter]:
     counts = []
     for members in communities:
@@ -118,7 +142,8 @@ def _loglik(a: int, b: int, c1: int, c2: int) -> float:
 
 
 def distinctive_concepts(graph: nx.MultiDiGraph, communities: Sequence[set], *, scoring: str = "ctfidf",
-                         top: int = 5, min_papers: int = 2) -> list[list[dict]]:
+                         top: int = 5, min_papers: int = 2,
+                         max_share: float = MAX_LABEL_SHARE) -> list[list[dict]]:
     """The concepts that set each paper community apart from the rest of the corpus.
 
     Parameters
@@ -137,6 +162,14 @@ def distinctive_concepts(graph: nx.MultiDiGraph, communities: Sequence[set], *, 
     min_papers : int
         A concept must be mentioned by this many of the community's papers (communities
         smaller than that use every concept of theirs).
+    max_share : float
+        Concepts mentioned by more than this share of all papers are too general to set a
+        community apart ("user", "algorithm" on ACM) and are left out, in corpora of at
+        least ``10 / max_share`` papers (in 38 papers, 4 would be too many).
+
+    Either score is multiplied by the concept's :func:`specificity`, so a specific
+    multi-word term ("collaborative filtering") leads a label over a one-word ordinary
+    word ("user") that is about as distinctive.
 
     Returns
     -------
@@ -152,13 +185,15 @@ def distinctive_concepts(graph: nx.MultiDiGraph, communities: Sequence[set], *, 
         total.update(counter)
     grand = sum(total.values())
     average = grand / max(len(communities), 1)
+    n_papers = sum(len(m) for m in communities)
+    too_general = max_share * n_papers if n_papers >= 10 / max_share else math.inf
     labels = []
     for members, counter in zip(communities, counts):
         size = sum(counter.values())
         floor = min_papers if len(members) >= min_papers else 1
         scored = []
         for concept, n in counter.items():
-            if n < floor:
+            if n < floor or total[concept] > too_general:
                 continue
             if scoring == "ctfidf":
                 score = (n / size) * math.log(1 + average / total[concept])
@@ -168,7 +203,7 @@ def distinctive_concepts(graph: nx.MultiDiGraph, communities: Sequence[set], *, 
                 score = _loglik(n, total[concept] - n, size, grand - size)
                 if score <= 0:
                     continue
-            scored.append((-score, concept, n))
+            scored.append((-score * specificity(concept), concept, n))
         scored.sort()
         labels.append([{"id": c, "score": -s, "papers": n} for s, c, n in scored[:top]])
     return labels
