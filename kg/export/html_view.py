@@ -48,7 +48,7 @@ VIEWS = ("bipartite", "papers", "concepts", "communities")
 SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
-CONCEPT_LINKS = 6  # concepts view: the strongest links each concept keeps
+CONCEPT_LINKS = 4  # concepts view: the strongest links each concept keeps
 _DETAIL = 12  # communities view: concepts and papers listed per community
 
 

@@ -6,7 +6,8 @@
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   timing.parsed = performance.now();
   var N = data.nodes.length;
-  var EDGE = "rgba(110,120,140,0.32)";
+  // Many edges: fainter, so that they shade the map rather than cover it.
+  var EDGE = "rgba(110,120,140," + Math.max(0.12, Math.min(0.32, 0.32 * Math.sqrt(3000 / Math.max(data.edges.length, 1)))).toFixed(3) + ")";
   var CITE = "rgba(192,80,77,0.55)";
 
   function el(tag, cls, text) {
