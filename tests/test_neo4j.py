@@ -311,3 +311,11 @@ def test_unknown_query_params_are_named_with_the_ones_the_query_takes():
     assert result.output == "Error: the query has no parameter limt; it takes limit\n"
     result = CliRunner().invoke(app, ["query", "RETURN '$x'", "--param", "x=1"], env=env)
     assert result.output == "Error: the query has no parameter x; it takes none\n"
+
+
+def test_compose_confines_load_csv_to_the_import_folder():
+    import yaml
+
+    compose = yaml.safe_load((DOCKER / "docker-compose.yml").read_text())
+    env = compose["services"]["neo4j"]["environment"]
+    assert env["NEO4J_server_directories_import"] == "/var/lib/neo4j/import"

@@ -371,3 +371,13 @@ def test_server_stopping_mid_push_then_rerun_completes(neo4j, example):
     assert "verified" in again.output
     found, duplicates = _neo4j_counts(neo4j, graph)
     assert found == _local_counts(graph) and not any(duplicates.values())
+
+
+def test_load_csv_cannot_read_the_servers_files(neo4j):
+    if neo4j.local is None:
+        pytest.skip("the import folder of a server the tests did not start is its own business")
+    for url in ("file:///etc/passwd", "file:///../../../../etc/passwd", "file:///proc/self/environ"):
+        result = _cli(neo4j, "query", f"LOAD CSV FROM '{url}' AS line RETURN line LIMIT 3")
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: ") and "root:" not in result.output
+        assert "NEO4J_PASSWORD" not in result.output and neo4j.password not in result.output

@@ -10,7 +10,8 @@ import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 
 /**
- * A local Neo4j Community server for kg's tests and benchmarks: Bolt on 127.0.0.1 only, auth on.
+ * A local Neo4j Community server for kg's tests and benchmarks: Bolt on 127.0.0.1 only, auth on,
+ * {@code LOAD CSV} confined to {@code HOME_DIR/import}.
  *
  * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB]}. The password of the
  * {@code neo4j} user comes from the {@code NEO4J_PASSWORD} environment variable (never from the
@@ -45,7 +46,19 @@ public final class Neo4jServer {
             System.err.println("kg-neo4j: set NEO4J_PASSWORD (8 characters or more)");
             System.exit(2);
         }
+        // LOAD CSV may read files only from HOME_DIR/import, as a packaged server's conf sets it up
+        // (server.directories.import); embedded Neo4j has no import folder by default, so
+        // file:///etc/passwd would read the machine's own files.
+        Path imports = home.resolve("import");
+        try {
+            java.nio.file.Files.createDirectories(imports);
+        } catch (java.io.IOException e) {
+            System.err.println("kg-neo4j: cannot create " + imports + ": " + e.getMessage());
+            System.exit(1);
+        }
         DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+                .setConfig(GraphDatabaseSettings.load_csv_file_url_root, imports)
+                .setConfig(GraphDatabaseSettings.allow_file_urls, true)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
