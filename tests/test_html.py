@@ -288,3 +288,20 @@ def test_layout_puts_each_community_in_its_own_region():
     assert metrics["isolated"] == 0.0
     assert metrics["agreement"] >= 0.9 > 0.3 >= metrics["baseline"]
     assert data == _data(render_html(big, top=1200))  # seeded: the same page again
+
+
+def test_communities_view_leaves_out_unlinked_communities_and_says_so():
+    g = _graph_with_a_loner()
+    view = graph_view(g, view="communities", top=None)
+    assert all(view.degree(n) > 0 for n in view)
+    assert view.graph["left_out"] == {"communities": 1, "papers": 1}
+    assert _data(render_html(g, view="communities"))["left_out"] == {"communities": 1, "papers": 1}
+    assert graph_view(g, top=None).graph["left_out"] is None
+
+
+def _graph_with_a_loner() -> nx.MultiDiGraph:
+    g = synthetic_graph(300, seed=3)
+    g.add_node("loner", kind="paper", label="Alone", title="Alone", abstract="x")
+    g.add_node("c:only", kind="concept", label="only here", name="only here", papers=1)
+    g.add_edge("loner", "c:only", key="mentions", kind="mentions", weight=0.5)
+    return g

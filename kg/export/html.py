@@ -285,6 +285,7 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, titl
         "counts": {"papers": kinds.get("paper", 0), "concepts": kinds.get("concept", 0),
                    "communities": kinds.get("community", 0), "edges": len(out_edges)},
         "focus": index.get(view.graph.get("focus")) if view.graph.get("focus") is not None else None,
+        "left_out": view.graph.get("left_out"),
         "palette": list(PALETTE),
         "other_color": OTHER_COLOR,
         "nodes": out_nodes,

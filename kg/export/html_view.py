@@ -17,7 +17,8 @@ Views
     concept keeps only its strongest links (a term map, as VOSviewer draws one).
 ``communities``
     One node per paper community (``papers``: its size), joined by the weight of
-    the ``related`` and ``cites`` links between their papers; each node carries the
+    the ``related`` and ``cites`` links between their papers (communities linked to
+    no other are left out, and counted in ``left_out``); each node carries the
     community's top concepts and most central papers for the page's details panel.
 
 Communities are the paper communities of the report (Louvain on the ``related``
@@ -272,8 +273,10 @@ def graph_view(
     -------
     networkx.Graph
         Nodes keep (copies of) their attributes plus ``community`` and
-        ``centrality``; the graph attributes ``focus`` (node id or None) and
-        ``community_labels`` (list of str) describe the view.
+        ``centrality``; the graph attributes ``focus`` (node id or None),
+        ``community_labels`` (list of str) and ``left_out`` (communities view: how
+        many communities, of how many papers, were left out for linking to no
+        other; else None) describe the view.
 
     Raises
     ------
@@ -313,7 +316,13 @@ def graph_view(
     if focus is not None:
         focus_id = find_node(shown, graph, focus)
         shown = nx.ego_graph(shown, focus_id, radius=depth)
+    left_out = None
     if view == "communities":  # size is the number of papers; the largest are kept
+        alone = [n for n in shown if shown.degree(n) == 0]
+        if alone and len(alone) < shown.number_of_nodes() and focus_id is None:
+            # communities linked to no other (often single papers that relate to none) are left out
+            left_out = {"communities": len(alone), "papers": sum(shown.nodes[n]["papers"] for n in alone)}
+            shown.remove_nodes_from(alone)
         scores = {n: float(d["papers"]) for n, d in shown.nodes(data=True)}
         size_by = "papers"
     else:
@@ -322,7 +331,7 @@ def graph_view(
         shown = shown.subgraph(_linked_top(shown, scores, top, focus_id)).copy()
     if view == "concepts":
         shown = _strongest_links(shown, CONCEPT_LINKS)
-    out = nx.Graph(focus=focus_id, community_labels=labels, view=view, size_by=size_by)
+    out = nx.Graph(focus=focus_id, community_labels=labels, view=view, size_by=size_by, left_out=left_out)
     for node in sorted(shown):
         out.add_node(node, **shown.nodes[node])
         out.nodes[node]["community"] = membership.get(node, -1)

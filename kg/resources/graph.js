@@ -449,7 +449,9 @@
   document.getElementById("kg-caption").textContent = [
     c.communities ? c.communities + " communities" : null,
     c.papers ? c.papers + " papers" : null, c.concepts ? c.concepts + " concepts" : null, c.edges + " edges",
-    "view: " + data.view, "size: " + data.size_by
+    "view: " + data.view, "size: " + data.size_by,
+    data.left_out ? data.left_out.communities + " communities (" + data.left_out.papers +
+      " papers) linked to no other not shown" : null
   ].filter(Boolean).join(" · ");
 
   window.kg = { network: network, nodes: nodes, edges: edges, data: data, search: search, select: select,
