@@ -251,3 +251,15 @@ def test_a_click_on_a_community_opens_its_papers_and_concepts(browser, large_gra
         _assert_offline_and_clean(log, path)
     finally:
         page.close()
+
+
+def test_the_legend_lists_only_the_shapes_drawn(browser, large_graph, tmp_path):
+    path = tmp_path / "communities.html"
+    path.write_text(render_html(large_graph, view="communities"), encoding="utf-8")
+    page, log, _ = open_page(browser, path)
+    try:
+        shown = page.evaluate("""[...document.querySelectorAll('#kg-shapes li')]
+            .filter(li => getComputedStyle(li).display !== 'none').map(li => li.textContent.trim())""")
+        assert shown == ["community (size = papers)", "edge width = weight"]
+    finally:
+        page.close()
