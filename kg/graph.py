@@ -49,6 +49,7 @@ the top list of either end).
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -63,6 +64,8 @@ from kg.models import Concept, Mention, Paper
 
 __all__ = [
     "build_graph",
+    "related_edges",
+    "link_weight",
     "projection",
     "graph_to_json",
     "graph_from_json",
@@ -77,6 +80,9 @@ __all__ = [
 
 EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
 _UNDIRECTED = {"related", "co_occurs"}
+SIMILARITY_WEIGHT = 20.0  # a document cosine of 1 counts this many concepts no other paper has
+CANDIDATE_DF = 1000  # concepts in more papers add weight but find no link candidates
+AUTHOR_WEIGHT = 4.0  # with document vectors: a shared author counts this many times its idf
 
 
 def _paper_attrs(paper: Paper) -> dict[str, object]:
@@ -140,37 +146,188 @@ def _incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],
     return matrix
 
 
+def _author_incidence(paper_ids: Sequence[str], by_id: Mapping[str, Paper]) -> sparse.csr_matrix:
+    """Papers × authors (by :func:`author_id`, as the ``wrote`` edges) 0/1 matrix."""
+    columns: dict[str, int] = {}
+    rows, cols = [], []
+    for i, pid in enumerate(paper_ids):
+        for aid in sorted({a for a in map(author_id, by_id[pid].authors) if a is not None}):
+            rows.append(i)
+            cols.append(columns.setdefault(aid, len(columns)))
+    return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(paper_ids), len(columns)))
+
+
 def related_edges(paper_ids: Sequence[str], concept_ids: Sequence[str], x: sparse.csr_matrix, *,
-                  top_k: int = 20, min_shared: int = 1, chunk: int = 2048):
-    """Yield ``(p, q, weight, shared_concept_ids)`` for the kept paper–paper links (p < q)."""
+                  top_k: int = 20, min_shared: int = 1, chunk: int = 2048,
+                  doc_vectors: np.ndarray | None = None, similarity_weight: float = SIMILARITY_WEIGHT,
+                  authors: sparse.csr_matrix | None = None, author_weight: float = AUTHOR_WEIGHT,
+                  cited: Iterable[tuple[str, str]] = (), candidates: int = 100,
+                  candidate_df: int = CANDIDATE_DF):
+    """Yield ``(p, q, weight, shared_concept_ids)`` for the kept paper–paper links, sorted by id (p < q).
+
+    The weight is :func:`link_weight`: shared concepts' idf, plus, when ``doc_vectors`` are
+    given, the document cosine and shared authors (``authors``: a papers × authors 0/1
+    matrix), plus a citation either way. Each paper's candidates are its ``candidates``
+    best by shared concepts (concepts in more than ``candidate_df`` papers only add to the
+    weight of candidates found otherwise: they would pair a large share of the corpus),
+    its ``candidates`` nearest by document vector (:func:`kg.vectors.nearest_neighbours`),
+    the papers of its authors (of at most ``candidate_df`` papers) and the papers it cites
+    or is cited by; of these it keeps its ``top_k`` best with at least ``min_shared`` shared
+    concepts or a citation (ties by id). A link stays if either end keeps it.
+    ``doc_vectors``: unit rows aligned with ``paper_ids``; they are rounded to float16 as
+    :func:`kg.vectors.save_paper_vectors` stores them, so ``kg related`` finds the same weights.
+    """
     n = x.shape[0]
-    df = np.asarray(x.sum(axis=0)).ravel()
-    idf = np.log((n + 1) / np.maximum(df, 1))
-    weighted = (x @ sparse.diags(idf)).tocsr()
-    xt = x.T.tocsr()
+    idf = _idf(x, n)
+    vectors = None if doc_vectors is None else _unit_rows(doc_vectors, n)
+    if vectors is None:
+        similarity_weight, authors = 0.0, None
+    index = {p: i for i, p in enumerate(paper_ids)}
+    cites: dict[int, set[int]] = defaultdict(set)
+    for a, b in cited:
+        if a in index and b in index and a != b:
+            cites[index[a]].add(index[b])
+            cites[index[b]].add(index[a])
+    concept_part = _Overlap(x, idf, candidate_df, counts=min_shared > 1)
+    author_part = None
+    if authors is not None and author_weight > 0 and authors.shape[1]:
+        author_idf = _idf(authors, n)
+        author_part = _Overlap(authors, author_weight * author_idf, candidate_df, frequent=False)
+    neighbours = None
+    if vectors is not None and similarity_weight > 0:
+        from kg.vectors import nearest_neighbours
+
+        neighbours = nearest_neighbours(vectors, candidates)
+    bonus = math.log(n + 1)
     keep: set[tuple[int, int]] = set()
     for start in range(0, n, chunk):
-        block_w = (weighted[start : start + chunk] @ xt).tocsr()
-        block_n = (x[start : start + chunk] @ xt).tocsr()
-        block_w.sort_indices()
-        block_n.sort_indices()  # same sparsity pattern as block_w, now in the same order
-        for local in range(block_w.shape[0]):
-            i = start + local
-            lo, hi = block_w.indptr[local], block_w.indptr[local + 1]
-            cols, vals = block_w.indices[lo:hi], block_w.data[lo:hi]
-            mask = (cols != i) & (vals > 0) & (block_n.data[lo:hi] >= min_shared)
-            cols, vals = cols[mask], vals[mask]
-            order = np.lexsort((cols, -vals))[:top_k]  # strongest first, ties by position
-            for j in cols[order].tolist():
+        stop = min(start + chunk, n)
+        concept_part.block(start, stop)
+        if author_part is not None:
+            author_part.block(start, stop)
+        for i in range(start, stop):
+            found = [concept_part.best(i, candidates)]
+            if author_part is not None:
+                found.append(author_part.best(i, candidates))
+            if neighbours is not None:
+                found.append(neighbours[i][neighbours[i] >= 0])
+            mine = cites.get(i, set())
+            if mine:
+                found.append(np.fromiter(sorted(mine), dtype=np.int64, count=len(mine)))
+            cand = np.unique(np.concatenate(found).astype(np.int64))
+            cand = cand[cand != i]
+            if not len(cand):
+                continue
+            score, shared_n = concept_part.score(i, cand)
+            cited_i = np.isin(cand, np.fromiter(mine, dtype=np.int64, count=len(mine)))
+            score += bonus * cited_i
+            if author_part is not None:
+                score += author_part.score(i, cand)[0]
+            if neighbours is not None:
+                score += bonus * similarity_weight * (vectors[cand] @ vectors[i])
+            ok = ((shared_n >= min_shared) | cited_i) & (score > 0)
+            cand, score = cand[ok], score[ok]
+            for j in cand[np.lexsort((cand, -score))[:top_k]].tolist():
                 keep.add((min(i, j), max(i, j)))
     indptr, indices = x.indptr, x.indices
     for i, j in sorted(keep, key=lambda ij: (paper_ids[ij[0]], paper_ids[ij[1]])):
         shared_idx = np.intersect1d(indices[indptr[i]:indptr[i + 1]], indices[indptr[j]:indptr[j + 1]],
                                     assume_unique=True)
         shared = sorted(((-idf[c], concept_ids[c]) for c in shared_idx.tolist()))
-        weight = float(sum(-s for s, _ in shared))
+        cosine = author_idf_sum = 0.0
+        if vectors is not None:
+            cosine = float(np.dot(vectors[i].astype(np.float64), vectors[j].astype(np.float64)))
+        if author_part is not None:
+            a_ptr, a_idx = authors.indptr, authors.indices
+            common = np.intersect1d(a_idx[a_ptr[i]:a_ptr[i + 1]], a_idx[a_ptr[j]:a_ptr[j + 1]], assume_unique=True)
+            author_idf_sum = [float(author_idf[a]) for a in common.tolist() if author_part.counts_for(a)]
+        weight = link_weight([-s for s, _ in shared], n, cosine=cosine, cited=j in cites.get(i, ()),
+                             shared_authors_idf=author_idf_sum or (), similarity_weight=similarity_weight,
+                             author_weight=author_weight)
         p, q = sorted((paper_ids[i], paper_ids[j]))
-        yield p, q, round(weight, 4), [c for _, c in shared]
+        yield p, q, weight, [c for _, c in shared]
+
+
+def link_weight(shared_idf: Sequence[float], n_papers: int, *, cosine: float = 0.0, cited: bool = False,
+                shared_authors_idf: Sequence[float] = (), similarity_weight: float = SIMILARITY_WEIGHT,
+                author_weight: float = AUTHOR_WEIGHT) -> float:
+    """A ``related`` link's weight, rounded to 4 decimals.
+
+    ``Σ idf(shared concepts) + author_weight · Σ idf(shared authors)
+    + ln(N + 1) · (similarity_weight · cosine + 1 if cited)``, each sum taken largest first,
+    with ``idf = ln((N + 1) / papers)``: a concept only the two papers have counts
+    ``ln((N + 1) / 2)``, a citation as much as a concept no other paper has.
+    """
+    weight = float(sum(sorted(shared_idf, reverse=True)))
+    weight += author_weight * float(sum(sorted(shared_authors_idf, reverse=True)))
+    weight += math.log(n_papers + 1) * (similarity_weight * cosine + (1.0 if cited else 0.0))
+    return round(weight, 4)
+
+
+def _idf(x: sparse.csr_matrix, n: int) -> np.ndarray:
+    return np.log((n + 1) / np.maximum(np.asarray(x.sum(axis=0)).ravel(), 1))
+
+
+class _Overlap:
+    """Weighted overlap of one paper's columns (concepts, authors) with other papers'.
+
+    Columns in at most ``max_df`` papers go through a sparse product, a chunk of papers at a
+    time; the few more frequent ones (at most ``nnz / max_df``) through a dense 0/1 table,
+    only for given candidates, or not at all (``frequent=False``)."""
+
+    def __init__(self, x: sparse.csr_matrix, weights: np.ndarray, max_df: int, *, counts: bool = False,
+                 frequent: bool = True):
+        df = np.asarray(x.sum(axis=0)).ravel()
+        self.rare = df <= max_df
+        x_rare = x[:, self.rare].tocsr()
+        self.x_rare, self.weighted = x_rare, (x_rare @ sparse.diags(weights[self.rare])).tocsr()
+        self.xt = x_rare.T.tocsr()
+        cols = np.flatnonzero(~self.rare) if frequent else np.zeros(0, dtype=np.int64)
+        self.dense = x[:, cols].toarray().astype(bool)
+        self.dense_weights = weights[cols]
+        self.counts = counts
+        self.start = 0
+
+    def counts_for(self, column: int) -> bool:
+        return bool(self.rare[column]) or self.dense.shape[1] > 0
+
+    def block(self, start: int, stop: int) -> None:
+        self.start = start
+        self.product = (self.weighted[start:stop] @ self.xt).tocsr()
+        self.product.sort_indices()
+        if self.counts:
+            self.count = (self.x_rare[start:stop] @ self.xt).tocsr()
+            self.count.sort_indices()  # the same pattern as product, in the same order
+
+    def best(self, i: int, k: int) -> np.ndarray:
+        lo, hi = self.product.indptr[i - self.start], self.product.indptr[i - self.start + 1]
+        cols, vals = self.product.indices[lo:hi], self.product.data[lo:hi]
+        return cols if len(cols) <= k else cols[np.lexsort((cols, -vals))[:k]]
+
+    def score(self, i: int, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Weighted overlap of paper ``i`` with each of ``cand`` (sorted), and how many columns they share
+        (at least 1 where any rare one is shared, unless counted exactly)."""
+        lo, hi = self.product.indptr[i - self.start], self.product.indptr[i - self.start + 1]
+        cols = self.product.indices[lo:hi]
+        pos = np.minimum(np.searchsorted(cols, cand), max(len(cols) - 1, 0))
+        hit = (cols[pos] == cand) if len(cols) else np.zeros(len(cand), bool)
+        score = np.where(hit, self.product.data[lo:hi][pos] if len(cols) else 0.0, 0.0)
+        count = hit.astype(np.float64)
+        if self.counts and len(cols):
+            count = np.where(hit, self.count.data[lo:hi][pos], 0.0)
+        mine = self.dense[i]
+        if mine.any():
+            common = self.dense[cand][:, mine]
+            score = score + common @ self.dense_weights[mine]
+            count = count + common.sum(axis=1)
+        return score, count
+
+
+def _unit_rows(doc_vectors: np.ndarray, n: int) -> np.ndarray:
+    vectors = np.asarray(doc_vectors)
+    if vectors.ndim != 2 or vectors.shape[0] != n:
+        raise ValueError(f"doc_vectors of shape {vectors.shape} for {n} papers; expected one row per paper")
+    return vectors.astype(np.float16).astype(np.float32)  # as saved beside the graph
 
 
 def build_graph(
@@ -182,6 +339,9 @@ def build_graph(
     min_shared: int = 1,
     min_cooccurrence: int = 1,
     metadata: Mapping[str, object] | None = None,
+    doc_vectors: np.ndarray | None = None,
+    similarity_weight: float = SIMILARITY_WEIGHT,
+    author_weight: float = AUTHOR_WEIGHT,
 ) -> nx.MultiDiGraph:
     """Build the paper–concept graph with its ``related``, ``co_occurs`` and ``cites`` edges.
 
@@ -199,6 +359,15 @@ def build_graph(
         Fewest papers in which two concepts co-occur for a ``co_occurs`` link.
     metadata : dict, optional
         Stored as graph attributes (kg version, extractor, parameters, …).
+    doc_vectors : numpy.ndarray, optional
+        Unit document vectors, one float32 row per paper in the order of ``papers``
+        (:func:`kg.extract.document_text` embedded); they add document similarity to the
+        ``related`` links and find candidates that share no rare concept. Without them,
+        links rest on shared concepts (and citations) alone.
+    similarity_weight : float
+        What a document cosine of 1 adds to a link, in concepts no other paper has.
+    author_weight : float
+        With ``doc_vectors``: how many times its idf a shared author adds to a link.
 
     Returns
     -------
@@ -226,8 +395,20 @@ def build_graph(
                        score=m.score, rank=m.rank, surface=m.surface, weight=m.score)
 
     x = _incidence(paper_ids, concept_ids, mentions)
-    for p, q, weight, shared in related_edges(paper_ids, concept_ids, x,
-                                              top_k=related_top_k, min_shared=min_shared):
+    vectors = None
+    if doc_vectors is not None:
+        given = np.asarray(doc_vectors)
+        if given.ndim != 2 or given.shape[0] != len(papers):
+            raise ValueError(f"doc_vectors of shape {given.shape} for {len(papers)} papers; "
+                             "expected one row per paper, in the order of papers")
+        row = {p.id: i for i, p in enumerate(papers)}
+        vectors = given[[row[pid] for pid in paper_ids]]
+    citations, unresolved = cited_pairs(papers)
+    authors = _author_incidence(paper_ids, by_id) if vectors is not None else None
+    for p, q, weight, shared in related_edges(paper_ids, concept_ids, x, top_k=related_top_k,
+                                              min_shared=min_shared, doc_vectors=vectors,
+                                              similarity_weight=similarity_weight, authors=authors,
+                                              author_weight=author_weight, cited=citations):
         graph.add_edge(p, q, key="related", kind="related", weight=weight,
                        shared=shared, n_shared=len(shared))
 
@@ -237,8 +418,7 @@ def build_graph(
     for a, b, count in pairs:
         graph.add_edge(a, b, key="co_occurs", kind="co_occurs", count=count, weight=count)
 
-    pairs, unresolved = cited_pairs(papers)
-    for citing, cited in pairs:
+    for citing, cited in citations:
         graph.add_edge(citing, cited, key="cites", kind="cites", weight=1)
     graph.graph["unresolved_references"] = unresolved
     _add_people_and_venues(graph, papers)

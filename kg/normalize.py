@@ -294,7 +294,7 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
             return best[:-1]  # GNNs -> GNN
         return word
     capital = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
-    proper = word_class(word.capitalize()) in ("NNP", "NNPS")
+    proper = not common and word_class(word.capitalize()) in ("NNP", "NNPS")
     if (proper and 2 * capital >= total) or (not common and capital >= 2 and 10 * capital >= 9 * total):
         return word[:1].upper() + word[1:]  # Twitter, Wikipedia, Markov
     return word
@@ -345,6 +345,7 @@ def normalize_concepts(
     stoplist: Iterable[str] | None = None,
     thesaurus: Mapping[str, str] | None = None,
     embedder=None,
+    vectors: Mapping[str, np.ndarray] | None = None,
     merge_threshold: float = MERGE_THRESHOLD,
     top_n: int | None = None,
 ) -> tuple[dict[str, Concept], list[Mention]]:
@@ -365,6 +366,9 @@ def normalize_concepts(
     embedder : Embedder, optional
         When given, concepts whose names embed within ``merge_threshold`` cosine are
         merged (see :func:`near_synonyms`).
+    vectors : mapping, optional
+        Phrase -> vector already computed (extraction's); the embedder runs only for
+        the concept names it lacks.
     merge_threshold : float
         Cosine similarity at or above which two concepts count as near-synonyms.
     top_n : int, optional
@@ -428,7 +432,7 @@ def normalize_concepts(
     if embedder is not None and surfaces:
         df = Counter(key for _, key in best)
         pinned = set(preferred)
-        merged = near_synonyms({k: _probe(k, surfaces[k]) for k in surfaces}, df, embedder,
+        merged = near_synonyms({k: _probe(k, surfaces[k]) for k in surfaces}, df, embedder, vectors=vectors,
                                threshold=merge_threshold, pinned=pinned)
         if merged:
             surfaces, best = _apply_merges(merged, surfaces, best)

@@ -217,6 +217,7 @@ def test_near_synonyms_embed_only_what_vectors_lack_and_only_keys_that_could_mer
     ({"Wikipedia": 7, "wikipedia": 0}, "Wikipedia"),
     ({"Twitter data": 2, "twitter data": 1}, "Twitter data"),
     ({"Graph Neural Networks": 4, "graph neural networks": 1}, "graph neural network"),
+    ({"Deep neural networks": 2, "deep neural network": 1}, "deep neural network"),  # sentence starts
     ({"3D point clouds": 2, "3d point cloud": 1}, "3D point cloud"),
 ])
 def test_display_name_is_the_well_formed_common_writing(surfaces, expected):
