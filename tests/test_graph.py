@@ -46,7 +46,9 @@ def test_related_weight_favours_rare_shared_concepts(small):
     n = 4
     ab = g.edges["a", "b", "related"]
     assert ab["shared"] == ["c:rare", "c:common"]  # rarest first
-    assert ab["weight"] == pytest.approx(round(math.log((n + 1) / 2) + math.log((n + 1) / 4), 4))
+    # a cites b: the citation counts like a concept no other paper has
+    assert ab["weight"] == pytest.approx(round(math.log((n + 1) / 2) + math.log((n + 1) / 4)
+                                               + math.log(n + 1), 4))
     cd = g.edges["c", "d", "related"]
     assert cd["shared"] == ["c:common"] and cd["n_shared"] == 1
     assert ab["weight"] > cd["weight"]

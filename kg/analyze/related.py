@@ -1,19 +1,27 @@
 """Related-paper lookup: a paper's nearest papers, explained by what they share.
 
-A candidate's score is the ``related`` edge weight recomputed over *all* shared
-concepts (not only the kept edges): ``Σ_{c ∈ shared} ln((N + 1) / df(c))`` for *N*
-papers, so a rare shared concept counts more than a common one. A citation between
-the two papers, in either direction, adds ``ln(N + 1)``: as much as sharing a concept
-no other paper mentions.
+A candidate's score is the ``related`` link weight (:func:`kg.graph.link_weight`) for any
+pair, not only the kept links: ``Σ_{c ∈ shared} ln((N + 1) / df(c))`` for *N* papers, so a
+rare shared concept counts more than a common one; plus, when the build's document
+vectors are given (:func:`kg.vectors.load_paper_vectors`), ``ln(N + 1) · w · cos`` of
+the two papers' vectors (``w``: the build's ``similarity_weight``) and ``author_weight``
+times the idf of each shared author (of at most ``CANDIDATE_DF`` papers); plus ``ln(N + 1)``
+for a citation in either direction, as much as sharing a concept no other paper
+mentions. The papers listed share at least the build's ``min_shared`` concepts or a
+citation, so a paper's kept ``related`` links come in the same order as here.
 """
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Sequence
 
 import networkx as nx
+import numpy as np
 
 from kg.errors import NodeNotFoundError
+from kg.graph import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, link_weight
 
 __all__ = ["find_paper", "related_papers"]
 
@@ -45,8 +53,9 @@ def find_paper(graph: nx.MultiDiGraph, query: str) -> str:
     raise NodeNotFoundError(f"{len(partial)} papers match {query!r}: {shown}{more}; give an id")
 
 
-def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10) -> list[dict]:
-    """The papers nearest to ``paper`` through shared concepts and citations.
+def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
+                   vectors: tuple[Sequence[str], np.ndarray] | None = None) -> list[dict]:
+    """The papers nearest to ``paper`` through shared concepts, document similarity and citations.
 
     Parameters
     ----------
@@ -55,6 +64,10 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10) -> list
     paper : str
         A paper id (see :func:`find_paper` to resolve a title).
     top : int
+    vectors : (ids, matrix), optional
+        The build's document vectors, as :func:`kg.vectors.load_paper_vectors` returns
+        them; without them the score rests on concepts and citations alone. The weight of
+        similarity and the fewest shared concepts are the build's (its ``parameters``).
 
     Returns
     -------
@@ -66,6 +79,10 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10) -> list
     if graph.nodes.get(paper, {}).get("kind") != "paper":
         raise NodeNotFoundError(f"no paper with id {paper!r}; see papers.csv for ids")
     n_papers = len(_papers(graph))
+    params = _build_parameters(graph)
+    weight = float(params.get("similarity_weight", SIMILARITY_WEIGHT))
+    by_author = float(params.get("author_weight", AUTHOR_WEIGHT))
+    min_shared = int(params.get("min_shared", 1))
     idf = {}
     candidates: dict[str, list[str]] = {}
     for _, concept, key in graph.out_edges(paper, keys=True):
@@ -80,13 +97,55 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10) -> list
     cited_by = {u for u, _, k in graph.in_edges(paper, keys=True) if k == "cites"}
     for other in cites | cited_by:
         candidates.setdefault(other, [])
+    cosine = _cosines(vectors, paper, candidates) if weight > 0 else {}
+    authors = _shared_authors(graph, paper, n_papers) if cosine and by_author > 0 else {}
     rows = []
     for other, shared in candidates.items():
-        shared = sorted(shared, key=lambda c: (-idf[c], c))
         link = ("both" if other in cites and other in cited_by else "cites" if other in cites
                 else "cited by" if other in cited_by else None)
-        score = sum(idf[c] for c in shared) + (math.log(n_papers + 1) if link else 0.0)
-        rows.append({"id": other, "title": graph.nodes[other].get("title", ""), "score": round(score, 4),
+        if len(shared) < min_shared and not link:
+            continue
+        shared = sorted(shared, key=lambda c: (-idf[c], c))
+        score = link_weight([idf[c] for c in shared], n_papers, cosine=cosine.get(other, 0.0),
+                            cited=link is not None, shared_authors_idf=authors.get(other, ()),
+                            similarity_weight=weight, author_weight=by_author)
+        if score <= 0:
+            continue
+        rows.append({"id": other, "title": graph.nodes[other].get("title", ""), "score": score,
                      "shared": shared, "citation": link})
     rows.sort(key=lambda r: (-r["score"], r["id"]))
     return rows[:top]
+
+
+def _build_parameters(graph: nx.MultiDiGraph) -> dict:
+    try:
+        params = json.loads(graph.graph.get("parameters") or "{}")
+    except (TypeError, ValueError):
+        return {}
+    return params if isinstance(params, dict) else {}
+
+
+def _shared_authors(graph: nx.MultiDiGraph, paper: str, n_papers: int) -> dict[str, list[float]]:
+    """Other paper -> idf of each author it shares with ``paper`` (authors of at most CANDIDATE_DF papers)."""
+    out: dict[str, list[float]] = {}
+    for author, _, key in graph.in_edges(paper, keys=True):
+        count = graph.nodes[author].get("papers") or 1
+        if key != "wrote" or count > CANDIDATE_DF:
+            continue
+        for _, other, k in graph.out_edges(author, keys=True):
+            if k == "wrote" and other != paper:
+                out.setdefault(other, []).append(math.log((n_papers + 1) / count))
+    return out
+
+
+def _cosines(vectors, paper: str, candidates) -> dict[str, float]:
+    """Cosine of ``paper``'s vector with each candidate's (as the build computed it), by id."""
+    if vectors is None:
+        return {}
+    ids, matrix = vectors
+    row = {pid: i for i, pid in enumerate(ids)}
+    if paper not in row:
+        return {}
+    mine = matrix[row[paper]].astype(np.float64)
+    return {other: float(np.dot(mine, matrix[row[other]].astype(np.float64)))
+            for other in candidates if other in row}
