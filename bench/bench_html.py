@@ -82,8 +82,9 @@ def bench_build(folder: Path, browser, tmp: Path, *, repeat: int, shots: Path | 
                     page.screenshot(path=str(shots / f"{folder.name}_{view}.png"))
             page.close()
         m = map_metrics(data)
+        agree, shuffled = (f"{m['agreement']:.2f}", f"{m['baseline']:.2f}") if view != "communities" else ("—", "—")
         print(f"{view:>12} {m['nodes']:>6} {len(data['edges']):>6} {render_s:>9.2f} {statistics.median(opens):>14.2f} "
-              f"{m['isolated']:>9.1%} {m['agreement']:>12.2f} {m['baseline']:>9.2f} {readable:>7}")
+              f"{m['isolated']:>9.1%} {agree:>12} {shuffled:>9} {readable:>7}")
 
 
 def main() -> int:
