@@ -116,16 +116,22 @@ def _check_resolution(resolution: Optional[float]) -> None:
 
 
 class _ProgressBar:
-    """A tqdm bar per stage on stderr, only when stderr is a terminal or KG_PROGRESS=1."""
+    """Progress on stderr: a tqdm bar per stage on a terminal (or with KG_PROGRESS=1), else a
+    line at every quarter of a long stage; and one line as each build stage ends."""
 
     def __init__(self) -> None:
         import os
 
-        self.enabled = sys.stderr.isatty() or os.environ.get("KG_PROGRESS") == "1"
+        self.bars_enabled = sys.stderr.isatty() or os.environ.get("KG_PROGRESS") == "1"
         self.bars: dict = {}
+        self.quarters: dict[str, int] = {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
+        if not self.bars_enabled:
+            quarter = 4 * done // max(total, 1)
+            if total >= 2000 and 0 < quarter < 4 and self.quarters.get(stage, 0) < quarter:
+                self.quarters[stage] = quarter
+                _err(f"kg: {stage}: {done:,}/{total:,}")
             return
         from tqdm import tqdm
 
@@ -136,6 +142,10 @@ class _ProgressBar:
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
+
+    def stage(self, stage) -> None:
+        """A build stage ended: one line with its wall and CPU time and memory."""
+        _err(f"kg: {stage.line()}")
 
 
 InputsArg = Annotated[list[Path], typer.Argument(help="Corpus files: .txt, .jsonl, .json, .csv, .tsv, .bib, "
@@ -243,8 +253,9 @@ def build(
         from kg.extract.cache import check_cache
 
         check_cache(cache_path)
-    result = run_build([str(p) for p in inputs], out, options, on_progress=_ProgressBar(),
-                       cache=cache_path)
+    progress = _ProgressBar()
+    result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
+                       on_stage=progress.stage, cache=cache_path)
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     _out(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"

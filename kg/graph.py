@@ -15,7 +15,7 @@ node kind     id                     attributes
 ============  ==================  ==================================================
 edge kind     direction           attributes
 ============  ==================  ==================================================
-mentions      paper -> concept    score, rank, surface, weight (= score)
+mentions      paper -> concept    score, rank, surface, weight (= score, or 0 if negative)
 related       paper -- paper      weight, shared (concept ids), n_shared
 co_occurs     concept -- concept  count, weight (= count)
 cites         paper -> paper      weight (= 1)
@@ -48,6 +48,7 @@ the top list of either end).
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -68,6 +69,7 @@ __all__ = [
     "link_weight",
     "projection",
     "graph_to_json",
+    "write_graph_json",
     "graph_from_json",
     "load_graph",
     "papers_of",
@@ -391,8 +393,10 @@ def build_graph(
                        aliases=list(concept.aliases), papers=df[cid])
 
     for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):
+        # weight: the score, but never negative (ranking bonuses and penalties can take a
+        # weak phrase below 0; centralities need weights >= 0)
         graph.add_edge(m.paper_id, m.concept_id, key="mentions", kind="mentions",
-                       score=m.score, rank=m.rank, surface=m.surface, weight=m.score)
+                       score=m.score, rank=m.rank, surface=m.surface, weight=max(m.score, 0.0))
 
     x = _incidence(paper_ids, concept_ids, mentions)
     vectors = None
@@ -456,10 +460,89 @@ def concepts_of(graph: nx.Graph) -> list[str]:
     return [n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"]
 
 
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+# What graph.json leaves out because other attributes say it; graph_from_json restores it.
+_LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
+_UNIT_WEIGHT = ("cites", "wrote", "published_in")
+
+
+def _compact_node(data: dict) -> dict:
+    source = _LABEL_OF.get(data.get("kind"))
+    if source and "label" in data and data["label"] == data.get(source):
+        return {k: v for k, v in data.items() if k != "label"}
+    return data
+
+
+def _compact_edge(key: str, data: dict) -> dict:
+    out = {k: v for k, v in data.items() if k != "kind"}
+    implied = _implied_weight(key, out)
+    if implied is not None and out.get("weight") == implied:
+        del out["weight"]
+    if key == "related" and out.get("n_shared") == len(out.get("shared", ())):
+        del out["n_shared"]
+    return out
+
+
+def _implied_weight(key: str, data: dict) -> float | None:
+    if key == "mentions" and isinstance(data.get("score"), (int, float)):
+        return max(data["score"], 0.0)
+    if key == "co_occurs" and isinstance(data.get("count"), int):
+        return data["count"]
+    if key in _UNIT_WEIGHT:
+        return 1
+    return None
+
+
+def _expand(nodes: list, edges: list) -> None:
+    """Put back, in place, the attributes :func:`write_graph_json` left out."""
+    for _, data in nodes:
+        source = _LABEL_OF.get(data.get("kind"))
+        if source and "label" not in data and data.get(source) is not None:
+            data["label"] = data[source]
+    for _, _, key, data in edges:
+        data.setdefault("kind", key)
+        if "weight" not in data:
+            implied = _implied_weight(key, data)
+            if implied is not None:
+                data["weight"] = implied
+        if key == "related" and "n_shared" not in data and isinstance(data.get("shared"), list):
+            data["n_shared"] = len(data["shared"])
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def write_graph_json(graph: nx.MultiDiGraph, handle) -> None:
+    """Stream ``graph`` to the text ``handle`` as NetworkX node-link JSON (``nodes``/``edges``).
+
+    Compact, keys sorted, one node or edge per line, no timestamps: equal graphs give
+    equal bytes, and memory does not grow with the graph. Attributes that others imply
+    are left out and restored by :func:`graph_from_json`: an edge's ``kind`` (its key),
+    a ``label`` equal to the title or name, a ``weight`` equal to a mention's score, a
+    co-occurrence's count or 1, and ``n_shared`` (the length of ``shared``).
+    """
+    handle.write('{"directed":true,"multigraph":true,"graph":' + _dumps(dict(graph.graph)) + ',"nodes":[')
+    separator = "\n"
+    for node, data in graph.nodes(data=True):
+        handle.write(separator + _dumps({**_compact_node(data), "id": node}))
+        separator = ",\n"
+    handle.write('\n],"edges":[')
+    separator = "\n"
+    for u, v, key, data in graph.edges(keys=True, data=True):
+        handle.write(separator + _dumps({**_compact_edge(key, data), "source": u, "target": v, "key": key}))
+        separator = ",\n"
+    handle.write("\n]}\n")
+
+
 def graph_to_json(graph: nx.MultiDiGraph) -> str:
-    """NetworkX node-link JSON (``nodes``/``edges``), deterministic: sorted keys, no timestamps."""
-    data = nx.node_link_data(graph, edges="edges")
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    """The text :func:`write_graph_json` writes."""
+    buffer = io.StringIO()
+    write_graph_json(graph, buffer)
+    return buffer.getvalue()
 
 
 def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.MultiDiGraph:
@@ -489,6 +572,7 @@ def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.Mult
     except RecursionError:
         raise GraphFileError(f"{source}: not a kg graph (nested too deeply); rebuild it with kg build") from None
     attrs, nodes, edges = check_node_link(data, source)
+    _expand(nodes, edges)
     graph = nx.MultiDiGraph()
     graph.graph.update(attrs)
     graph.add_nodes_from(nodes)

@@ -8,26 +8,30 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
+import numpy as np
 
 import kg
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
+from kg.export.staging import StagedFolder
 from kg.extract import (DIVERSITY, EXTRACTOR, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
-                        Embedder, extract_keyphrases, load_embedder)
+                        Embedder, extract, load_embedder)
 from kg.graph import build_graph
 from kg.ingest import load_corpus
 from kg.models import Corpus
 from kg.ingest.thesaurus import load_thesaurus
 from kg.normalize import MERGE_THRESHOLD, normalize_concepts, thesaurus_text
 from kg.report import write_report
+from kg.vectors import save_paper_vectors
 
-__all__ = ["BuildOptions", "BuildResult", "build"]
+__all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -45,11 +49,11 @@ class BuildOptions:
     title_weight: float = TITLE_WEIGHT
     precision: str = "auto"  # of the embedding model: auto = int8 on a CPU, fp16 on a GPU
     merge_threshold: float = MERGE_THRESHOLD
-    shared_depth: int = 30  # how far down its ranking a paper may link to concepts others have
+    shared_depth: int = 20  # how far down its ranking a paper may link to concepts others have
     thesaurus: str | None = None  # path of a VOSviewer thesaurus file
     related_top_k: int = 20
     min_shared: int = 1
-    min_cooccurrence: int = 1
+    min_cooccurrence: int = 2
     seed: int = 42
     resolution: float = 1.0
     html: bool = True
@@ -113,13 +117,17 @@ _OUTPUT_ONLY = ("html", "write_thesaurus")
 
 @dataclass
 class BuildResult:
-    """What a build produced, for the caller to summarise."""
+    """What a build computed (and, once written, the files it wrote)."""
 
     corpus: Corpus
     graph: nx.MultiDiGraph
     analysis: dict
-    files: list[str]
-    seconds: dict[str, float] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # stage name -> wall seconds
+    concepts: dict = field(default_factory=dict)  # concept id -> Concept
+    doc_vectors: "np.ndarray | None" = None  # one row per paper of corpus.papers
+    stages: list["Stage"] = field(default_factory=list)
+    analysis_steps: dict[str, float] = field(default_factory=dict)  # analysis step -> seconds
 
 
 def _fingerprint(path: str) -> dict[str, str]:
@@ -130,6 +138,56 @@ def _fingerprint(path: str) -> dict[str, str]:
     return {"path": os.path.basename(path), "sha256": digest.hexdigest()}
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a build: wall and CPU seconds, resident memory at its end and peak so far."""
+
+    name: str
+    wall: float
+    cpu: float
+    rss_mb: float
+    peak_mb: float
+
+    def line(self) -> str:
+        return (f"stage {self.name}: {self.wall:.1f} s wall, {self.cpu:.1f} s CPU, "
+                f"RSS {self.rss_mb:.0f} MB, peak {self.peak_mb:.0f} MB")
+
+
+class _Clock:
+    """Times consecutive stages (wall, CPU of this process and its children, memory)."""
+
+    def __init__(self, on_stage: Callable[[Stage], None] | None):
+        self.on_stage = on_stage
+        self.stages: list[Stage] = []
+        self._wall, self._cpu = time.perf_counter(), self._cpu_now()
+
+    @staticmethod
+    def _cpu_now() -> float:
+        mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+    @staticmethod
+    def _rss_mb() -> float:
+        try:
+            with open("/proc/self/statm") as handle:
+                return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def lap(self, name: str) -> None:
+        wall, cpu = time.perf_counter(), self._cpu_now()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+        stage = Stage(name, round(wall - self._wall, 3), round(cpu - self._cpu, 3),
+                      round(self._rss_mb(), 1), round(peak, 1))
+        self.stages.append(stage)
+        self._wall, self._cpu = wall, cpu
+        if self.on_stage:
+            self.on_stage(stage)
+
+
+_EXTRACTION_STAGES = {"documents": "documents (and candidates)", "phrases": "phrases", "ranking": "ranking"}
+
+
 def build(
     inputs: Sequence[str | os.PathLike[str]],
     out_dir: str | os.PathLike[str],
@@ -138,15 +196,22 @@ def build(
     embedder: Embedder | None = None,
     cache: str | os.PathLike[str] | None = None,
     on_progress: Progress | None = None,
+    on_stage: Callable[[Stage], None] | None = None,
 ) -> BuildResult:
     """Read ``inputs``, build the graph, analyze it and write every output file into ``out_dir``.
+
+    :func:`run` and then :func:`write_outputs`. The outputs are written into a staging
+    folder beside ``out_dir`` and swapped in together
+    (:class:`~kg.export.staging.StagedFolder`): a reader sees the previous build or this
+    one, never a mix, and a failed build changes nothing.
 
     Parameters
     ----------
     inputs : sequence of paths
         Corpus files (any format :func:`kg.ingest.load_corpus` reads).
     out_dir : path
-        Created if missing; existing kg files in it are replaced atomically.
+        Created if missing. Its kg files are replaced as a whole; other entries in it
+        (the embedding cache, files of the user's) are kept.
     options : BuildOptions
     embedder : Embedder, optional
         Default: the packaged all-MiniLM-L6-v2, loaded offline (and only if needed).
@@ -155,34 +220,66 @@ def build(
         unchanged corpus then never runs the model.
     on_progress : callable, optional
         ``on_progress(stage, done, total)`` for long stages.
+    on_stage : callable, optional
+        Called with a :class:`Stage` as each stage ends (``BuildResult.stages`` has them all).
     """
-    seconds: dict[str, float] = {}
-    clock = time.perf_counter()
+    clock = _Clock(on_stage)
+    staged = StagedFolder(out_dir)  # fails now, not after extraction, if out_dir cannot be written
+    try:
+        result = run(inputs, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock)
+        write_outputs(result, staged.staging, options, clock=clock)
+        staged.commit()
+    except BaseException:
+        staged.abort()
+        raise
+    result.files = [os.path.join(staged.target, os.path.basename(f)) for f in result.files]
+    clock.lap("commit")
+    result.stages = clock.stages
+    result.seconds = {s.name: s.wall for s in clock.stages}
+    return result
 
-    def lap(stage: str) -> None:
-        nonlocal clock
-        now = time.perf_counter()
-        seconds[stage] = round(now - clock, 3)
-        clock = now
 
+def run(
+    inputs: Sequence[str | os.PathLike[str]],
+    options: BuildOptions = BuildOptions(),
+    *,
+    embedder: Embedder | None = None,
+    cache: str | os.PathLike[str] | None = None,
+    on_progress: Progress | None = None,
+    clock: "_Clock | None" = None,
+) -> BuildResult:
+    """Everything :func:`build` computes, in memory: nothing is written (but the cache).
+
+    Parameters are those of :func:`build`; ``clock`` times the stages.
+    """
+    clock = clock or _Clock(None)
     paths = [os.fspath(p) for p in inputs]
+    thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
     corpus = load_corpus(paths, format=options.format, strict=options.strict,
                          mapping=dict(options.mapping) or None)
-    lap("ingest")
-    thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
+    clock.lap("ingest")
     if embedder is None:
         embedder = load_embedder(precision=options.precision)
-    if cache is not None:
-        embedder = CachedEmbedder(embedder, cache)
-    keyphrases = extract_keyphrases(corpus.papers, embedder, top_n=max(options.top_n, options.shared_depth),
-                                    diversity=options.diversity, position_weight=options.position_weight,
-                                    title_weight=options.title_weight, n_jobs=min(2, os.cpu_count() or 1),
-                                    on_progress=on_progress)
-    lap("extract")
-    concepts, mentions = normalize_concepts(corpus.papers, keyphrases, thesaurus=thesaurus,
-                                            embedder=embedder, merge_threshold=options.merge_threshold,
-                                            top_n=options.top_n)
-    lap("normalize")
+    cached = CachedEmbedder(embedder, cache) if cache is not None else None
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if on_progress:
+            on_progress(stage, done, total)
+        if done >= total and stage in _EXTRACTION_STAGES:
+            clock.lap(_EXTRACTION_STAGES[stage])
+
+    try:
+        found = extract(corpus.papers, cached or embedder, top_n=options.top_n,
+                        depth=max(options.top_n, options.shared_depth), diversity=options.diversity,
+                        position_weight=options.position_weight, title_weight=options.title_weight,
+                        n_jobs=min(2, os.cpu_count() or 1), on_progress=progress)
+        concepts, mentions = normalize_concepts(corpus.papers, found.keyphrases, thesaurus=thesaurus,
+                                                embedder=cached or embedder, vectors=found.phrase_vectors,
+                                                merge_threshold=options.merge_threshold, top_n=options.top_n)
+    finally:
+        if cached is not None:
+            cached.close()
+    clock.lap("normalize")
     metadata = {
         "kg_version": kg.__version__,
         "extractor": EXTRACTOR,
@@ -197,19 +294,46 @@ def build(
     }
     graph = build_graph(corpus.papers, concepts, mentions, related_top_k=options.related_top_k,
                         min_shared=options.min_shared, min_cooccurrence=options.min_cooccurrence,
-                        metadata=metadata)
-    lap("build")
-    analysis = analyze(graph, seed=options.seed, resolution=options.resolution)
-    lap("analyze")
-    files = write_graph_files(graph, out_dir)
-    files.extend(write_report(analysis, out_dir))
+                        metadata=metadata, doc_vectors=found.doc_vectors)
+    clock.lap("graph")
+    steps: dict[str, float] = {}
+    analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
+    clock.lap("analyze")
+    return BuildResult(corpus, graph, analysis, analysis_steps=steps, concepts=concepts,
+                       doc_vectors=found.doc_vectors)
+
+
+def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: BuildOptions = BuildOptions(),
+                  *, clock: "_Clock | None" = None) -> list[str]:
+    """Write the files of ``result`` into ``folder`` (each atomically); set and return ``result.files``.
+
+    ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json``, the
+    report (``.md``, ``.html``, ``.json``), ``graph.html`` unless ``options.html`` is
+    false, and ``thesaurus.txt`` when ``options.write_thesaurus``.
+    """
+    clock = clock or _Clock(None)
+    folder = os.fspath(folder)
+    graph, analysis = result.graph, result.analysis
+    files = write_graph_files(graph, folder, on_file=lambda name: clock.lap(f"write {name}"))
+    if result.doc_vectors is not None:
+        papers = result.corpus.papers
+        order = sorted(range(len(papers)), key=lambda i: papers[i].id)
+        files.extend(save_paper_vectors(folder, [papers[i].id for i in order], result.doc_vectors[order]))
+        clock.lap("write paper_vectors.npy")
+    files.extend(write_report(analysis, folder))
+    clock.lap("write report")
     if options.html:
-        page = os.path.join(os.fspath(out_dir), "graph.html")
-        atomic_write(page, render_html(graph, seed=options.seed, resolution=options.resolution))
+        page = os.path.join(folder, "graph.html")
+        rows = analysis.get("communities") or []
+        membership = {p: row["id"] for row in rows for p in row.get("papers", [])}
+        atomic_write(page, render_html(graph, seed=options.seed, resolution=options.resolution,
+                                       communities=membership or None,
+                                       community_labels=[row["label"] for row in rows] or None))
         files.append(page)
+        clock.lap("write graph.html")
     if options.write_thesaurus:
-        merges = os.path.join(os.fspath(out_dir), "thesaurus.txt")
-        atomic_write(merges, thesaurus_text(concepts))
+        merges = os.path.join(folder, "thesaurus.txt")
+        atomic_write(merges, thesaurus_text(result.concepts))
         files.append(merges)
-    lap("export")
-    return BuildResult(corpus, graph, analysis, files, seconds)
+    result.files = files
+    return files

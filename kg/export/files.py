@@ -1,24 +1,51 @@
 """Graph files: node-link JSON, GraphML and GEXF (for Gephi), and CSV tables.
 
-Every write is atomic: the text goes to a temporary file in the same folder, which
-then replaces the target, so a crash never leaves a half-written file behind.
+Every writer streams: it writes node after node and edge after edge to the file, so
+its memory does not grow with the corpus (NetworkX's GraphML/GEXF writers build the
+whole XML tree first: 17 GB more for a 25,000-paper graph). Every write is atomic: the
+text goes to a temporary file in the same folder, which then replaces the target, so
+a crash never leaves a half-written file behind.
+
+What each file carries:
+
+* ``graph.json`` -- the whole graph (NetworkX node-link, ``edges`` key), compact, one
+  node or edge per line; the graph every other command reads. Each edge's ``kind`` is
+  its key, and a ``mentions`` edge's ``weight`` is its ``score``: both are left out of
+  the file and restored by :func:`kg.graph.graph_from_json`.
+* ``graph.graphml``, ``graph.gexf`` -- the map for Gephi / Cytoscape: every paper,
+  author and venue, concepts of 2 or more papers (a concept of one paper joins nothing),
+  and every edge between those; no abstracts, raw references or external ids (they are
+  in ``graph.json``); lists as ``"; "``-joined strings.
+* ``papers.csv``, ``concepts.csv``, ``mentions.csv`` -- flat tables. Cells a spreadsheet
+  would evaluate (starting with ``=``, ``+``, ``-``, ``@``) get a leading apostrophe,
+  as OWASP recommends for CSV exports (:func:`kg.escape.csv_cell`).
+
+All corpus text is cleaned of characters XML forbids (:func:`kg.escape.xml_text`).
 """
 
 from __future__ import annotations
 
 import csv
-import io
+import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import IO
+from xml.sax.saxutils import quoteattr
 
 import networkx as nx
 
-from kg.graph import graph_to_json
+from kg.escape import clean_text, csv_cell, xml_text
+from kg.graph import write_graph_json
 
-__all__ = ["atomic_write", "write_graph_files", "flat_graph", "LIST_SEPARATOR"]
+__all__ = ["atomic_write", "atomic_file", "write_graph_files", "graph_writers", "write_graphml",
+           "write_gexf", "flat_value", "LIST_SEPARATOR", "GRAPH_FILES"]
 
 LIST_SEPARATOR = "; "
+GRAPH_FILES = ("graph.json", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv")
+# Node attributes left out of GraphML/GEXF: long texts and raw identifiers.
+_GEPHI_SKIP = frozenset({"abstract", "references", "ids", "keyphrases", "source"})
 
 
 def _umask() -> int:
@@ -27,15 +54,16 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
+@contextmanager
+def atomic_file(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
+    """A text handle whose file replaces ``path`` only once the ``with`` block succeeds."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="", errors="replace") as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
@@ -46,7 +74,33 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise
 
 
-def _flat(value: object) -> object:
+def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(clean_text(data).encode("utf-8") if isinstance(data, str) else data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def flat_value(value: object) -> object:
+    """A scalar for GraphML/GEXF/CSV: lists ``"; "``-joined, dicts as ``k=v`` pairs.
+
+    Examples
+    --------
+    >>> flat_value(["Ada Lovelace", "Alan Turing"]), flat_value(3)
+    ('Ada Lovelace; Alan Turing', 3)
+    """
     if isinstance(value, (list, tuple)):
         return LIST_SEPARATOR.join(str(v) for v in value)
     if isinstance(value, dict):
@@ -54,74 +108,194 @@ def _flat(value: object) -> object:
     return value
 
 
-def flat_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """A copy whose list attributes are ``"; "``-joined strings and without ``None`` values.
-
-    GraphML and GEXF only hold scalars; Gephi reads these files as they are.
-    """
-    flat = nx.MultiDiGraph()
-    flat.graph.update({k: _flat(v) for k, v in graph.graph.items() if v is not None})
-    for node, data in graph.nodes(data=True):
-        flat.add_node(node, **{k: _flat(v) for k, v in data.items() if v is not None})
-    for u, v, key, data in graph.edges(keys=True, data=True):
-        flat.add_edge(u, v, key=key, **{k: _flat(x) for k, x in data.items() if x is not None})
-    return flat
+# --- GraphML and GEXF ---------------------------------------------------------------------
 
 
-def _graphml(graph: nx.MultiDiGraph) -> str:
-    buffer = io.BytesIO()
-    nx.write_graphml(graph, buffer, encoding="utf-8", prettyprint=True, named_key_ids=True)
-    return buffer.getvalue().decode("utf-8")
+def _gephi_nodes(graph: nx.MultiDiGraph) -> set[str]:
+    return {n for n, d in graph.nodes(data=True) if d.get("kind") != "concept" or (d.get("papers") or 0) >= 2}
 
 
-def _gexf(graph: nx.MultiDiGraph) -> str:
-    buffer = io.BytesIO()
-    nx.write_gexf(graph, buffer, encoding="utf-8", prettyprint=True)
-    return buffer.getvalue().decode("utf-8")
+def _scalar(value: object) -> object:
+    value = flat_value(value)
+    return xml_text(value) if isinstance(value, str) else value
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+def _attributes(items: Iterable[dict]) -> dict[str, str]:
+    """Attribute name -> XML type (``boolean``, ``long``, ``double`` or ``string``) over ``items``."""
+    rank = {"boolean": 0, "long": 1, "double": 2, "string": 3}
+    types: dict[str, str] = {}
+    for data in items:
+        for name, value in data.items():
+            if value is None:
+                continue
+            value = flat_value(value)
+            kind = ("boolean" if isinstance(value, bool) else "long" if isinstance(value, int)
+                    else "double" if isinstance(value, float) else "string")
+            if name in types and types[name] != kind:
+                both = {types[name], kind}
+                kind = "double" if both <= {"long", "double"} else "string"
+            types[name] = kind if name not in types or rank[kind] >= rank[types[name]] else types[name]
+    return dict(sorted(types.items()))
+
+
+def _text(value: object, kind: str) -> str:
+    if kind == "boolean":
+        return "true" if value else "false"
+    if kind == "double":
+        return repr(float(value))  # type: ignore[arg-type]
+    return str(value)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _gephi_items(graph: nx.MultiDiGraph):
+    keep = _gephi_nodes(graph)
+    nodes = [(n, {k: _scalar(v) for k, v in d.items() if k not in _GEPHI_SKIP and v is not None})
+             for n, d in graph.nodes(data=True) if n in keep]
+
+    def edges():
+        for u, v, key, d in graph.edges(keys=True, data=True):
+            if u in keep and v in keep:
+                yield u, v, key, {k: _scalar(x) for k, x in d.items() if x is not None}
+
+    return nodes, edges
+
+
+def write_graphml(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
+    """Stream the Gephi map of ``graph`` (see the module docstring) as GraphML."""
+    nodes, edges = _gephi_items(graph)
+    node_types = _attributes(d for _, d in nodes)
+    edge_types = _attributes(d for _, _, _, d in edges())
+    graph_types = _attributes([{k: _scalar(v) for k, v in graph.graph.items() if v is not None}])
+    handle.write("<?xml version='1.0' encoding='utf-8'?>\n"
+                 '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                 'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                 'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+    for prefix, scope, types in (("g", "graph", graph_types), ("n", "node", node_types), ("e", "edge", edge_types)):
+        for name, kind in types.items():
+            handle.write(f'  <key id={quoteattr(prefix + "_" + xml_text(name))} for="{scope}" '
+                         f'attr.name={quoteattr(xml_text(name))} attr.type="{kind}" />\n')
+    handle.write('  <graph edgedefault="directed">\n')
+    for name, value in sorted(graph.graph.items()):
+        if value is not None:
+            handle.write(f'    <data key={quoteattr("g_" + xml_text(name))}>'
+                         f'{_escape(_text(_scalar(value), graph_types[name]))}</data>\n')
+
+    def data(prefix: str, values: dict, types: dict[str, str]) -> str:
+        return "".join(f'<data key={quoteattr(prefix + "_" + xml_text(k))}>{_escape(_text(v, types[k]))}</data>'
+                       for k, v in sorted(values.items()))
+
+    for node, values in nodes:
+        handle.write(f"    <node id={quoteattr(xml_text(node))}>{data('n', values, node_types)}</node>\n")
+    for number, (u, v, key, values) in enumerate(edges()):
+        handle.write(f"    <edge id=\"e{number}\" source={quoteattr(xml_text(u))} target={quoteattr(xml_text(v))}>"
+                     f"{data('e', values, edge_types)}</edge>\n")
+    handle.write("  </graph>\n</graphml>\n")
+
+
+def write_gexf(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
+    """Stream the Gephi map of ``graph`` (see the module docstring) as GEXF 1.2."""
+    nodes, edges = _gephi_items(graph)
+    node_types = _attributes({k: v for k, v in d.items() if k != "label"} for _, d in nodes)
+    edge_types = _attributes({k: v for k, v in d.items() if k != "weight"} for _, _, _, d in edges())
+    gexf_type = {"boolean": "boolean", "long": "long", "double": "double", "string": "string"}
+    node_ids = {name: str(i) for i, name in enumerate(node_types)}
+    edge_ids = {name: str(i) for i, name in enumerate(edge_types)}
+    handle.write("<?xml version='1.0' encoding='utf-8'?>\n"
+                 '<gexf xmlns="http://www.gexf.net/1.2draft" '
+                 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                 'xsi:schemaLocation="http://www.gexf.net/1.2draft http://www.gexf.net/1.2draft/gexf.xsd" '
+                 'version="1.2">\n  <meta>\n    <creator>kg</creator>\n  </meta>\n'
+                 '  <graph defaultedgetype="directed" mode="static" name="">\n')
+    for scope, types, ids in (("node", node_types, node_ids), ("edge", edge_types, edge_ids)):
+        handle.write(f'    <attributes mode="static" class="{scope}">\n')
+        for name, kind in types.items():
+            handle.write(f'      <attribute id="{ids[name]}" title={quoteattr(xml_text(name))} '
+                         f'type="{gexf_type[kind]}" />\n')
+        handle.write("    </attributes>\n")
+
+    def attvalues(values: dict, types: dict[str, str], ids: dict[str, str]) -> str:
+        cells = "".join(f'<attvalue for="{ids[k]}" value={quoteattr(_text(v, types[k]))} />'
+                        for k, v in sorted(values.items()) if k in types)
+        return f"<attvalues>{cells}</attvalues>" if cells else ""
+
+    handle.write("    <nodes>\n")
+    for node, values in nodes:
+        label = values.get("label", node)
+        handle.write(f"      <node id={quoteattr(xml_text(node))} label={quoteattr(str(label))}>"
+                     f"{attvalues(values, node_types, node_ids)}</node>\n")
+    handle.write("    </nodes>\n    <edges>\n")
+    for number, (u, v, key, values) in enumerate(edges()):
+        weight = values.get("weight", 1)
+        weight = float(weight) if isinstance(weight, (int, float)) and not isinstance(weight, bool) else 1.0
+        handle.write(f'      <edge source={quoteattr(xml_text(u))} target={quoteattr(xml_text(v))} id="{number}" '
+                     f'weight="{weight!r}">{attvalues(values, edge_types, edge_ids)}</edge>\n')
+    handle.write("    </edges>\n  </graph>\n</gexf>\n")
+
+
+# --- CSV tables ----------------------------------------------------------------------------
+
+
+def _write_csv(handle: IO[str], header: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    writer = csv.writer(handle, lineterminator="\n")
     writer.writerow(header)
     for row in rows:
-        writer.writerow(["" if v is None else _flat(v) for v in row])
-    return buffer.getvalue()
+        writer.writerow(["" if v is None else csv_cell(flat_value(v)) for v in row])
 
 
-def write_graph_files(graph: nx.MultiDiGraph, out_dir: str | os.PathLike[str]) -> list[str]:
-    """Write ``graph.json``, ``graph.graphml``, ``graph.gexf``, ``papers.csv``,
-    ``concepts.csv`` and ``mentions.csv`` into ``out_dir``; return their paths."""
-    out = os.fspath(out_dir)
-    flat = flat_graph(graph)
+def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     nodes = graph.nodes
     papers = [(n, d) for n, d in nodes(data=True) if d.get("kind") == "paper"]
-    concepts = [(n, d) for n, d in nodes(data=True) if d.get("kind") == "concept"]
-    mentions = [(u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == "mentions"]
     n_concepts = {p: 0 for p, _ in papers}
-    for u, _, _ in mentions:
-        n_concepts[u] += 1
-    files = {
-        "graph.json": graph_to_json(graph),
-        "graph.graphml": _graphml(flat),
-        "graph.gexf": _gexf(flat),
-        "papers.csv": _csv(
-            ["id", "title", "title_derived", "year", "venue", "authors", "concepts", "source"],
-            ([p, d["title"], d["title_derived"], d.get("year"), d.get("venue"), d.get("authors", []),
-              n_concepts[p], d.get("source")] for p, d in papers),
-        ),
-        "concepts.csv": _csv(
-            ["id", "name", "aliases", "papers"],
-            ([c, d["name"], d.get("aliases", []), d["papers"]] for c, d in concepts),
-        ),
-        "mentions.csv": _csv(
-            ["paper_id", "concept_id", "rank", "score", "surface"],
-            ([u, v, d["rank"], d["score"], d.get("surface")] for u, v, d in mentions),
-        ),
+    for u, _, key in graph.edges(keys=True):
+        if key == "mentions":
+            n_concepts[u] += 1
+
+    def papers_csv(handle):
+        _write_csv(handle, ["id", "title", "title_derived", "year", "venue", "authors", "concepts", "source"],
+                   ([p, d.get("title"), d.get("title_derived"), d.get("year"), d.get("venue"),
+                     d.get("authors", []), n_concepts[p], d.get("source")] for p, d in papers))
+
+    def concepts_csv(handle):
+        _write_csv(handle, ["id", "name", "aliases", "papers"],
+                   ([c, d.get("name"), d.get("aliases", []), d.get("papers")]
+                    for c, d in nodes(data=True) if d.get("kind") == "concept"))
+
+    def mentions_csv(handle):
+        _write_csv(handle, ["paper_id", "concept_id", "rank", "score", "surface"],
+                   ([u, v, d.get("rank"), d.get("score"), d.get("surface")]
+                    for u, v, k, d in graph.edges(keys=True, data=True) if k == "mentions"))
+
+    return {"papers.csv": papers_csv, "concepts.csv": concepts_csv, "mentions.csv": mentions_csv}
+
+
+def graph_writers(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
+    """File name -> a function that streams that file of ``graph`` to a text handle."""
+    writers: dict[str, Callable[[IO[str]], None]] = {
+        "graph.json": lambda handle: write_graph_json(graph, handle),
+        "graph.graphml": lambda handle: write_graphml(graph, handle),
+        "graph.gexf": lambda handle: write_gexf(graph, handle),
     }
+    writers.update(_tables(graph))
+    return writers
+
+
+def write_graph_files(graph: nx.MultiDiGraph, out_dir: str | os.PathLike[str], *,
+                      on_file: Callable[[str], None] | None = None) -> list[str]:
+    """Write ``graph.json``, ``graph.graphml``, ``graph.gexf``, ``papers.csv``,
+    ``concepts.csv`` and ``mentions.csv`` into ``out_dir``; return their paths.
+
+    ``on_file(name)`` is called after each file is written (for timing).
+    """
     written = []
-    for name, text in files.items():
-        path = os.path.join(out, name)
-        atomic_write(path, text)
+    for name, write in graph_writers(graph).items():
+        path = os.path.join(os.fspath(out_dir), name)
+        with atomic_file(path) as handle:
+            write(handle)
         written.append(path)
+        if on_file:
+            on_file(name)
     return written

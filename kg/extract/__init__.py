@@ -1,7 +1,7 @@
 """Keyphrase extraction: noun-phrase candidates ranked KeyBERT-style by embedding similarity.
 
-Corpus-wide: candidates are found for every paper (in worker processes when
-``n_jobs > 1``), deduplicated across the corpus, and each distinct phrase is embedded
+Corpus-wide: candidates are found for every paper (in a thread beside the document
+embedding when ``n_jobs > 1``), deduplicated across the corpus, and each distinct phrase is embedded
 once; documents and phrases go to the embedder in large batches (which sorts them by
 token length). Wrap the embedder in :class:`~kg.extract.cache.CachedEmbedder` to
 skip the model for texts seen before.
@@ -10,9 +10,9 @@ skip the model for texts seen before.
 from __future__ import annotations
 
 import json
-import multiprocessing
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from kg.extract.embedder import Embedder, load_embedder
 from kg.extract.ranking import prior_scores, rank_candidates
 from kg.models import Keyphrase, Paper
 
-__all__ = ["extract_keyphrases", "DIVERSITY", "POSITION_WEIGHT", "TITLE_WEIGHT", "document_text", "paper_candidates", "keyphrases_jsonl",
+__all__ = ["extract", "Extraction", "extract_keyphrases", "DIVERSITY", "POSITION_WEIGHT", "TITLE_WEIGHT", "document_text", "paper_candidates", "keyphrases_jsonl",
            "load_embedder", "Embedder", "CachedEmbedder", "EXTRACTOR"]
 
 EXTRACTOR = "kg-nprank"
@@ -48,62 +48,44 @@ def paper_candidates(paper: Paper, max_words: int = 5) -> list[Candidate]:
     return find_candidates(paper.abstract, title=title, max_words=max_words)
 
 
-def _candidates_of(args: tuple[Paper, int]) -> list[Candidate]:
-    return paper_candidates(*args)
+@dataclass
+class Extraction:
+    """What extraction computed, for the stages after it.
 
-
-def _all_candidates(papers: Sequence[Paper], max_words: int, n_jobs: int) -> list[list[Candidate]]:
-    jobs = [(p, max_words) for p in papers]
-    if n_jobs > 1 and len(papers) >= 500:
-        context = multiprocessing.get_context("spawn")  # no fork of a process that runs torch
-        with ProcessPoolExecutor(max_workers=n_jobs, mp_context=context) as pool:
-            return list(pool.map(_candidates_of, jobs, chunksize=64))
-    return [_candidates_of(job) for job in jobs]
-
-
-def extract_keyphrases(
-    papers: Sequence[Paper],
-    embedder: Embedder,
-    *,
-    top_n: int = 10,
-    diversity: float = DIVERSITY,
-    position_weight: float = POSITION_WEIGHT,
-    title_weight: float = TITLE_WEIGHT,
-    max_words: int = 5,
-    n_jobs: int = 1,
-    shortlist: bool = True,
-    on_progress: Progress | None = None,
-) -> dict[str, list[Keyphrase]]:
-    """Top-``top_n`` keyphrases per paper, in rank order.
-
-    Parameters
+    Attributes
     ----------
-    papers : sequence of Paper
-    embedder : Embedder
-        Returns unit-length rows; see :mod:`kg.extract.embedder`.
-    top_n : int
-        Keyphrases kept per paper.
-    diversity : float
-        MMR weight on novelty (0 ranks by score alone).
-    position_weight, title_weight : float
-        Bonus for phrases that occur early / in the title; see :mod:`kg.extract.ranking`.
-    max_words : int
-        Longest candidate phrase, in words.
-    n_jobs : int
-        Worker processes for finding candidates (the model uses its own threads).
-    shortlist : bool
-        When the embedder has ``approximate`` (cheap stand-in vectors), a paper with more
-        than ``2 * top_n`` candidates keeps only its ``2 * top_n`` best by approximate
-        score before the model embeds the phrases. On ACM (top 10) this skips 28% of the
-        distinct phrases, and the top 10 keeps 96% of its picks (F1 unchanged within
-        0.15 point on ACM and Inspec); see README, "Extraction".
-    on_progress : callable, optional
-        Called as ``on_progress(stage, done, total)``.
-
-    Returns
-    -------
-    dict
+    keyphrases : dict
         Paper id -> list of :class:`~kg.models.Keyphrase`, best first.
+    doc_vectors : ndarray, shape (n_papers, d)
+        Each paper's document vector, rows in the order of the papers given.
+    phrase_vectors : mapping
+        Phrase -> its vector, for every phrase the model embedded (later stages,
+        such as near-synonym merging, reuse them instead of running the model again).
+    """
+
+    keyphrases: dict[str, list[Keyphrase]]
+    doc_vectors: np.ndarray
+    phrase_vectors: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+class _Rows(Mapping):
+    """A read-only phrase -> row view of one matrix (no copy per phrase)."""
+
+    def __init__(self, index: dict[str, int], matrix: np.ndarray):
+        self._index, self._matrix = index, matrix
+
+    def __getitem__(self, phrase: str) -> np.ndarray:
+        return self._matrix[self._index[phrase]]
+
+    def __iter__(self):
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+
+def extract_keyphrases(papers: Sequence[Paper], embedder: Embedder, **options) -> dict[str, list[Keyphrase]]:
+    """Top-``top_n`` keyphrases per paper, in rank order: :func:`extract` without the vectors.
 
     Examples
     --------
@@ -117,23 +99,91 @@ def extract_keyphrases(
     >>> [k.phrase for k in extract_keyphrases([paper], Letters(), top_n=2)[paper.id]]
     ['Graph neural networks', 'GNNs']
     """
-    cands = _all_candidates(papers, max_words, n_jobs)
+    return extract(papers, embedder, **options).keyphrases
+
+
+def extract(
+    papers: Sequence[Paper],
+    embedder: Embedder,
+    *,
+    top_n: int = 10,
+    depth: int | None = None,
+    diversity: float = DIVERSITY,
+    position_weight: float = POSITION_WEIGHT,
+    title_weight: float = TITLE_WEIGHT,
+    max_words: int = 5,
+    n_jobs: int = 1,
+    shortlist: bool = True,
+    on_progress: Progress | None = None,
+) -> Extraction:
+    """Rank every paper's candidate phrases by embedding similarity to the paper.
+
+    Parameters
+    ----------
+    papers : sequence of Paper
+    embedder : Embedder
+        Returns unit-length rows; see :mod:`kg.extract.embedder`.
+    top_n : int
+        Keyphrases a paper is described by; sets the shortlist (``2 * top_n``).
+    depth : int, optional
+        How many ranked phrases to return per paper (default ``top_n``). Ranks past
+        ``top_n`` come from the same shortlist, so a deeper list costs no model work
+        while ``depth <= 2 * top_n``, and the first ``top_n`` are the same at any depth
+        (MMR picks greedily).
+    diversity : float
+        MMR weight on novelty (0 ranks by score alone).
+    position_weight, title_weight : float
+        Bonus for phrases that occur early / in the title; see :mod:`kg.extract.ranking`.
+    max_words : int
+        Longest candidate phrase, in words.
+    n_jobs : int
+        With 2 or more, candidates are found in a thread while the model embeds the
+        documents (the model releases the interpreter lock), so neither waits.
+    shortlist : bool
+        When the embedder has ``approximate`` (cheap stand-in vectors), a paper with more
+        than ``max(2 * top_n, depth)`` candidates keeps only that many, best by approximate
+        score, before the model embeds the phrases. On ACM (top 10) this skips 28% of the
+        distinct phrases, and the top 10 keeps 96% of its picks (F1 unchanged within
+        0.15 point on ACM and Inspec); see README, "Extraction".
+    on_progress : callable, optional
+        Called as ``on_progress(stage, done, total)``.
+
+    Returns
+    -------
+    Extraction
+    """
+    depth = max(depth or top_n, 1)
+    keep = max(2 * top_n, depth)
+    texts = [document_text(p) for p in papers]
+    if n_jobs > 1 and len(papers) >= 200:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(_all_candidates, papers, max_words)
+            doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
+            cands = pending.result()
+    else:
+        cands = _all_candidates(papers, max_words)
+        doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
     if on_progress:
         on_progress("candidates", len(papers), len(papers))
-    doc_vectors = _embed_in_chunks(embedder, [document_text(p) for p in papers], "documents", on_progress)
     approximate = getattr(embedder, "approximate", None)
     if shortlist and approximate is not None:
-        cands = _shortlist(cands, doc_vectors, approximate, 2 * top_n, position_weight, title_weight)
+        cands = _shortlist(cands, doc_vectors, approximate, keep, position_weight, title_weight)
     vocabulary = sorted({c.phrase for doc in cands for c in doc})
     index = {phrase: i for i, phrase in enumerate(vocabulary)}
     phrase_vectors = _embed_in_chunks(embedder, vocabulary, "phrases", on_progress)
     result: dict[str, list[Keyphrase]] = {}
     for paper, doc, found in zip(papers, doc_vectors, cands):
         rows = phrase_vectors[[index[c.phrase] for c in found]] if found else phrase_vectors[:0]
-        ranked = rank_candidates(doc, rows, found, top_n=top_n, diversity=diversity,
+        ranked = rank_candidates(doc, rows, found, top_n=depth, diversity=diversity,
                                  position_weight=position_weight, title_weight=title_weight)
         result[paper.id] = [Keyphrase(found[i].phrase, score) for i, score in ranked]
-    return result
+    if on_progress:
+        on_progress("ranking", len(papers), len(papers))
+    return Extraction(result, doc_vectors, _Rows(index, phrase_vectors))
+
+
+def _all_candidates(papers: Sequence[Paper], max_words: int) -> list[list[Candidate]]:
+    return [paper_candidates(p, max_words) for p in papers]
 
 
 def _shortlist(cands: list[list[Candidate]], doc_vectors: np.ndarray, approximate, keep: int,
