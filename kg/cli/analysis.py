@@ -1,0 +1,97 @@
+"""kg report, kg related, kg concepts: the analysis of a built graph."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+
+from kg.cli._common import (
+    app, reports_errors, show, warn, output_folder, check_resolution, SeedOpt, ResolutionOpt, MethodOpt,
+    LabelsOpt, JsonOpt, analysis_options, print_rows
+)
+
+
+@app.command()
+@reports_errors
+def report(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Where to write (default: DIRECTORY).",
+                                                show_default=False)] = None,
+    seed: SeedOpt = None,
+    resolution: ResolutionOpt = None,
+    method: MethodOpt = "louvain",
+    labels: LabelsOpt = "ctfidf",
+    top: Annotated[int, typer.Option("--top", min=1, help="Rows per table.")] = 15,
+) -> None:
+    """Analyze the graph in DIRECTORY and write report.md, report.html and report.json.
+
+    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids.
+    """
+    from kg.analyze import analyze
+    from kg.graph import load_graph
+    from kg.report import write_report
+
+    started = time.perf_counter()
+    check_resolution(resolution)
+    target = output_folder(out) if out is not None else directory
+    graph = load_graph(directory)
+    analysis = analyze(graph, top=top, **analysis_options(graph, seed, resolution, method, labels))
+    files = write_report(analysis, target)
+    show(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
+               f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
+    show(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
+
+
+@app.command()
+@reports_errors
+def related(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    paper: Annotated[str, typer.Argument(help="A paper id, its title, or a unique part of its title.")],
+    top: Annotated[int, typer.Option("--top", min=1, help="Papers to list.")] = 10,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the papers nearest to PAPER, with the concepts they share (rarest first) and citation links."""
+    from kg.analyze import find_paper, related_papers
+    from kg.graph import load_graph
+
+    graph = load_graph(directory)
+    paper_id = find_paper(graph, paper)
+    rows = related_papers(graph, paper_id, top=top)
+    if not as_json:
+        names = {c: graph.nodes[c].get("name", c) for row in rows for c in row["shared"]}
+        rows = [{**row, "shared": ", ".join(names[c] for c in row["shared"])} for row in rows]
+    warn(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}):")
+    print_rows(["id", "score", "citation", "shared", "title"], rows, as_json)
+
+
+@app.command()
+@reports_errors
+def concepts(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    community: Annotated[Optional[int], typer.Option(
+        "--community", "-c", help="List the distinctive concepts of this paper community (numbered as in the report).",
+        show_default=False)] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Concepts to list.")] = 20,
+    seed: SeedOpt = None,
+    resolution: ResolutionOpt = None,
+    method: MethodOpt = "louvain",
+    labels: LabelsOpt = "ctfidf",
+    as_json: JsonOpt = False,
+) -> None:
+    """List the most frequent concepts, or with --community N the concepts that set community N apart."""
+    from kg.analyze import community_concepts, concept_rows
+    from kg.graph import load_graph
+
+    check_resolution(resolution)
+    graph = load_graph(directory)
+    if community is None:
+        print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(graph, top=top), as_json)
+        return
+    options = analysis_options(graph, seed, resolution, method, labels)
+    row = community_concepts(graph, community, top=top, **options)
+    warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
+    print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)

@@ -1,0 +1,146 @@
+"""kg push and kg query: the graph into Neo4j, Cypher out of it."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from kg.errors import KgError
+
+from kg.cli._common import (
+    app, reports_errors, show, warn, read_graph
+)
+
+
+UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
+UserOpt = Annotated[str, typer.Option("--user", "-u", envvar=["NEO4J_USERNAME", "NEO4J_USER"], help="Neo4j user.")]
+PasswordOpt = Annotated[Optional[str], typer.Option(
+    "--password", "-p", envvar="NEO4J_PASSWORD", show_default=False,
+    help="Neo4j password (better: the NEO4J_PASSWORD variable; asked for on a terminal when unset).")]
+DatabaseOpt = Annotated[Optional[str], typer.Option(
+    "--database", "-d", envvar="NEO4J_DATABASE", show_default=False, help="Database (default: the server's).")]
+TimeoutOpt = Annotated[float, typer.Option(
+    "--timeout", min=1.0, help="Seconds to keep retrying when the server is unreachable or restarting.")]
+
+
+class _Neo4jConnection:
+    """A driver for the CLI: the password is asked for when missing and never shown; errors
+    name the URI, with the password scrubbed from every message."""
+
+    def __init__(self, uri: str, user: str, password: str | None, timeout: float) -> None:
+        import logging
+
+        logging.getLogger("neo4j").addHandler(logging.NullHandler())
+        logging.getLogger("neo4j").propagate = False  # retry notices are not for users
+        if password is None:
+            if not sys.stdin.isatty():
+                raise KgError("no Neo4j password: set NEO4J_PASSWORD (or pass --password)")
+            password = typer.prompt(f"Neo4j password for {user}", hide_input=True)
+        self.uri, self.user, self._password, self.timeout = uri, user, password, timeout
+        self.driver = None
+
+    def __enter__(self):
+        from kg.export.neo4j import open_driver
+
+        self.driver = open_driver(self.uri, self.user, self._password, timeout=self.timeout)
+        return self.driver
+
+    def __exit__(self, kind, exc, tb):
+        from kg.export.neo4j import redact_uri
+
+        if self.driver is not None:
+            self.driver.close()
+        if isinstance(exc, KgError):
+            message = str(exc).replace(self._password, "***") if self._password else str(exc)
+            raise type(exc)(f"{message} [{redact_uri(self.uri)}]") from None
+        return False
+
+
+
+@app.command()
+@reports_errors
+def push(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    uri: UriOpt = "bolt://localhost:7687",
+    user: UserOpt = "neo4j",
+    password: PasswordOpt = None,
+    database: DatabaseOpt = None,
+    replace: Annotated[bool, typer.Option("--replace", help="First delete every node with a kg label.")] = False,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 10000,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Transactions run at the same time.")] = 2,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Push the graph in DIRECTORY into Neo4j (idempotent: only what changed is written).
+
+    Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties. Prints what was created, updated and deleted, then checks the counts in Neo4j.
+    """
+    from kg.errors import Neo4jError
+    from kg.export.neo4j import push_graph
+
+    started = time.perf_counter()
+    graph = read_graph(directory)
+    with _Neo4jConnection(uri, user, password, timeout) as driver:
+        result = push_graph(driver, graph, database=database, batch_size=batch_size, workers=workers,
+                            replace=replace)
+    width = max(len(name) for name in result.expected)
+    show(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
+    for name, n in result.expected.items():
+        show(f"{name:{width}}  {result.created.get(name, 0):>8}  {result.updated.get(name, 0):>8}  "
+                   f"{result.deleted.get(name, 0):>8}  {result.found.get(name, 0):>8}")
+    for what in ("created", "updated", "deleted"):
+        nodes, rels = result.totals(what)
+        show(f"{what}: {nodes} nodes, {rels} relationships")
+    if result.mismatches:
+        raise Neo4jError("Neo4j does not match the graph after the push: " + "; ".join(result.mismatches))
+    nodes, rels = result.totals("found")
+    show(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
+               f"({time.perf_counter() - started:.1f}s)")
+
+
+@app.command()
+@reports_errors
+def query(
+    cypher: Annotated[Optional[str], typer.Argument(help="A Cypher statement (or use --file).",
+                                                    show_default=False)] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", help="A .cypher file, e.g. cypher/top_concepts.cypher.",
+                                                 show_default=False)] = None,
+    param: Annotated[Optional[list[str]], typer.Option(
+        "--param", metavar="NAME=VALUE", show_default=False,
+        help="Query parameter (repeatable); VALUE is JSON when it parses as JSON, else text.")] = None,
+    write: Annotated[bool, typer.Option("--write", help="Allow the query to write.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print rows as JSON.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print rows as CSV.")] = False,
+    uri: UriOpt = "bolt://localhost:7687",
+    user: UserOpt = "neo4j",
+    password: PasswordOpt = None,
+    database: DatabaseOpt = None,
+    timeout: TimeoutOpt = 30.0,
+) -> None:
+    """Run a Cypher query against Neo4j, read-only unless --write; print a table, --json or --csv.
+
+    The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
+    """
+    from kg.export.cypher import (check_parameters, format_rows, parse_param, query_parameters, read_query_file,
+                                  run_query)
+
+    if (cypher is None) == (file is None):
+        raise KgError("give a Cypher statement or --file, not both")
+    if as_json and as_csv:
+        raise KgError("choose one of --json and --csv")
+    given = dict(parse_param(p) for p in param or ())
+    if file is not None:
+        query_file = read_query_file(file)
+        text = query_file.text
+        check_parameters(given, sorted({*query_file.defaults, *query_file.required, *query_parameters(text)}))
+        parameters = query_file.parameters(given)
+    else:
+        text, parameters = cypher, given
+        check_parameters(given, query_parameters(text))
+    with _Neo4jConnection(uri, user, password, timeout) as driver:
+        keys, rows = run_query(driver, text, parameters, database=database, write=write)
+    show(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
+    warn(f"{len(rows)} rows")

@@ -1,0 +1,51 @@
+"""kg viz: the interactive graph page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from kg.cli._common import (
+    app, reports_errors, show, output_file, read_graph
+)
+
+
+@app.command()
+@reports_errors
+def viz(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    view: Annotated[str, typer.Option("--view", help="bipartite (papers + concepts), papers, concepts (term map) "
+                                                     "or communities (one node per community).")] = "bipartite",
+    top: Annotated[int, typer.Option("--top", min=0,
+                                     help="Keep the N most central nodes, each linked to another (0: all).")] = 2000,
+    min_weight: Annotated[float, typer.Option("--min-weight", min=0.0,
+                                              help="Drop lighter edges (mentions: score 0-1; related: shared-concept "
+                                                   "weight; co_occurs: papers), then unlinked nodes.")] = 0.0,
+    community: Annotated[Optional[int], typer.Option("--community", min=0, show_default=False,
+                                                     help="Only this community (numbered as in the report).")] = None,
+    focus: Annotated[Optional[str], typer.Option("--focus", show_default=False,
+                                                 help="Ego network of this node: id, label or a unique part of one.")] = None,
+    depth: Annotated[int, typer.Option("--depth", min=0, help="Ego network radius for --focus.")] = 1,
+    size_by: Annotated[str, typer.Option("--size-by", help="Node size: pagerank, degree or betweenness.")] = "pagerank",
+    seed: Annotated[Optional[int], typer.Option(help="Seed for communities and layout (default: the build's).",
+                                                show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", show_default=False,
+                                                help="HTML file to write (default: DIRECTORY/graph.html).")] = None,
+) -> None:
+    """Write an interactive, self-contained HTML view of the graph in DIRECTORY (opens offline)."""
+    from kg.analyze import saved_parameters
+    from kg.export.files import atomic_write
+    from kg.export.html import render_html
+
+    if out is not None:
+        output_file(out)
+    graph = read_graph(directory)
+    built = saved_parameters(graph)
+    target = out or (directory / "graph.html" if directory.is_dir() else directory.with_suffix(".html"))
+    page = render_html(graph, view=view, top=top or None, min_weight=min_weight, community=community,
+                       focus=focus, depth=depth, size_by=size_by, seed=built["seed"] if seed is None else seed,
+                       resolution=built["resolution"], title=f"kg · {directory.resolve().name} · {view}")
+    atomic_write(target, page)
+    show(f"wrote {target} ({len(page.encode()) // 1024} KiB)")
