@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 from kg.escape import clean_text as safe_text
+from kg.ingest._titles import derive_title
 from kg.models import Paper
 
 __all__ = [
@@ -170,59 +171,6 @@ def decode_tex(text: str) -> str:
         return LatexNodes2Text(math_mode="verbatim").latex_to_text(text)
     except (ValueError, IndexError, KeyError, TypeError, RecursionError):  # pylatexenc on malformed TeX
         return _TEX_BRACES.sub("", text)
-
-
-# --- derived titles -------------------------------------------------------------------
-
-_NAME = r"([A-Za-z][\w\-+]*[A-Z0-9][\w\-+]*)"  # a token with an inner capital or digit
-_INTRO = re.compile(
-    r"\b(?:called|named|dubbed|termed|coined|namely)\s+(?:as\s+)?[\"'“‘]?" + _NAME, re.U
-)
-_PRESENT = re.compile(
-    r"\b(?i:we|this (?:paper|work))\s+(?:propose|present|introduce|develop|design)s?\s+"
-    r"(?i:a |an |the )?(?i:(?:new|novel|simple|general)\s+)?[\"'“‘]?" + _NAME + r"\b"
-)
-_PAREN_ACRONYM = re.compile(r"\(([A-Za-z][\w\-+]*[A-Z][\w\-+]*)\)")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-
-
-def _is_name(token: str) -> bool:
-    """A method name has a capital after its first letter: YaRN, ByzSGDnm, DOS."""
-    return any(ch.isupper() for ch in token[1:])
-
-
-def derive_title(abstract: str, *, max_words: int = 8) -> str:
-    """A short readable label for a paper without a title.
-
-    The method name the abstract introduces ("we present YaRN", "a method called
-    ... (ByzSGDnm)", "named DOS") when there is one, else its first words.
-
-    Examples
-    --------
-    >>> derive_title("We present YaRN (Yet another RoPE extensioN method), a method.")
-    'YaRN'
-    >>> derive_title("Graph models are everywhere and they are useful for many things.")
-    'Graph models are everywhere and they are useful…'
-    """
-    for sentence in _SENTENCE.split(abstract):
-        intro = _INTRO.search(sentence)
-        if intro:
-            if _is_name(intro.group(1)):
-                return intro.group(1)
-            paren = _PAREN_ACRONYM.search(sentence, intro.end())
-            if paren:
-                return paren.group(1)
-        present = _PRESENT.search(sentence)
-        if present and _is_name(present.group(1)):
-            return present.group(1)
-    for sentence in _SENTENCE.split(abstract):
-        if re.search(r"\b(?:we|this (?:paper|work))\s+(?:propose|present|introduce)", sentence, re.I):
-            paren = _PAREN_ACRONYM.search(sentence)
-            if paren:
-                return paren.group(1)
-    words = abstract.split()
-    label = " ".join(words[:max_words]).rstrip(",.;:")
-    return label + "…" if len(words) > max_words else label
 
 
 # --- records -> papers ----------------------------------------------------------------
