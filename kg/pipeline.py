@@ -29,7 +29,7 @@ from kg.models import Corpus
 from kg.ingest.thesaurus import load_thesaurus
 from kg.normalize import MERGE_THRESHOLD, normalize_concepts, thesaurus_text
 from kg.report import write_report
-from kg.vectors import save_paper_vectors
+from kg.vectors import concept_vectors, save_concept_vectors, save_paper_vectors
 
 __all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs"]
 
@@ -128,6 +128,7 @@ class BuildResult:
     doc_vectors: "np.ndarray | None" = None  # one row per paper of corpus.papers
     stages: list["Stage"] = field(default_factory=list)
     analysis_steps: dict[str, float] = field(default_factory=dict)  # analysis step -> seconds
+    concept_vectors: "tuple[list[str], np.ndarray] | None" = None  # (concept ids, rows): kg search
 
 
 def _fingerprint(path: str) -> dict[str, str]:
@@ -299,15 +300,18 @@ def run(
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
     clock.lap("analyze")
+    vectors = concept_vectors(((m.concept_id, m.surface) for m in mentions if m.concept_id in graph),
+                              found.phrase_vectors)
     return BuildResult(corpus, graph, analysis, analysis_steps=steps, concepts=concepts,
-                       doc_vectors=found.doc_vectors)
+                       doc_vectors=found.doc_vectors, concept_vectors=vectors)
 
 
 def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: BuildOptions = BuildOptions(),
                   *, clock: "_Clock | None" = None) -> list[str]:
     """Write the files of ``result`` into ``folder`` (each atomically); set and return ``result.files``.
 
-    ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json``, the
+    ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json`` and
+    ``concept_vectors.npy``/``.json`` (:mod:`kg.vectors`), the
     report (``.md``, ``.html``, ``.json``), ``graph.html`` unless ``options.html`` is
     false, and ``thesaurus.txt`` when ``options.write_thesaurus``.
     """
@@ -320,6 +324,9 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
         order = sorted(range(len(papers)), key=lambda i: papers[i].id)
         files.extend(save_paper_vectors(folder, [papers[i].id for i in order], result.doc_vectors[order]))
         clock.lap("write paper_vectors.npy")
+    if result.concept_vectors is not None:
+        files.extend(save_concept_vectors(folder, *result.concept_vectors))
+        clock.lap("write concept_vectors.npy")
     files.extend(write_report(analysis, folder))
     clock.lap("write report")
     if options.html:

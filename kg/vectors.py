@@ -7,6 +7,11 @@ dimensions: 0.75 KB a paper, 41 MB for 54,000 papers), rows in the order of the 
 ``paper_vectors.json`` (``{"ids": [...], "dim": 384}``). Both files are written
 atomically; a reader that finds them out of step (another build wrote in between) gets
 None, as for a build without vectors.
+
+Concepts get the same pair, ``concept_vectors.npy`` and ``concept_vectors.json``
+(:func:`save_concept_vectors`, :func:`load_concept_vectors`): each concept's vector is
+the one extraction computed for its most used surface form (:func:`concept_vectors`),
+so ``kg search`` can rank concepts without running the model on them again.
 """
 
 from __future__ import annotations
@@ -14,17 +19,21 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from kg.export.files import atomic_write
 
-__all__ = ["save_paper_vectors", "load_paper_vectors", "nearest_neighbours", "VECTORS_FILE", "IDS_FILE",
-           "EXACT_UP_TO"]
+__all__ = ["save_paper_vectors", "load_paper_vectors", "save_concept_vectors", "load_concept_vectors",
+           "concept_vectors", "nearest_neighbours", "VECTORS_FILE", "IDS_FILE", "CONCEPT_VECTORS_FILE",
+           "CONCEPT_IDS_FILE", "EXACT_UP_TO"]
 
 VECTORS_FILE = "paper_vectors.npy"
 IDS_FILE = "paper_vectors.json"
+CONCEPT_VECTORS_FILE = "concept_vectors.npy"
+CONCEPT_IDS_FILE = "concept_vectors.json"
 EXACT_UP_TO = 10_000  # papers; above, an HNSW index (faiss) finds the neighbours
 
 
@@ -41,10 +50,14 @@ def save_paper_vectors(path: str | os.PathLike[str], ids: Sequence[str], matrix:
     matrix : numpy.ndarray
         ``(len(ids), dim)`` vectors, unit rows.
     """
+    return _save(_paths(path), ids, matrix)
+
+
+def _save(paths: tuple[str, str], ids: Sequence[str], matrix: np.ndarray) -> list[str]:
     matrix = np.asarray(matrix)
     if matrix.ndim != 2 or matrix.shape[0] != len(ids):
         raise ValueError(f"matrix of shape {matrix.shape} for {len(ids)} ids; expected one row per id")
-    npy, meta = _paths(path)
+    npy, meta = paths
     buffer = io.BytesIO()
     np.save(buffer, np.ascontiguousarray(matrix, dtype=np.float16), allow_pickle=False)
     atomic_write(meta, json.dumps({"ids": list(ids), "dim": int(matrix.shape[1])}, ensure_ascii=False) + "\n")
@@ -57,7 +70,11 @@ def load_paper_vectors(folder: str | os.PathLike[str]) -> tuple[list[str], np.nd
 
     None when the files are missing, unreadable, or do not match each other.
     """
-    npy, meta = _paths(folder)
+    return _load(_paths(folder))
+
+
+def _load(paths: tuple[str, str]) -> tuple[list[str], np.ndarray] | None:
+    npy, meta = paths
     try:
         with open(meta, encoding="utf-8") as handle:
             ids = json.load(handle)["ids"]
@@ -69,11 +86,62 @@ def load_paper_vectors(folder: str | os.PathLike[str]) -> tuple[list[str], np.nd
     return [str(i) for i in ids], matrix.astype(np.float32)
 
 
-def _paths(path: str | os.PathLike[str]) -> tuple[str, str]:
+def _paths(path: str | os.PathLike[str], names: tuple[str, str] = (VECTORS_FILE, IDS_FILE)) -> tuple[str, str]:
     path = os.fspath(path)
     if path.endswith(".npy"):
         return path, path[: -len(".npy")] + ".json"
-    return os.path.join(path, VECTORS_FILE), os.path.join(path, IDS_FILE)
+    return os.path.join(path, names[0]), os.path.join(path, names[1])
+
+
+def save_concept_vectors(folder: str | os.PathLike[str], ids: Sequence[str], matrix: np.ndarray) -> list[str]:
+    """:func:`save_paper_vectors` for concepts: ``concept_vectors.npy`` and ``.json`` in ``folder``."""
+    return _save(_paths(folder, (CONCEPT_VECTORS_FILE, CONCEPT_IDS_FILE)), ids, matrix)
+
+
+def load_concept_vectors(folder: str | os.PathLike[str]) -> tuple[list[str], np.ndarray] | None:
+    """``(ids, matrix)`` saved by :func:`save_concept_vectors` (matrix float32), else None."""
+    return _load(_paths(folder, (CONCEPT_VECTORS_FILE, CONCEPT_IDS_FILE)))
+
+
+def concept_vectors(mentions: Iterable[tuple[str, str]],
+                    phrase_vectors: Mapping[str, np.ndarray]) -> tuple[list[str], np.ndarray] | None:
+    """Each concept's vector: the phrase vector of its most used surface form.
+
+    Parameters
+    ----------
+    mentions : iterable of (concept id, surface)
+        One pair per mention (a surface counted once per paper that uses it).
+    phrase_vectors : mapping
+        Phrase -> unit vector, as extraction computed them
+        (:attr:`kg.extract.Extraction.phrase_vectors`).
+
+    Returns
+    -------
+    (ids, matrix) or None
+        Ids sorted; a concept none of whose surfaces has a vector is left out. None
+        when no concept has one.
+
+    Examples
+    --------
+    >>> vectors = {"GNNs": np.array([1.0, 0.0]), "graph neural network": np.array([0.0, 1.0])}
+    >>> ids, matrix = concept_vectors([("c:gnn", "GNNs"), ("c:gnn", "graph neural network"),
+    ...                                ("c:gnn", "GNNs")], vectors)
+    >>> ids, matrix.tolist()
+    (['c:gnn'], [[1.0, 0.0]])
+    """
+    counts: dict[str, Counter[str]] = {}
+    for concept, surface in mentions:
+        counts.setdefault(concept, Counter())[surface] += 1
+    ids, rows = [], []
+    for concept in sorted(counts):
+        ranked = sorted(counts[concept].items(), key=lambda kv: (-kv[1], kv[0]))
+        surface = next((s for s, _ in ranked if s in phrase_vectors), None)
+        if surface is not None:
+            ids.append(concept)
+            rows.append(np.asarray(phrase_vectors[surface], dtype=np.float32))
+    if not ids:
+        return None
+    return ids, np.vstack(rows)
 
 
 def nearest_neighbours(matrix: np.ndarray, k: int, *, exact_up_to: int = EXACT_UP_TO,

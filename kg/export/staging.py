@@ -33,7 +33,7 @@ __all__ = ["StagedFolder", "OutputFolderError", "KG_OUTPUTS"]
 KG_OUTPUTS = frozenset({
     "graph.json", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv",
     "report.md", "report.html", "report.json", "graph.html", "thesaurus.txt", "analysis.json",
-    "paper_vectors.npy", "paper_vectors.json",
+    "paper_vectors.npy", "paper_vectors.json", "concept_vectors.npy", "concept_vectors.json",
 })
 _MARK = ".kg-staging-"
 _RENAME_EXCHANGE = 2
