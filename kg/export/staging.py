@@ -34,6 +34,7 @@ KG_OUTPUTS = frozenset({
     "graph.json", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv",
     "report.md", "report.html", "report.json", "graph.html", "thesaurus.txt", "analysis.json",
     "paper_vectors.npy", "paper_vectors.json", "concept_vectors.npy", "concept_vectors.json",
+    "vosviewer_map.txt", "vosviewer_network.txt", "vosviewer.json",  # kg export vosviewer OUT
 })
 _MARK = ".kg-staging-"
 _RENAME_EXCHANGE = 2
