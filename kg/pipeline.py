@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 
 import kg
+from kg.analysis import save_analysis
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
@@ -241,7 +242,7 @@ def build(
 
 
 def run(
-    inputs: Sequence[str | os.PathLike[str]],
+    inputs: "Sequence[str | os.PathLike[str]] | Corpus",
     options: BuildOptions = BuildOptions(),
     *,
     embedder: Embedder | None = None,
@@ -251,13 +252,15 @@ def run(
 ) -> BuildResult:
     """Everything :func:`build` computes, in memory: nothing is written (but the cache).
 
-    Parameters are those of :func:`build`; ``clock`` times the stages.
+    Parameters are those of :func:`build` (``inputs`` may also be a :class:`~kg.models.Corpus`
+    already read); ``clock`` times the stages.
     """
     clock = clock or _Clock(None)
-    paths = [os.fspath(p) for p in inputs]
+    given = inputs if isinstance(inputs, Corpus) else None  # papers read already (kg.build from Python)
+    paths = [] if given is not None else [os.fspath(p) for p in inputs]
     thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
-    corpus = load_corpus(paths, format=options.format, strict=options.strict,
-                         mapping=dict(options.mapping) or None)
+    corpus = given or load_corpus(paths, format=options.format, strict=options.strict,
+                                  mapping=dict(options.mapping) or None)
     clock.lap("ingest")
     if embedder is None:
         embedder = load_embedder(precision=options.precision)
@@ -327,15 +330,12 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
     if result.concept_vectors is not None:
         files.extend(save_concept_vectors(folder, *result.concept_vectors))
         clock.lap("write concept_vectors.npy")
+    files.append(save_analysis(analysis, folder))  # the one analysis report, page and Neo4j show
     files.extend(write_report(analysis, folder))
     clock.lap("write report")
     if options.html:
         page = os.path.join(folder, "graph.html")
-        rows = analysis.get("communities") or []
-        membership = {p: row["id"] for row in rows for p in row.get("papers", [])}
-        atomic_write(page, render_html(graph, seed=options.seed, resolution=options.resolution,
-                                       communities=membership or None,
-                                       community_labels=[row["label"] for row in rows] or None))
+        atomic_write(page, render_html(graph, seed=options.seed, analysis=analysis))
         files.append(page)
         clock.lap("write graph.html")
     if options.write_thesaurus:

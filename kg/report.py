@@ -20,6 +20,7 @@ __all__ = ["report_sections", "render_markdown", "render_html", "render_json", "
 
 REPORT_FILES = ("report.md", "report.html", "report.json")
 _COMMUNITY_ROWS = 30
+_COMMUNITY_CONCEPTS = 5  # distinctive concepts listed per community (the analysis keeps more)
 
 
 def _num(value: object) -> str:
@@ -92,7 +93,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
             + ". Labels are the most distinctive concepts (score in parentheses); central papers have the "
               "strongest links inside their community.")
     rows = [[c["id"], c["size"], c["label"] or "(no shared concept)",
-             "; ".join(f"{k['name']} [{k['id']}] ({k['score']:.3g})" for k in c["concepts"]),
+             "; ".join(f"{k['name']} [{k['id']}] ({k['score']:.3g})"
+                       for k in c["concepts"][:_COMMUNITY_CONCEPTS]),
              "; ".join(f"{q['title']} [{q['id']}]" for q in c["central_papers"][:3])] for c in shown]
     sections.append(_section("Communities of papers", text,
                              ["#", "papers", "label", "distinctive concepts [id]", "central papers [id]"], rows,
@@ -198,8 +200,12 @@ def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
 
 
 def render_json(analysis: Mapping) -> str:
-    """Every table of the analysis as JSON (sorted keys, so equal analyses give equal bytes)."""
-    return json.dumps(_clean(analysis), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    """Every table of the analysis as JSON (sorted keys, so equal analyses give equal bytes).
+
+    The per-node PageRank maps stay in ``analysis.json`` (:mod:`kg.analysis`).
+    """
+    tables = {k: v for k, v in analysis.items() if k != "pagerank"}
+    return json.dumps(_clean(tables), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
 
 
 def _clean(value: object) -> object:

@@ -15,7 +15,6 @@ carry node ids) that :mod:`kg.report` renders. Node and edge kinds it does not u
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -43,6 +42,7 @@ from kg.analyze.centrality import pagerank
 from kg.analyze.related import find_paper, related_papers
 from kg.analyze.thematic import thematic_map
 from kg.analyze.trends import concept_bursts, concept_trends, papers_per_year
+from kg.analysis import DETAIL, RESOLUTION, SEED, saved_parameters
 from kg.errors import NodeNotFoundError
 from kg.graph import projection
 
@@ -113,17 +113,6 @@ def _distribution(graph: nx.Graph) -> list[list[int]]:
     return [[degree, n] for degree, n in sorted(counts.items())]
 
 
-def saved_parameters(graph: nx.MultiDiGraph) -> dict:
-    """The ``seed`` and ``resolution`` the graph was built with (kg build's defaults when unrecorded)."""
-    try:
-        recorded = json.loads(graph.graph.get("parameters") or "{}")
-    except (TypeError, ValueError):
-        recorded = {}
-    if not isinstance(recorded, dict):
-        recorded = {}
-    return {"seed": int(recorded.get("seed", 42)), "resolution": float(recorded.get("resolution", 1.0))}
-
-
 def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
     """The most frequent concepts: ``id``, ``name``, ``papers``, ``co_occurs`` (degree), ``pagerank``.
 
@@ -138,7 +127,7 @@ def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
              "co_occurs": cooc.degree(c), "pagerank": _r(ranks[c])} for c in concepts]
 
 
-def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = 42, resolution: float = 1.0,
+def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = SEED, resolution: float = RESOLUTION,
                        method: str = "louvain", scoring: str = "ctfidf", top: int = 20) -> dict:
     """Paper community number ``community`` (as numbered in the report) with its distinctive concepts.
 
@@ -153,8 +142,8 @@ def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = 42
     return community_rows(graph, related, communities, scoring=scoring, top=top, top_papers=10)[community]
 
 
-def paper_communities(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int = 42,
-                      resolution: float = 1.0) -> tuple[nx.Graph, list[set]]:
+def paper_communities(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int = SEED,
+                      resolution: float = RESOLUTION) -> tuple[nx.Graph, list[set]]:
     """The ``related`` projection and its communities (numbered as :func:`analyze` numbers them)."""
     related = projection(graph, "related")
     return related, detect_communities(related, method=method, seed=seed, resolution=resolution)
@@ -193,7 +182,7 @@ def _timed(timings: dict | None, step: str):
         timings[step] = round(time.perf_counter() - started, 3)
 
 
-def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, method: str = "louvain",
+def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RESOLUTION, method: str = "louvain",
             scoring: str = "ctfidf", top: int = 15, samples: int = SAMPLES, exact_limit: int = EXACT_LIMIT,
             thematic_top: int = 250, timings: dict | None = None) -> dict:
     """Every standard table of a kg graph, as JSON-safe plain data.
@@ -247,7 +236,7 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, 
         communities = detect_communities(related, method=method, seed=seed, resolution=resolution)
         q = modularity(related, communities, resolution=resolution)
     with _timed(timings, f"community labels ({scoring})"):
-        community_table = community_rows(graph, related, communities, scoring=scoring)
+        community_table = community_rows(graph, related, communities, scoring=scoring, top=DETAIL)
     with _timed(timings, "thematic map"):
         themes = thematic_map(graph, top=thematic_top, seed=seed, resolution=resolution, method=method)
     with _timed(timings, "trends and bursts"):
@@ -259,6 +248,9 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, 
         for row in bursts:
             row["name"] = _name(graph, row["id"])
     projections = {"papers": related, "concepts": cooc, "bipartite": bipartite}
+    ranks = {name: {row["id"]: round(float(row["pagerank"]), 10)
+                    for row in sorted(table, key=lambda r: str(r["id"]))}
+             for name, table in (("papers", paper_table), ("concepts", concept_table))}
     return {
         "parameters": {
             "seed": seed, "resolution": resolution, "method": method, "scoring": scoring, "top": top,
@@ -274,6 +266,7 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0, 
         "citations": [{"id": r["id"], "name": _name(graph, r["id"]), "cited_by": r["cited_by"],
                        "cites": r["cites"], "pagerank": _r(r["pagerank"])} for r in citations[:top]],
         "communities": community_table,
+        "pagerank": ranks,
         "modularity": _r(q),
         "thematic_map": [{**row, "centrality": _r(row["centrality"]), "density": _r(row["density"])}
                          for row in themes],

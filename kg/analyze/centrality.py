@@ -19,7 +19,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from kg.analyze._fast import to_igraph
+from kg.fastgraph import to_igraph
 from kg.graph import projection
 
 __all__ = [

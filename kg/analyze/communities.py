@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from kg.analyze._fast import seeded_igraph, to_igraph, use_fast_path
+from kg.fastgraph import seeded_igraph, to_igraph, use_fast_path
 
 __all__ = [
     "METHODS",
@@ -56,7 +56,7 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
         Above 1 gives more, smaller communities; below 1 fewer, larger ones.
     fast : bool, optional
         Louvain through igraph; default when the graph has at least
-        :data:`kg.analyze._fast.FAST_PATH_EDGES` edges.
+        :data:`kg.fastgraph.FAST_PATH_EDGES` edges.
 
     Returns
     -------

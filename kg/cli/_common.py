@@ -205,23 +205,23 @@ def default_cache(cache: Optional[Path], no_cache: bool, out: Path) -> Optional[
 
 
 SeedOpt = Annotated[Optional[int], typer.Option(
-    help="Seed for communities and sampled betweenness (default: the one the graph was built with).")]
+    help="Seed for communities and sampled betweenness (default: the saved analysis's).")]
 ResolutionOpt = Annotated[Optional[float], typer.Option(
-    help="Community resolution (default: the one the graph was built with).")]
+    help="Community resolution (default: the saved analysis's).")]
 MethodOpt = Annotated[str, typer.Option("--method", help="Community detection: louvain or leiden.")]
 LabelsOpt = Annotated[str, typer.Option("--labels", help="Community labels: ctfidf or loglik.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print rows as JSON.")]
 
 
-def analysis_options(graph, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:
-    from kg.analyze import saved_parameters
+def analysis_options(built, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:
+    """The analysis settings of a command: the options given, else those of the saved analysis."""
     from kg.analyze.communities import METHODS, SCORINGS
 
     if method not in METHODS:
         raise KgError(f"unknown --method {method!r}; choose from {', '.join(METHODS)}")
     if labels not in SCORINGS:
         raise KgError(f"unknown --labels {labels!r}; choose from {', '.join(SCORINGS)}")
-    saved = saved_parameters(graph)
+    saved = built.settings()
     return {"seed": saved["seed"] if seed is None else seed,
             "resolution": saved["resolution"] if resolution is None else resolution,
             "method": method, "scoring": labels}
@@ -237,4 +237,3 @@ def read_graph(directory: Path):
     from kg.graph import load_graph
 
     return load_graph(directory)
-

@@ -27,23 +27,27 @@ def report(
     labels: LabelsOpt = "ctfidf",
     top: Annotated[int, typer.Option("--top", min=1, help="Rows per table.")] = 15,
 ) -> None:
-    """Analyze the graph in DIRECTORY and write report.md, report.html and report.json.
+    """Analyze the graph in DIRECTORY again; rewrite analysis.json, report.md, report.html, report.json and graph.html.
 
-    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids.
+    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids. The page shows the new communities too; a Neo4j copy does after kg push.
     """
-    from kg.analyze import analyze
-    from kg.graph import load_graph
-    from kg.report import write_report
+    from kg.api import load
 
     started = time.perf_counter()
     check_resolution(resolution)
     target = output_folder(out) if out is not None else directory
-    graph = load_graph(directory)
-    analysis = analyze(graph, top=top, **analysis_options(graph, seed, resolution, method, labels))
-    files = write_report(analysis, target)
+    built = load(directory)
+    result = built.reanalyze(top=top, **analysis_options(built, seed, resolution, method, labels))
+    page = (target / "graph.html").exists()
+    files = result.write_analysis(target, page=page)
+    analysis = result.analysis
     show(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
-               f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
+         f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
     show(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
+    if not page:
+        warn(f"no graph.html in {target} to update (kg viz {directory} writes one with these communities)")
+    warn("a Neo4j copy of this graph shows the old communities until kg push "
+         f"{directory if target == directory else target} is run again")
 
 
 @app.command()
@@ -84,14 +88,14 @@ def concepts(
 ) -> None:
     """List the most frequent concepts, or with --community N the concepts that set community N apart."""
     from kg.analyze import community_concepts, concept_rows
-    from kg.graph import load_graph
+    from kg.api import load
 
     check_resolution(resolution)
-    graph = load_graph(directory)
+    built = load(directory)
     if community is None:
-        print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(graph, top=top), as_json)
+        print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(built.graph, top=top), as_json)
         return
-    options = analysis_options(graph, seed, resolution, method, labels)
-    row = community_concepts(graph, community, top=top, **options)
+    options = analysis_options(built, seed, resolution, method, labels)
+    row = community_concepts(built.graph, community, top=top, **options)
     warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
     print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)

@@ -11,9 +11,7 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli._common import (
-    app, reports_errors, show, warn, read_graph
-)
+from kg.cli._common import app, reports_errors, show, warn
 
 
 UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
@@ -73,19 +71,26 @@ def push(
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Rows per transaction.")] = 10000,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Transactions run at the same time.")] = 2,
     timeout: TimeoutOpt = 30.0,
+    embeddings: Annotated[bool, typer.Option(
+        "--embeddings/--no-embeddings",
+        help="Give Paper and Concept nodes the build's vectors (embedding) and a vector index each.")] = True,
 ) -> None:
     """Push the graph in DIRECTORY into Neo4j (idempotent: only what changed is written).
 
-    Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties. Prints what was created, updated and deleted, then checks the counts in Neo4j.
+    Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties; the build's vectors as Paper/Concept embedding with vector indexes kg_paper_embedding and kg_concept_embedding (cypher/semantic_search.cypher). Prints what was created, updated and deleted, then checks the counts in Neo4j.
     """
     from kg.errors import Neo4jError
     from kg.export.neo4j import push_graph
+    from kg.export.neo4j_vectors import load_embeddings
+
+    from kg.api import load
 
     started = time.perf_counter()
-    graph = read_graph(directory)
+    built = load(directory)
     with _Neo4jConnection(uri, user, password, timeout) as driver:
-        result = push_graph(driver, graph, database=database, batch_size=batch_size, workers=workers,
-                            replace=replace)
+        result = push_graph(driver, built.graph, analysis=built.analysis, database=database,
+                            batch_size=batch_size, workers=workers, replace=replace,
+                            embeddings=load_embeddings(directory) if embeddings else None)
     width = max(len(name) for name in result.expected)
     show(f"{'':{width}}  {'created':>8}  {'updated':>8}  {'deleted':>8}  {'in Neo4j':>8}")
     for name, n in result.expected.items():
@@ -99,6 +104,8 @@ def push(
     nodes, rels = result.totals("found")
     show(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
                f"({time.perf_counter() - started:.1f}s)")
+    for name, dimensions in result.vector_indexes.items():
+        show(f"vector index {name}: {dimensions} dimensions, cosine")
 
 
 @app.command()
@@ -119,6 +126,13 @@ def query(
     password: PasswordOpt = None,
     database: DatabaseOpt = None,
     timeout: TimeoutOpt = 30.0,
+    embed: Annotated[Optional[str], typer.Option(
+        "--embed", metavar="TEXT", show_default=False,
+        help="Embed TEXT with the build's model and pass the vector as $embedding "
+             "(e.g. --file cypher/semantic_search.cypher --embed \"graph neural networks\").")] = None,
+    build: Annotated[Optional[Path], typer.Option(
+        "--build", show_default=False,
+        help="With --embed: the build folder whose model settings to embed with (default: kg's packaged model).")] = None,
 ) -> None:
     """Run a Cypher query against Neo4j, read-only unless --write; print a table, --json or --csv.
 
@@ -132,6 +146,12 @@ def query(
     if as_json and as_csv:
         raise KgError("choose one of --json and --csv")
     given = dict(parse_param(p) for p in param or ())
+    if build is not None and embed is None:
+        raise KgError("--build only says which model --embed uses; give --embed TEXT too")
+    if embed is not None:
+        if "embedding" in given:
+            raise KgError("give the query vector as --embed TEXT or as --param embedding=[...], not both")
+        given["embedding"] = _embed(embed, build)
     if file is not None:
         query_file = read_query_file(file)
         text = query_file.text
@@ -144,3 +164,16 @@ def query(
         keys, rows = run_query(driver, text, parameters, database=database, write=write)
     show(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
     warn(f"{len(rows)} rows")
+
+
+def _embed(text: str, build: Optional[Path]) -> list[float]:
+    """``kg query --embed``: ``text`` as the build's model embeds it (the packaged model without ``--build``)."""
+    from kg.search import embed_query, query_embedder
+
+    if build is not None:
+        embedder = query_embedder(read_graph(build))
+    else:
+        from kg.extract import load_embedder
+
+        embedder = load_embedder()
+    return [float(x) for x in embed_query(embedder, text)]

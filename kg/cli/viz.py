@@ -7,9 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import (
-    app, reports_errors, show, output_file, read_graph
-)
+from kg.cli._common import app, output_file, reports_errors, show
 
 
 @app.command()
@@ -29,23 +27,24 @@ def viz(
                                                  help="Ego network of this node: id, label or a unique part of one.")] = None,
     depth: Annotated[int, typer.Option("--depth", min=0, help="Ego network radius for --focus.")] = 1,
     size_by: Annotated[str, typer.Option("--size-by", help="Node size: pagerank, degree or betweenness.")] = "pagerank",
-    seed: Annotated[Optional[int], typer.Option(help="Seed for communities and layout (default: the build's).",
+    seed: Annotated[Optional[int], typer.Option(help="Seed for the layout (default: the analysis's).",
                                                 show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", show_default=False,
                                                 help="HTML file to write (default: DIRECTORY/graph.html).")] = None,
 ) -> None:
-    """Write an interactive, self-contained HTML view of the graph in DIRECTORY (opens offline)."""
-    from kg.analyze import saved_parameters
+    """Write an interactive, self-contained HTML view of the graph in DIRECTORY (opens offline).
+
+    Communities, their numbers and labels are those of DIRECTORY/analysis.json, as in the report and Neo4j.
+    """
+    from kg.api import load
     from kg.export.files import atomic_write
-    from kg.export.html import render_html
 
     if out is not None:
         output_file(out)
-    graph = read_graph(directory)
-    built = saved_parameters(graph)
+    built = load(directory)
     target = out or (directory / "graph.html" if directory.is_dir() else directory.with_suffix(".html"))
-    page = render_html(graph, view=view, top=top or None, min_weight=min_weight, community=community,
-                       focus=focus, depth=depth, size_by=size_by, seed=built["seed"] if seed is None else seed,
-                       resolution=built["resolution"], title=f"kg · {directory.resolve().name} · {view}")
+    page = built.to_html(view=view, top=top or None, min_weight=min_weight, community=community, focus=focus,
+                         depth=depth, size_by=size_by, **({} if seed is None else {"seed": seed}),
+                         title=f"kg · {directory.resolve().name} · {view}")
     atomic_write(target, page)
     show(f"wrote {target} ({len(page.encode()) // 1024} KiB)")

@@ -30,7 +30,8 @@ from importlib import resources
 import networkx as nx
 import numpy as np
 
-from kg.analyze._fast import seeded_igraph
+from kg.fastgraph import seeded_igraph
+from kg.analysis import SEED
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 
 __all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
@@ -128,7 +129,7 @@ def _pack(centres: np.ndarray, radii: np.ndarray, gap: float, rounds: int = 300)
     return pos - pos.mean(axis=0)
 
 
-def layout_positions(view: nx.Graph, *, seed: int = 42, spacing: float = 110.0,
+def layout_positions(view: nx.Graph, *, seed: int = SEED, spacing: float = 110.0,
                      room: Mapping[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Seeded positions in page pixels, centred on 0, with each community in its own region.
 
@@ -230,7 +231,7 @@ def _scale(values: list[float], low: float, high: float) -> list[float]:
     return [round(low + (high - low) * math.sqrt(max(v, 0.0) / top), 2) for v in values]
 
 
-def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = 42, title: str = "kg graph") -> dict:
+def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, title: str = "kg graph") -> dict:
     """The JSON-safe data the page draws: nodes, edges, legend and a caption.
 
     ``view`` is a :func:`kg.export.html_view.graph_view` result over ``graph``.
@@ -334,9 +335,10 @@ def render_html(
     focus: str | None = None,
     depth: int = 1,
     size_by: str = "pagerank",
-    seed: int = 42,
-    resolution: float = 1.0,
+    seed: int = SEED,
+    resolution: float | None = None,
     title: str = "kg graph",
+    analysis: Mapping | None = None,
     communities: Mapping[str, int] | None = None,
     community_labels: Sequence[str] | None = None,
 ) -> str:
@@ -349,12 +351,12 @@ def render_html(
     view, top, min_weight, community, focus, depth, size_by, seed, resolution
         Which part to draw; see :func:`kg.export.html_view.graph_view`. The
         defaults keep at most 2,000 nodes, which opens in about a second.
-    communities, community_labels : optional
-        Community number of each paper (and label of each number) as the analysis
-        computed them, e.g. ``{p: row["id"] for row in analysis["communities"] for p
-        in row["papers"]}`` and ``[row["label"] for row in analysis["communities"]]``;
-        the page then shows exactly these. Without them the page detects them itself
-        with ``seed`` and ``resolution``, as the report does.
+    analysis : mapping, optional
+        The build's analysis (``KnowledgeGraph.analysis``, ``analysis.json``; see
+        :mod:`kg.analysis`): the page shows exactly its communities, numbered and labeled
+        as in the report and Neo4j. Without it, ``communities`` (paper id -> number) and
+        ``community_labels`` computed elsewhere; with neither, the communities are found
+        as the analysis finds them (``seed``, ``resolution``: default, the graph's own).
     title : str
         Page title and heading.
 
@@ -370,7 +372,7 @@ def render_html(
     """
     shown = graph_view(graph, view=view, top=top, min_weight=min_weight, community=community,
                        focus=focus, depth=depth, size_by=size_by, seed=seed, resolution=resolution,
-                       communities=communities, community_labels=community_labels)
+                       analysis=analysis, communities=communities, community_labels=community_labels)
     payload = view_payload(graph, shown, seed=seed, title=title)
     scripts = [_script_text(_vis_network()), _script_text(_asset("graph.js"))]
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "

@@ -21,10 +21,10 @@ Views
     no other are left out, and counted in ``left_out``); each node carries the
     community's top concepts and most central papers for the page's details panel.
 
-Communities are the paper communities of the report (Louvain on the ``related``
-projection, largest first), or the ones the caller hands in (``communities``,
-``community_labels``: compute once, hand on); a concept joins the community of
-most of its papers, so a colour means the same thing in every view.
+Communities are the ones the build's analysis found (``analysis``, see
+:mod:`kg.analysis`: computed once, handed on), numbered and labeled as in the report
+and Neo4j; a concept joins the community of most of its papers, so a colour means the
+same thing in every view.
 
 The ``top`` most central nodes are kept so that every kept node has a kept edge:
 nodes whose links all leave the selection give way to the next most central ones
@@ -39,9 +39,8 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from kg.analyze.communities import central_members, detect_communities, label_communities
+from kg.analysis import DETAIL, SEED, community_table
 from kg.errors import ViewError
-from kg.graph import projection
 
 __all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership"]
 
@@ -50,74 +49,59 @@ SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
 CONCEPT_LINKS = 4  # concepts view: the strongest links each concept keeps
-_DETAIL = 12  # communities view: concepts and papers listed per community
 
 
-def community_membership(graph: nx.MultiDiGraph, *, seed: int = 42, resolution: float = 1.0,
+def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = None,
                          communities: Mapping[str, int] | None = None,
-                         community_labels: Sequence[str] | None = None) -> tuple[dict[str, int], list[str]]:
-    """Community index of every paper and concept, and a short label per community.
+                         community_labels: Sequence[str] | None = None, seed: int | None = None,
+                         resolution: float | None = None) -> tuple[dict[str, int], list[dict]]:
+    """Community number of every paper and concept, and the row of each community.
 
     Parameters
     ----------
     graph : networkx.MultiDiGraph
         A kg graph.
-    seed, resolution
-        Louvain settings, as for the report (ignored when ``communities`` is given).
-    communities : mapping, optional
-        Paper (or node) id -> community number, already computed (e.g. from the
-        ``communities`` rows of :func:`kg.analyze.analyze`: ``{p: row["id"] for row
-        in rows for p in row["papers"]}``). Nodes it leaves out get none (-1),
-        except concepts, which vote as below.
-    community_labels : sequence of str, optional
-        The label of each community number (``row["label"]``); computed when not given.
+    analysis : mapping, optional
+        The build's analysis (:mod:`kg.analysis`): the page shows exactly its
+        communities, numbers and labels. The usual way.
+    communities, community_labels : optional
+        Without an analysis: paper id -> community number computed elsewhere, and the
+        label of each number (labeled from the members when not given).
+    seed, resolution : optional
+        With neither: the settings to find communities with (default: the graph's own).
 
     Returns
     -------
-    (dict, list)
-        Node id -> community index, and the label (top three concept names) of each
-        community. Concepts take the community of most of their papers (ties: the
-        lower number, i.e. the larger community).
+    (dict, list of dict)
+        Node id -> community number, and one row per number (``label``, ``concepts``,
+        ``papers``; see :func:`kg.analysis.community_table`). Concepts take the
+        community of most of their papers (ties: the lower number, i.e. the larger
+        community); nodes in none get -1.
     """
-    if communities is None:
-        groups = detect_communities(projection(graph, "related"), seed=seed, resolution=resolution)
-        membership = {paper: index for index, members in enumerate(groups) for paper in members}
-    else:
-        membership = {str(node): int(k) for node, k in communities.items() if node in graph and int(k) >= 0}
-        groups = [set() for _ in range(max(membership.values(), default=-1) + 1)]
-        for node, k in membership.items():
-            groups[k].add(node)
+    rows = community_table(graph, analysis=analysis, communities=communities, community_labels=community_labels,
+                           seed=seed, resolution=resolution)
+    membership = {paper: int(row["id"]) for row in rows for paper in row["papers"]}
     votes: dict[str, Counter[int]] = {}
     for paper, concept, key in graph.edges(keys=True):
         if key == "mentions" and paper in membership and concept not in membership:
             votes.setdefault(concept, Counter())[membership[paper]] += 1
     for concept, counter in votes.items():
         membership[concept] = min(counter, key=lambda k: (-counter[k], k))
-    if community_labels is not None:
-        labels = [str(label) for label in community_labels]
-        labels += [f"community {k}" for k in range(len(labels), len(groups))]
-    else:
-        labels = [", ".join(str(graph.nodes[c].get("name", c)) for c in top[:3])
-                  for top in label_communities(graph, groups)]
-    return membership, labels
+    return membership, rows
 
 
-def _community_view(graph: nx.MultiDiGraph, membership: dict[str, int], labels: list[str]) -> nx.Graph:
+def _community_view(graph: nx.MultiDiGraph, membership: dict[str, int], rows: list[dict]) -> nx.Graph:
     """One node per paper community, linked by the weight of related and cites links across."""
-    members: dict[int, set[str]] = {}
-    for node, k in membership.items():
-        if graph.nodes[node].get("kind") == "paper":
-            members.setdefault(k, set()).add(node)
-    order = sorted(members)
-    top_concepts = label_communities(graph, [members[k] for k in order], top=_DETAIL)
-    related = projection(graph, "related")
+    members = {int(row["id"]): set(row["papers"]) for row in rows if row["papers"]}
     out = nx.Graph()
-    for k, concepts in zip(order, top_concepts):
-        papers = [p for p, _ in central_members(related, members[k], top=_DETAIL)]
+    for row in rows:
+        k = int(row["id"])
+        if k not in members:
+            continue
         out.add_node(f"community:{k}", kind="community", community=k, papers=len(members[k]),
-                     label=labels[k] if k < len(labels) else f"community {k}",
-                     concepts=[str(graph.nodes[c].get("name", c)) for c in concepts],
-                     central=[p for p in papers])
+                     label=row["label"],
+                     concepts=[str(c["name"]) for c in row["concepts"][:DETAIL]],
+                     central=list(row["papers"][:DETAIL]))
     weights: Counter[tuple[int, int]] = Counter()
     for u, v, key, data in graph.edges(keys=True, data=True):
         if key not in ("related", "cites") or u not in membership or v not in membership:
@@ -236,8 +220,9 @@ def graph_view(
     focus: str | None = None,
     depth: int = 1,
     size_by: str = "pagerank",
-    seed: int = 42,
-    resolution: float = 1.0,
+    seed: int = SEED,
+    resolution: float | None = None,
+    analysis: Mapping | None = None,
     communities: Mapping[str, int] | None = None,
     community_labels: Sequence[str] | None = None,
 ) -> nx.Graph:
@@ -262,12 +247,10 @@ def graph_view(
     size_by : {"pagerank", "degree", "betweenness"}
         Centrality stored as ``centrality`` and used by ``top``.
     seed : int
-        Seed for community detection and sampled betweenness.
-    resolution : float
-        Community resolution (as ``kg build --resolution``).
-    communities, community_labels : optional
-        Community numbers and labels already computed (see :func:`community_membership`);
-        the page then shows exactly these.
+        Seed for sampled betweenness (and for finding communities when no analysis is given).
+    analysis : mapping, optional
+        The build's analysis; the view shows its communities (see :func:`community_membership`,
+        also for ``communities``, ``community_labels`` and ``resolution``, used only without it).
 
     Returns
     -------
@@ -297,10 +280,11 @@ def graph_view(
         raise ViewError(f"unknown --size-by {size_by!r}; choose one of {', '.join(SIZE_BY)}")
     if depth < 0:
         raise ViewError("--depth must be 0 or more")
-    membership, labels = community_membership(graph, seed=seed, resolution=resolution,
-                                             communities=communities, community_labels=community_labels)
+    membership, rows = community_membership(graph, analysis=analysis, communities=communities,
+                                            community_labels=community_labels, seed=seed, resolution=resolution)
+    labels = [row["label"] for row in rows]
     if view == "communities":
-        shown = _community_view(graph, membership, labels)
+        shown = _community_view(graph, membership, rows)
         membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
     else:
         shown = _base_view(graph, view)

@@ -16,7 +16,8 @@ venue      ``Venue``    cites             ``CITES``
 =========  ===========  ================  ==============================
 
 Other kinds map the same way (``foo_bar`` -> ``FooBar`` / ``FOO_BAR``). Each node gets every
-attribute of the local graph plus its analytics: ``pagerank`` (papers on the ``related``
+attribute of the local graph plus its analytics, taken from the build's analysis (:mod:`kg.analysis`,
+never recomputed here): ``pagerank`` (papers on the ``related``
 projection, concepts on ``co_occurs``) and, for papers, ``community``; each community is a
 ``:Community {id, label, size, top_concepts}`` node.
 
@@ -43,17 +44,15 @@ import contextlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kg.analyze.centrality import central_concepts, central_papers
-from kg.analyze.communities import detect_communities, label_communities
+from kg.analysis import analysis_for, pagerank
 from kg.errors import Neo4jError
 from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
-from kg.graph import projection
 
 __all__ = [
     "NodeTable",
@@ -75,6 +74,7 @@ LABELS = {"paper": "Paper", "concept": "Concept", "author": "Author", "venue": "
 TYPES = {"mentions": "MENTIONS", "related": "RELATED_TO", "co_occurs": "CO_OCCURS_WITH",
          "cites": "CITES", "wrote": "WROTE", "published_in": "PUBLISHED_IN"}
 Progress = Callable[[str, int, int], None]
+COMMUNITY_CONCEPTS = 5  # top_concepts of a :Community node (the report lists as many)
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
 
@@ -127,52 +127,43 @@ def _props(data: dict, **extra: object) -> dict:
     return {k: _value(v) for k, v in sorted(merged.items()) if k != "kind" and v is not None}
 
 
-def _parameters(graph: nx.MultiDiGraph) -> dict:
-    try:
-        return json.loads(graph.graph.get("parameters") or "{}")
-    except (TypeError, json.JSONDecodeError):
-        return {}
-
-
-def _analytics(graph: nx.MultiDiGraph, *, seed: int | None, resolution: float | None):
-    params = _parameters(graph)
-    seed = params.get("seed", 42) if seed is None else seed
-    resolution = params.get("resolution", 1.0) if resolution is None else resolution
+def _analytics(graph: nx.MultiDiGraph, analysis: Mapping) -> tuple[dict[str, dict], list[dict]]:
+    """Per-node properties (``pagerank``; ``community`` for papers) and the Community rows."""
     extra: dict[str, dict] = defaultdict(dict)
-    for node, score in [*central_papers(graph), *central_concepts(graph)]:
-        extra[node]["pagerank"] = round(float(score), 10)
-    communities = detect_communities(projection(graph, "related"), seed=seed, resolution=resolution)
-    labels = label_communities(graph, communities)
+    for node, score in pagerank(analysis).items():
+        if node in graph:
+            extra[node]["pagerank"] = score
     rows = []
-    for index, members in enumerate(communities):
-        for paper in members:
+    for row in analysis["communities"]:
+        index = int(row["id"])
+        for paper in row["papers"]:
             extra[paper]["community"] = index
-        top = labels[index]
         rows.append({"id": index, "props": {
-            "id": index, "size": len(members), "top_concepts": list(top),
-            "label": ", ".join(str(graph.nodes[c].get("name", c)) for c in top[:3]),
+            "id": index, "size": len(row["papers"]), "label": row["label"],
+            "top_concepts": [c["id"] for c in row["concepts"][:COMMUNITY_CONCEPTS]],
         }})
     return extra, rows
 
 
-def graph_tables(graph: nx.MultiDiGraph, *, seed: int | None = None,
-                 resolution: float | None = None) -> tuple[list[NodeTable], list[RelationshipTable]]:
+def graph_tables(graph: nx.MultiDiGraph, analysis: Mapping | None = None
+                 ) -> tuple[list[NodeTable], list[RelationshipTable]]:
     """The rows a push writes: nodes by label and relationships by type, with analytics.
 
     Parameters
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (:mod:`kg.graph`).
-    seed, resolution : optional
-        Community detection settings; default: the ones recorded in the graph's metadata
-        (so community ids match ``report.md``), else 42 and 1.0.
+    analysis : mapping, optional
+        The build's analysis (:mod:`kg.analysis`, ``analysis.json``): communities
+        (numbered, labeled) and PageRank exactly as the report and the page show them.
+        Without it, the graph is analyzed with the parameters it was built with.
 
     Returns
     -------
     (list of NodeTable, list of RelationshipTable)
         Sorted by label / type, rows sorted by id / endpoints: equal graphs give equal tables.
     """
-    extra, community_rows = _analytics(graph, seed=seed, resolution=resolution)
+    extra, community_rows = _analytics(graph, analysis_for(graph, analysis))
     nodes: dict[str, list[dict]] = defaultdict(list)
     for node, data in graph.nodes(data=True):
         props = _props(data, **extra.get(node, {}), id=node)
@@ -276,6 +267,7 @@ class PushResult:
     expected: dict[str, int] = field(default_factory=dict)
     found: dict[str, int] = field(default_factory=dict)
     duplicates: dict[str, int] = field(default_factory=dict)
+    vector_indexes: dict[str, int] = field(default_factory=dict)  # index name -> dimensions
 
     @property
     def mismatches(self) -> list[str]:
@@ -420,9 +412,9 @@ def push_graph(
     batch_size: int = 10000,
     workers: int = 2,
     replace: bool = False,
-    seed: int | None = None,
-    resolution: float | None = None,
+    analysis: Mapping | None = None,
     on_progress: Progress | None = None,
+    embeddings: Mapping | None = None,
 ) -> PushResult:
     """Write ``graph`` into Neo4j and verify the counts.
 
@@ -440,8 +432,12 @@ def push_graph(
         Transactions run at the same time (see the module docstring).
     replace : bool
         First delete every node with one of kg's labels (and its relationships).
-    seed, resolution : optional
-        Community detection settings (see :func:`graph_tables`).
+    analysis : mapping, optional
+        The build's analysis (see :func:`graph_tables`).
+    embeddings : mapping, optional
+        Label -> ``(ids, matrix)``, e.g. :func:`kg.export.neo4j_vectors.load_embeddings` of the
+        build folder: each node with a vector gets an ``embedding`` property, and each label a
+        cosine vector index (:mod:`kg.export.neo4j_vectors`; ``result.vector_indexes``).
     on_progress : callable, optional
         ``on_progress(name, rows_done, rows_total)`` after each batch.
 
@@ -456,9 +452,16 @@ def push_graph(
         When the server is unreachable, refuses the credentials, or stops mid-push. Every
         batch is its own transaction, so rerunning the push completes it.
     """
-    node_tables, rel_tables = graph_tables(graph, seed=seed, resolution=resolution)
-    return push_tables(driver, node_tables, rel_tables, database=database, batch_size=batch_size,
-                       workers=workers, replace=replace, on_progress=on_progress)
+    node_tables, rel_tables = graph_tables(graph, analysis)
+    if embeddings:
+        from kg.export.neo4j_vectors import ensure_vector_indexes, with_embeddings
+
+        node_tables = with_embeddings(node_tables, embeddings)
+    result = push_tables(driver, node_tables, rel_tables, database=database, batch_size=batch_size,
+                         workers=workers, replace=replace, on_progress=on_progress)
+    if embeddings:
+        result.vector_indexes = ensure_vector_indexes(driver, embeddings, database=database)
+    return result
 
 
 def push_tables(

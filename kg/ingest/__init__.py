@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from kg.errors import InputError
 from kg.ingest._io import bomless_utf16
 from kg.ingest._json import first_json_record
-from kg.ingest._records import REPAIRED
+from kg.ingest._records import REPAIRED, RecordSkipped, paper_from_record
 from kg.ingest.arxiv import load_arxiv
 from kg.ingest.bibtex import load_bibtex
 from kg.ingest.jsonl import load_jsonl
@@ -39,10 +39,11 @@ from kg.ingest.semantic_scholar import load_semantic_scholar
 from kg.ingest.table import detect_dialect, load_csv, load_scopus
 from kg.ingest.text import load_text
 from kg.ingest.wos import is_tagged, load_wos
-from kg.models import Corpus
+from kg.models import Corpus, Paper, Skip
 
 __all__ = [
     "load_corpus",
+    "corpus_from_records",
     "detect_format",
     "merge_corpora",
     "merge_papers",
@@ -192,3 +193,49 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
                          + (f"; {len(corpus.skipped)} record(s) skipped" if corpus.skipped else ""),
                          path=", ".join(os.fspath(p) for p in paths))
     return corpus
+
+
+def corpus_from_records(records: Sequence[Paper | Mapping[str, object]], *, strict: bool = False,
+                        source: str = "records") -> Corpus:
+    """A corpus of papers given in Python: :class:`~kg.models.Paper` objects or dicts with kg's field names.
+
+    A dict is read as a JSONL line is (``id``, ``title``, ``abstract`` required, and
+    optionally ``authors``, ``year``, ``venue``, ``keyphrases``, ``references``, ``doi``,
+    ``arxiv_id``); one without an abstract is skipped as ``source:N`` (N from 1), or
+    refused when ``strict``. Papers that are the same paper merge as in :func:`load_corpus`.
+
+    Raises
+    ------
+    InputError
+        When no record is a paper with an abstract, or on the first skip when ``strict``.
+    """
+    corpus = Corpus()
+    repaired = 0
+    for number, record in enumerate(records, start=1):
+        if isinstance(record, Paper):
+            corpus.papers.append(record)
+            continue
+        if not isinstance(record, Mapping):
+            corpus.skipped.append(Skip(source, number, f"unparsable: a {type(record).__name__}, "
+                                                       "not a Paper or a dict"))
+            continue
+        try:
+            paper = paper_from_record(record, source=f"{source}:{number}")
+        except RecordSkipped as exc:
+            corpus.skipped.append(Skip(source, number, str(exc)))
+            continue
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            corpus.skipped.append(Skip(source, number, f"unparsable: malformed record ({type(exc).__name__}: "
+                                                       f"{str(exc)[:80]})"))
+            continue
+        repaired += bool(paper.extra.pop(REPAIRED, False))
+        corpus.papers.append(paper)
+    merged = merge_corpora([corpus])
+    merged.repaired = repaired
+    if strict and merged.skipped:
+        first = merged.skipped[0]
+        raise InputError(f"{first} (strict; {len(merged.skipped)} record(s) skipped in all)")
+    if not merged.papers:
+        raise InputError("no papers with an abstract among the records given"
+                         + (f"; {len(merged.skipped)} record(s) skipped" if merged.skipped else ""))
+    return merged

@@ -1,0 +1,190 @@
+"""The one analysis a build hands on: computed once, saved as ``analysis.json``, shown by every view.
+
+:func:`kg.analyze.analyze` computes it (communities with their numbering, members, labels,
+distinctive concepts and central papers; the PageRank of every paper and concept; the
+report's tables; the parameters that made them). The report (:mod:`kg.report`), the graph
+page (:mod:`kg.export.html`) and Neo4j (:mod:`kg.export.neo4j`) receive this result and never
+recompute it, so community 3 is the same papers, label and colour in all three.
+
+This module is the hand-over: reading and writing ``analysis.json``, checking that an
+analysis belongs to a graph, and the few views of it that consumers share. Only
+:func:`analysis_for` computes, and only when the caller has no analysis to hand in (a
+bare graph from an old build, a graph made in Python).
+
+Examples
+--------
+>>> membership({"communities": [{"id": 0, "papers": ["p1", "p2"]}, {"id": 1, "papers": ["p3"]}]})
+{'p1': 0, 'p2': 0, 'p3': 1}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+
+import networkx as nx
+
+from kg.errors import GraphFileError, KgError
+from kg.escape import clean_text
+
+__all__ = [
+    "SEED", "RESOLUTION", "ANALYSIS_FILE", "DETAIL", "AnalysisMismatchError",
+    "saved_parameters", "analysis_for", "check_analysis", "render_analysis", "save_analysis", "load_analysis",
+    "membership", "labels", "pagerank", "community_table",
+]
+
+SEED = 42  # the default seed of every seeded step: communities, layouts, sampled betweenness
+RESOLUTION = 1.0  # the default community resolution
+ANALYSIS_FILE = "analysis.json"
+DETAIL = 12  # distinctive concepts kept per community (the report shows 5, the page's details 12)
+
+
+class AnalysisMismatchError(KgError):
+    """An analysis that does not belong to the graph it is handed with."""
+
+
+def saved_parameters(graph: nx.MultiDiGraph) -> dict:
+    """The ``seed`` and ``resolution`` the graph was built with (the defaults when unrecorded)."""
+    try:
+        recorded = json.loads(graph.graph.get("parameters") or "{}")
+    except (TypeError, ValueError):
+        recorded = {}
+    if not isinstance(recorded, dict):
+        recorded = {}
+    return {"seed": int(recorded.get("seed", SEED)), "resolution": float(recorded.get("resolution", RESOLUTION))}
+
+
+def analysis_for(graph: nx.MultiDiGraph, analysis: Mapping | None = None, *, seed: int | None = None,
+                 resolution: float | None = None) -> Mapping:
+    """``analysis`` checked against ``graph``; without one, the analysis of ``graph``.
+
+    The one place a consumer falls back to computing (see the module docstring), with
+    ``seed`` and ``resolution`` (default: the ones the graph was built with).
+    """
+    if analysis is not None:
+        return check_analysis(graph, analysis)
+    from kg.analyze import analyze  # only for a caller with nothing to hand in
+
+    saved = saved_parameters(graph)
+    return analyze(graph, seed=saved["seed"] if seed is None else seed,
+                   resolution=saved["resolution"] if resolution is None else resolution)
+
+
+def check_analysis(graph: nx.MultiDiGraph, analysis: Mapping) -> Mapping:
+    """``analysis`` if its communities number exactly the papers of ``graph``.
+
+    Raises
+    ------
+    AnalysisMismatchError
+        When the analysis is malformed, names a paper the graph lacks, or leaves one out
+        (e.g. a graph.json rebuilt or edited after its analysis.json was written).
+    """
+    rows = analysis.get("communities") if isinstance(analysis, Mapping) else None
+    if not isinstance(rows, list) or not all(isinstance(r, Mapping) and isinstance(r.get("papers"), list)
+                                             and r.get("id") == i for i, r in enumerate(rows)):
+        raise AnalysisMismatchError("the analysis has no numbered community rows (communities: "
+                                    "[{id: 0, papers: [...]}, ...]); analyze the graph again")
+    papers = {n for n, d in graph.nodes(data=True) if d.get("kind") == "paper"}
+    members = [p for row in rows for p in row["papers"]]
+    unknown = sorted(set(members) - papers)
+    missing = sorted(papers - set(members))
+    if unknown or missing or len(members) != len(set(members)):
+        what = (f"names {len(unknown)} papers the graph does not have (e.g. {unknown[0]!r})" if unknown
+                else f"leaves out {len(missing)} of its papers (e.g. {missing[0]!r})" if missing
+                else "puts a paper in two communities")
+        raise AnalysisMismatchError(f"the analysis does not belong to this graph: it {what}; analyze it again")
+    return analysis
+
+
+def _clean(value: object) -> object:
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, Mapping):
+        return {clean_text(k) if isinstance(k, str) else k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def render_analysis(analysis: Mapping) -> str:
+    """``analysis`` as JSON text: sorted keys, so equal analyses give equal bytes."""
+    return json.dumps(_clean(analysis), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+
+
+def save_analysis(analysis: Mapping, folder: str | os.PathLike[str]) -> str:
+    """Write ``folder/analysis.json`` (atomically); its path."""
+    from kg.export.files import atomic_write
+
+    path = os.path.join(os.fspath(folder), ANALYSIS_FILE)
+    atomic_write(path, render_analysis(analysis))
+    return path
+
+
+def load_analysis(folder: str | os.PathLike[str]) -> dict | None:
+    """The analysis saved in ``folder`` (a build's output folder), or None when it has none.
+
+    Raises
+    ------
+    GraphFileError
+        When ``analysis.json`` is not UTF-8 JSON holding an object.
+    """
+    path = os.path.join(os.fspath(folder), ANALYSIS_FILE)
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise GraphFileError(f"{path}: not a kg analysis ({exc}); run kg report on its folder to redo it") from None
+    if not isinstance(data, dict):
+        raise GraphFileError(f"{path}: not a kg analysis (a JSON object); run kg report on its folder to redo it")
+    return data
+
+
+def membership(analysis: Mapping) -> dict[str, int]:
+    """Paper id -> community number."""
+    return {paper: int(row["id"]) for row in analysis.get("communities") or () for paper in row["papers"]}
+
+
+def labels(analysis: Mapping) -> list[str]:
+    """The label of each community number."""
+    return [str(row.get("label") or "") for row in analysis.get("communities") or ()]
+
+
+def pagerank(analysis: Mapping) -> dict[str, float]:
+    """Node id -> PageRank: papers on the ``related`` projection, concepts on ``co_occurs``."""
+    ranks = analysis.get("pagerank") or {}
+    return {**ranks.get("papers", {}), **ranks.get("concepts", {})}
+
+
+def community_table(graph: nx.MultiDiGraph, *, analysis: Mapping | None = None,
+                    communities: Mapping[str, int] | None = None,
+                    community_labels: Sequence[str] | None = None, seed: int | None = None,
+                    resolution: float | None = None) -> list[dict]:
+    """One row per community number (``id``, ``size``, ``label``, ``concepts``, ``papers``), for a view.
+
+    From ``analysis`` when given (the usual case). A caller holding only a membership
+    (``communities``: paper -> number, optionally ``community_labels``) gets rows
+    labeled from it; with neither, the communities found as :func:`kg.analyze.analyze`
+    finds them (``seed``, ``resolution``: default, the graph's own).
+    """
+    if analysis is not None:
+        return [dict(row) for row in check_analysis(graph, analysis)["communities"]]
+    from kg.analyze import community_rows, paper_communities  # only for a caller with no analysis
+    from kg.graph import projection
+
+    if communities is None:
+        saved = saved_parameters(graph)
+        related, groups = paper_communities(graph, seed=saved["seed"] if seed is None else seed,
+                                            resolution=saved["resolution"] if resolution is None else resolution)
+    else:
+        given = {str(n): int(k) for n, k in communities.items() if n in graph and int(k) >= 0}
+        groups = [set() for _ in range(max(given.values(), default=-1) + 1)]
+        for node, k in given.items():
+            groups[k].add(node)
+        related = projection(graph, "related")
+    rows = community_rows(graph, related, groups, top=DETAIL)
+    for row, label in zip(rows, community_labels or ()):
+        row["label"] = str(label)
+    return rows

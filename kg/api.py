@@ -1,0 +1,294 @@
+"""kg from Python: build in memory, look, write when asked.
+
+>>> import kg
+>>> result = kg.build([{"id": "p1", "title": "…", "abstract": "…"}, "more.bib"])  # doctest: +SKIP
+>>> result.analysis["communities"][0]["label"]                                   # doctest: +SKIP
+>>> tables = result.to_pandas(); tables["papers"].head()                         # doctest: +SKIP
+>>> result                       # in Jupyter / VS Code: the graph page, inline  # doctest: +SKIP
+>>> result.write("out/")         # the files kg build writes                     # doctest: +SKIP
+
+Every ``kg`` command is one of these calls plus printing.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Union
+
+import networkx as nx
+
+from kg.analysis import analysis_for, load_analysis, membership, pagerank, saved_parameters
+from kg.errors import KgError, OptionError
+from kg.models import Concept, Corpus, Paper, Skip
+
+__all__ = ["KnowledgeGraph", "build", "load"]
+
+PaperLike = Union[Paper, Mapping[str, object], str, "os.PathLike[str]"]
+
+
+@dataclass
+class KnowledgeGraph:
+    """A built (or loaded) knowledge graph and its one analysis.
+
+    Attributes
+    ----------
+    graph : networkx.MultiDiGraph
+        Papers, concepts (and authors, venues) with ``mentions``, ``related``,
+        ``co_occurs`` and ``cites`` edges (see :mod:`kg.graph`).
+    analysis : dict
+        Communities, centralities and every report table (see :mod:`kg.analysis`); the
+        report, the page and Neo4j all show this one.
+    concepts : dict
+        Concept id -> :class:`~kg.models.Concept` (a build's; empty when loaded from a folder).
+    skipped : list of Skip
+        Records that were not read, with where and why.
+    options : BuildOptions
+        The parameters of the build.
+    """
+
+    graph: nx.MultiDiGraph
+    analysis: dict
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    skipped: list[Skip] = field(default_factory=list)
+    options: "object | None" = None  # kg.pipeline.BuildOptions
+    _result: "object | None" = field(default=None, repr=False)  # kg.pipeline.BuildResult, for write()
+
+    def __repr__(self) -> str:
+        s = self.analysis.get("summary", {})
+        return (f"<KnowledgeGraph: {s.get('papers', 0)} papers, {s.get('concepts', 0)} concepts, "
+                f"{len(self.analysis.get('communities') or [])} communities>")
+
+    def _settings(self) -> dict:
+        """The ``seed`` and ``resolution`` of the analysis (which the page's layout also uses)."""
+        saved, made = saved_parameters(self.graph), self.analysis.get("parameters") or {}
+        return {"seed": int(made.get("seed", saved["seed"])),
+                "resolution": float(made.get("resolution", saved["resolution"]))}
+
+    @property
+    def papers(self) -> list[str]:
+        """Paper ids, sorted."""
+        return sorted(n for n, d in self.graph.nodes(data=True) if d.get("kind") == "paper")
+
+    def write(self, folder: str | os.PathLike[str], *, html: bool = True) -> list[str]:
+        """Write every output file of ``kg build`` into ``folder``, replaced as a whole; their paths.
+
+        A graph loaded from a folder writes its graph, tables, analysis, report and page
+        (not the paper vectors it was built with).
+        """
+        from kg.export.staging import StagedFolder
+        from kg.pipeline import BuildOptions, BuildResult, write_outputs
+
+        options = replace(self.options or BuildOptions(), html=html, **self._settings())
+        result = replace(self._result, analysis=self.analysis) if self._result is not None \
+            else BuildResult(Corpus(), self.graph, self.analysis)
+        staged = StagedFolder(folder)
+        try:
+            write_outputs(result, staged.staging, options)
+            staged.commit()
+        except BaseException:
+            staged.abort()
+            raise
+        return [os.path.join(staged.target, os.path.basename(f)) for f in result.files]
+
+    def write_analysis(self, folder: str | os.PathLike[str], *, page: bool = True) -> list[str]:
+        """Write every view that shows the analysis into ``folder``: ``analysis.json``, the
+        report (``report.md``, ``.html``, ``.json``) and, when ``page``, ``graph.html``
+        (the default view); their paths. The graph files are left as they are."""
+        from kg.analysis import save_analysis
+        from kg.export.files import atomic_write
+        from kg.report import write_report
+
+        files = [save_analysis(self.analysis, folder), *write_report(self.analysis, folder)]
+        if page:
+            path = os.path.join(os.fspath(folder), "graph.html")
+            atomic_write(path, self.to_html())
+            files.append(path)
+        return files
+
+    def settings(self) -> dict:
+        """What made the analysis: ``seed``, ``resolution``, ``method``, ``scoring``."""
+        made = self.analysis.get("parameters") or {}
+        return {**self._settings(), "method": made.get("method", "louvain"), "scoring": made.get("scoring", "ctfidf")}
+
+    def reanalyze(self, *, seed: int | None = None, resolution: float | None = None, method: str = "louvain",
+                  scoring: str = "ctfidf", top: int = 15) -> "KnowledgeGraph":
+        """The same graph with a new analysis (``seed``, ``resolution``: ``None`` keeps the current one's).
+
+        Every view made from the result (report, page, Neo4j) shows the new communities.
+        """
+        from kg.analyze import analyze
+        from kg.analyze.communities import METHODS, SCORINGS
+
+        if method not in METHODS:
+            raise OptionError("method", f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+        if scoring not in SCORINGS:
+            raise OptionError("scoring", f"unknown scoring {scoring!r}; choose from {', '.join(SCORINGS)}")
+        saved = self._settings()
+        seed = saved["seed"] if seed is None else seed
+        resolution = saved["resolution"] if resolution is None else resolution
+        analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top)
+        options = replace(self.options, seed=seed, resolution=resolution) if self.options is not None else None
+        return KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, self._result)
+
+    # --- views -------------------------------------------------------------------------
+
+    def to_html(self, **view: object) -> str:
+        """The self-contained graph page (options of :func:`kg.export.html.render_html`: ``view``,
+        ``top``, ``community``, ``focus``, …), with this analysis's communities."""
+        from kg.export.html import render_html
+
+        view.setdefault("seed", self._settings()["seed"])
+        return render_html(self.graph, analysis=self.analysis, **view)  # type: ignore[arg-type]
+
+    def _repr_html_(self) -> str:
+        """The page inline in Jupyter, VS Code or Colab: an iframe whose ``srcdoc`` holds it (escaped)."""
+        page = self.to_html(top=1000)
+        return (f'<iframe srcdoc="{html.escape(page, quote=True)}" title="kg graph" '
+                'style="width:100%;height:640px;border:1px solid #ddd" '
+                'sandbox="allow-scripts"></iframe>')
+
+    def to_pyvis(self, *, notebook: bool = False, **view: object):
+        """The graph as a :class:`pyvis.network.Network` (the page's view, positions and colours).
+
+        ``view`` takes the options of :func:`kg.export.html_view.graph_view` (``view``,
+        ``top``, ``community``, ``focus``, …). Node titles are plain text (pyvis shows
+        them as HTML, so they are escaped).
+        """
+        from pyvis.network import Network
+
+        from kg.export.html import color_of, view_payload
+        from kg.export.html_view import graph_view
+
+        seed = int(view.pop("seed", self._settings()["seed"]))  # type: ignore[call-overload]
+        shown = graph_view(self.graph, analysis=self.analysis, seed=seed, **view)  # type: ignore[arg-type]
+        payload = view_payload(self.graph, shown, seed=seed)
+        net = Network(height="750px", width="100%", notebook=notebook, cdn_resources="in_line")
+        for node in payload["nodes"]:
+            info = node["info"]
+            net.add_node(node["id"], label=node["label"], title=html.escape(str(info.get("title", node["id"]))),
+                         x=node["x"], y=node["y"], size=node["size"], color=color_of(node["community"]),
+                         shape="square" if node["kind"] == "paper" else "dot", physics=False,
+                         kind=node["kind"], community=node["community"])
+        ids = [n["id"] for n in payload["nodes"]]
+        for u, v, width, cites in payload["edges"]:
+            net.add_edge(ids[u], ids[v], width=width, color="#d62728" if cites else "#bbbbbb")
+        net.toggle_physics(False)
+        return net
+
+    def to_pandas(self) -> dict:
+        """The graph as pandas DataFrames: ``papers``, ``concepts``, ``mentions``, ``links``, ``communities``.
+
+        ``papers`` and ``concepts`` carry ``community`` (papers; -1: none) and
+        ``pagerank`` from the analysis. Needs pandas (``pip install pandas``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise KgError("to_pandas needs pandas: pip install pandas") from None
+        member, ranks = membership(self.analysis), pagerank(self.analysis)
+        papers, concepts = [], []
+        for node, data in sorted(self.graph.nodes(data=True)):
+            kind = data.get("kind")
+            if kind == "paper":
+                papers.append({"id": node, "title": data.get("title"), "year": data.get("year"),
+                               "venue": data.get("venue"), "authors": list(data.get("authors") or []),
+                               "community": member.get(node, -1), "pagerank": ranks.get(node),
+                               "abstract": data.get("abstract")})
+            elif kind == "concept":
+                concepts.append({"id": node, "name": data.get("name"), "papers": data.get("papers", 0),
+                                 "aliases": list(data.get("aliases") or []), "pagerank": ranks.get(node)})
+        mentions, links = [], []
+        for u, v, key, data in self.graph.edges(keys=True, data=True):
+            if key == "mentions":
+                mentions.append({"paper": u, "concept": v, "score": data.get("weight"), "rank": data.get("rank")})
+            elif key in ("related", "cites"):
+                links.append({"source": u, "target": v, "kind": key, "weight": data.get("weight", 1.0)})
+        communities = [{"id": r["id"], "size": r["size"], "label": r["label"],
+                        "concepts": [c["name"] for c in r["concepts"]], "central_papers": r["papers"][:5]}
+                       for r in self.analysis.get("communities") or []]
+        frames = {"papers": papers, "concepts": concepts, "mentions": mentions, "links": links,
+                  "communities": communities}
+        columns = {"papers": ["id", "title", "year", "venue", "authors", "community", "pagerank", "abstract"],
+                   "concepts": ["id", "name", "papers", "aliases", "pagerank"],
+                   "mentions": ["paper", "concept", "score", "rank"],
+                   "links": ["source", "target", "kind", "weight"],
+                   "communities": ["id", "size", "label", "concepts", "central_papers"]}
+        return {name: pd.DataFrame(rows, columns=columns[name]) for name, rows in frames.items()}
+
+
+def _options(options: Mapping[str, object]):
+    from kg.pipeline import BuildOptions
+
+    known = {f.name for f in fields(BuildOptions)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise OptionError(unknown[0], f"unknown option; options are {', '.join(sorted(known))}")
+    return BuildOptions(**options)  # type: ignore[arg-type]
+
+
+def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None,
+          cache: str | os.PathLike[str] | None = None,
+          on_progress: Callable[[str, int, int], None] | None = None, **options: object) -> KnowledgeGraph:
+    """Build a knowledge graph in memory; nothing is written (but ``cache``, when given).
+
+    Parameters
+    ----------
+    papers : path, or sequence of paths, Paper objects or dicts
+        Corpus files (any format ``kg build`` reads), :class:`~kg.models.Paper`
+        objects, or dicts with kg's field names (``id``, ``title``, ``abstract``,
+        ``authors``, ``year``, ``venue``, ``references``, …); not mixed.
+    embedder : optional
+        Anything with ``embed(texts) -> ndarray`` (default: the packaged
+        all-MiniLM-L6-v2, offline).
+    cache : path, optional
+        An embedding cache file; a rebuild then never runs the model.
+    on_progress : callable, optional
+        ``on_progress(stage, done, total)``.
+    **options
+        Any field of :class:`kg.pipeline.BuildOptions` (``top_n``, ``link_depth``,
+        ``seed``, ``resolution``, ``extractor``, ``model``, …).
+
+    Returns
+    -------
+    KnowledgeGraph
+    """
+    from kg.ingest import corpus_from_records
+    from kg.pipeline import run
+
+    chosen = _options(options)
+    items = [papers] if isinstance(papers, (str, os.PathLike)) else list(papers)
+    if not items:
+        raise OptionError("papers", "no papers or files given")
+    if all(isinstance(p, (str, os.PathLike)) for p in items):
+        inputs: object = items
+    elif any(isinstance(p, (str, os.PathLike)) for p in items):
+        raise OptionError("papers", "give either files or papers (Paper objects or dicts), not both")
+    else:
+        inputs = corpus_from_records(items, strict=chosen.strict)
+    result = run(inputs, chosen, embedder=embedder, cache=cache, on_progress=on_progress)  # type: ignore[arg-type]
+    return KnowledgeGraph(result.graph, result.analysis, result.concepts, list(result.corpus.skipped), chosen,
+                          result)
+
+
+def load(folder: str | os.PathLike[str]) -> KnowledgeGraph:
+    """The graph a build wrote into ``folder`` and its analysis (``analysis.json``).
+
+    A folder from a kg without ``analysis.json`` is analyzed now, with the parameters
+    its graph was built with.
+
+    Raises
+    ------
+    GraphFileError
+        When the folder, its graph.json or its analysis.json is missing, unreadable or not kg's.
+    AnalysisMismatchError
+        When analysis.json does not belong to graph.json.
+    """
+    from kg.graph import load_graph
+
+    graph = load_graph(folder)
+    folder = os.fspath(folder)
+    analysis = load_analysis(folder) if os.path.isdir(folder) else None
+    return KnowledgeGraph(graph, dict(analysis_for(graph, analysis)))
