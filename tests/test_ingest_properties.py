@@ -165,9 +165,21 @@ def test_random_text_gives_corpus_or_located_error(tmp_path_factory, fmt, text):
 def test_random_bytes_give_corpus_or_located_error(tmp_path_factory, fmt, blob):
     path = _write(tmp_path_factory, blob)
     try:
-        READERS[fmt](path)
+        corpus = READERS[fmt](path)
     except InputError as exc:
         assert str(exc).startswith(path)
+        return
+    assert isinstance(corpus, Corpus)
+    for paper in corpus.papers:  # what was read is a paper: an id, an abstract, clean text, its origin
+        assert paper.id and paper.abstract.strip() and paper.title
+        assert paper.source.startswith(path)
+        text = paper.id + paper.title + paper.abstract
+        assert not any(0xD800 <= ord(ch) <= 0xDFFF or ch in _BIDI for ch in text), repr(text)
+    for skip in corpus.skipped:  # what was not read says where and why
+        assert skip.source == path and skip.reason and (skip.location is None or skip.location >= 1)
+
+
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 _JSONISH = st.recursive(

@@ -1,0 +1,40 @@
+"""Determinism across processes: two builds of one corpus in separate interpreters, with
+different hash seeds (so set and dict orders that depend on ``hash()`` differ), write the same
+bytes into every output file. Runs in one process cannot catch that."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLE
+
+TESTS = Path(__file__).resolve().parent
+_SCRIPT = """
+import sys
+sys.path.insert(0, {tests!r})
+from conftest import HashEmbedder
+from kg.pipeline import BuildOptions, build
+build([{corpus!r}], sys.argv[1], BuildOptions(write_thesaurus=True), embedder=HashEmbedder())
+"""
+
+
+def _build(folder: Path, hash_seed: str) -> None:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    script = _SCRIPT.format(tests=str(TESTS), corpus=str(EXAMPLE))
+    done = subprocess.run([sys.executable, "-c", script, str(folder)], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_builds_in_two_processes_with_different_hash_seeds_write_identical_bytes(tmp_path):
+    _build(tmp_path / "a", "1")
+    _build(tmp_path / "b", "2")
+    names = sorted(p.name for p in (tmp_path / "a").iterdir() if p.is_file())
+    assert names == sorted(p.name for p in (tmp_path / "b").iterdir() if p.is_file())
+    assert {"graph.json", "analysis.json", "report.md", "report.json", "graph.html", "graph.graphml",
+            "papers.csv", "thesaurus.txt"} <= set(names)
+    differ = [n for n in names if (tmp_path / "a" / n).read_bytes() != (tmp_path / "b" / n).read_bytes()]
+    assert not differ, f"differ between processes: {differ}"
