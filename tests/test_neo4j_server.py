@@ -295,8 +295,11 @@ def pushed(neo4j, example):
     return graph
 
 
+SEMANTIC = {"semantic_search": ("Paper", "paper"), "semantic_concepts": ("Concept", "concept")}  # checked by numpy
+
+
 def test_every_query_file_has_a_networkx_check():
-    assert {p.stem for p in CYPHER_DIR.glob("*.cypher")} == set(EXPECTED)
+    assert {p.stem for p in CYPHER_DIR.glob("*.cypher")} == set(EXPECTED) | set(SEMANTIC)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -381,3 +384,128 @@ def test_load_csv_cannot_read_the_servers_files(neo4j):
         assert result.exit_code == 1, result.output
         assert result.output.startswith("Error: ") and "root:" not in result.output
         assert "NEO4J_PASSWORD" not in result.output and neo4j.password not in result.output
+
+
+def test_report_page_and_neo4j_agree_after_a_new_resolution(neo4j, tmp_path):
+    """kg report --resolution rewrites analysis.json, the report and the page; kg push then
+    carries the same communities: numbers, members and labels agree community by community."""
+    import re
+
+    folder = tmp_path / "build"
+    build([EXAMPLE], folder, BuildOptions(), embedder=HashEmbedder())
+    before = json.loads((folder / "analysis.json").read_text())
+    result = _cli(neo4j, "report", str(folder), "--resolution", "0.2")
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "kg push" in result.stderr  # says that a Neo4j copy is stale until pushed again
+    analysis = json.loads((folder / "analysis.json").read_text())
+    assert analysis["parameters"]["resolution"] == 0.2
+    rows = analysis["communities"]
+    assert [r["papers"] for r in rows] != [r["papers"] for r in before["communities"]]
+    report = json.loads((folder / "report.json").read_text())
+    assert [(r["id"], r["label"], r["papers"]) for r in report["communities"]] == \
+        [(r["id"], r["label"], r["papers"]) for r in rows]
+    markdown = (folder / "report.md").read_text()
+    (body,) = re.findall(r'<script[^>]*id="kg-data"[^>]*>(.*?)</script>', (folder / "graph.html").read_text(), re.S)
+    page = json.loads(body)
+    legend = {e["community"]: e["label"] for e in page["legend"]}
+    page_members = defaultdict(set)
+    for node in page["nodes"]:
+        if node["kind"] == "paper":
+            page_members[node["community"]].add(node["id"])
+    pushed = _cli(neo4j, "push", str(folder), "--replace")
+    assert pushed.exit_code == 0, pushed.output + pushed.stderr
+    with neo4j.driver() as driver:
+        _, found = run_query(driver, "MATCH (c:Community) OPTIONAL MATCH (p:Paper {community: c.id}) "
+                                     "RETURN c.id AS id, c.label AS label, c.size AS size, collect(p.id) AS papers "
+                                     "ORDER BY id", database=neo4j.database)
+    assert [r["id"] for r in found] == [r["id"] for r in rows]
+    for row, db in zip(rows, found):
+        assert db["label"] == row["label"] and db["size"] == row["size"]
+        assert sorted(db["papers"]) == sorted(row["papers"]), row["id"]
+        assert page_members.get(row["id"], set()) == set(row["papers"]), row["id"]  # the page draws all 32
+        assert legend.get(row["id"], row["label"]) == row["label"]
+        if row["size"] > 1:
+            assert f"| {row['id']} | {row['size']} | {row['label']} |" in markdown
+
+
+# ---- embeddings and vector indexes: kg push, cypher/semantic_*.cypher, kg query --embed ----
+
+def _vectors(folder):
+    from kg.export.neo4j_vectors import load_embeddings
+
+    return load_embeddings(folder)
+
+
+@pytest.mark.parametrize("name", sorted(SEMANTIC))
+def test_semantic_query_files_rank_by_the_stored_vectors(neo4j, pushed, example, name):
+    import numpy as np
+
+    folder, graph = example
+    label, column = SEMANTIC[name]
+    ids, matrix = _vectors(folder)[label]
+    query = matrix[len(ids) // 2] + 0.5 * matrix[len(ids) // 3]  # near two nodes, not equal to any
+    query = (query / np.linalg.norm(query)).tolist()
+    result = _cli(neo4j, "query", "--file", str(CYPHER_DIR / f"{name}.cypher"), "--json",
+                  "--param", f"embedding={json.dumps(query)}", "--param", "limit=5")
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = json.loads(result.stdout)
+    cosine = matrix @ np.asarray(query, dtype=np.float32)
+    expected = sorted(range(len(ids)), key=lambda i: (-cosine[i], ids[i]))[:5]
+    assert [r["score"] for r in rows] == pytest.approx([(1 + cosine[i]) / 2 for i in expected], abs=2e-4)
+    last = rows[-1]["score"]  # the stand-in embedder ties; which of the tied ones make the cut is the index's choice
+    assert [r[column] for r in rows if r["score"] > last + 1e-3] == \
+        [ids[i] for i in expected if (1 + cosine[i]) / 2 > last + 1e-3]
+    if name == "semantic_search":
+        first = rows[0]
+        assert first["community"] == graph.nodes[first["paper"]].get("community", first["community"])
+        assert len(first["concepts"]) == min(3, sum(1 for _, _, k in graph.out_edges(first["paper"], keys=True)
+                                                     if k == "mentions"))
+
+
+def test_push_stores_every_vector_once_and_a_second_push_writes_nothing(neo4j, example):
+    import numpy as np
+
+    folder, graph = example
+    vectors = _vectors(folder)
+    with neo4j.driver() as driver:
+        first = push_graph(driver, graph, database=neo4j.database, replace=True, embeddings=vectors)
+        again = push_graph(driver, graph, database=neo4j.database, embeddings=vectors)
+        _, rows = run_query(driver, "MATCH (n:Paper|Concept) RETURN n.id AS id, n.embedding AS embedding",
+                            database=neo4j.database)
+        _, indexes = run_query(driver, "SHOW VECTOR INDEXES YIELD name, labelsOrTypes, properties, options "
+                                       "RETURN name, labelsOrTypes, properties, options", database=neo4j.database)
+    assert not first.mismatches and first.vector_indexes == {"kg_concept_embedding": 256, "kg_paper_embedding": 256}
+    assert again.totals("created") == (0, 0) and again.totals("updated") == (0, 0)
+    stored = {r["id"]: r["embedding"] for r in rows}
+    for label, (ids, matrix) in vectors.items():
+        for node, row in zip(ids, matrix):
+            assert np.array_equal(np.asarray(stored[node], dtype=np.float32), row)
+    by_name = {r["name"]: r for r in indexes}
+    for name, label in (("kg_paper_embedding", "Paper"), ("kg_concept_embedding", "Concept")):
+        config = by_name[name]["options"]["indexConfig"]
+        assert by_name[name]["labelsOrTypes"] == [label] and by_name[name]["properties"] == ["embedding"]
+        assert config["vector.dimensions"] == 256 and config["vector.similarity_function"].lower() == "cosine"
+
+
+def test_query_embed_finds_what_kg_search_finds_with_the_real_model(neo4j, tmp_path, real_embedder, seeds):
+    from kg.search import search_build
+
+    out = tmp_path / "seeds"
+    build(seeds, out, BuildOptions(html=False), embedder=real_embedder)
+    pushed = _cli(neo4j, "push", str(out), "--replace")
+    assert pushed.exit_code == 0, pushed.output + pushed.stderr
+    assert "vector index kg_paper_embedding: 384 dimensions, cosine" in pushed.stdout  # the 256 index remade
+    text = "defending distributed training against malicious workers"
+    result = _cli(neo4j, "query", "--file", str(CYPHER_DIR / "semantic_search.cypher"), "--embed", text,
+                  "--build", str(out), "--param", "limit=3", "--json")
+    assert result.exit_code == 0, result.output + result.stderr
+    rows = json.loads(result.stdout)
+    local = search_build(out, text, embedder=real_embedder, top=3)["papers"]
+    assert [r["paper"] for r in rows] == [r["id"] for r in local]
+    assert [r["score"] for r in rows] == pytest.approx([(1 + r["score"]) / 2 for r in local], abs=2e-3)
+    assert [r["community"] for r in rows] == [r["community"] for r in local]
+    lonely = _cli(neo4j, "query", "--file", str(CYPHER_DIR / "semantic_search.cypher"), "--build", str(out))
+    assert lonely.exit_code == 1 and "--embed" in lonely.stderr
+    twice = _cli(neo4j, "query", "--file", str(CYPHER_DIR / "semantic_search.cypher"), "--embed", text,
+                 "--param", "embedding=[1, 0]")
+    assert twice.exit_code == 1 and "not both" in twice.stderr
