@@ -48,10 +48,7 @@ the top list of either end).
 
 from __future__ import annotations
 
-import io
-import json
 import math
-import os
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -59,7 +56,6 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
-from kg.errors import GraphFileError
 from kg.identity import author_id, cited_pairs, paper_ids, venue_id
 from kg.models import Concept, Mention, Paper
 
@@ -82,9 +78,9 @@ __all__ = [
 
 EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
 _UNDIRECTED = {"related", "co_occurs"}
-SIMILARITY_WEIGHT = 20.0  # a document cosine of 1 counts this many concepts no other paper has
+SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
 CANDIDATE_DF = 1000  # concepts in more papers add weight but find no link candidates
-AUTHOR_WEIGHT = 4.0  # with document vectors: a shared author counts this many times its idf
+AUTHOR_WEIGHT = 2.0  # with document vectors: a shared author counts this many times its idf
 
 
 def _paper_attrs(paper: Paper) -> dict[str, object]:
@@ -160,7 +156,7 @@ def _author_incidence(paper_ids: Sequence[str], by_id: Mapping[str, Paper]) -> s
 
 
 def related_edges(paper_ids: Sequence[str], concept_ids: Sequence[str], x: sparse.csr_matrix, *,
-                  top_k: int = 20, min_shared: int = 1, chunk: int = 2048,
+                  top_k: int = 20, min_shared: int = 0, chunk: int = 2048,
                   doc_vectors: np.ndarray | None = None, similarity_weight: float = SIMILARITY_WEIGHT,
                   authors: sparse.csr_matrix | None = None, author_weight: float = AUTHOR_WEIGHT,
                   cited: Iterable[tuple[str, str]] = (), candidates: int = 100,
@@ -338,7 +334,7 @@ def build_graph(
     mentions: Sequence[Mention],
     *,
     related_top_k: int = 20,
-    min_shared: int = 1,
+    min_shared: int = 0,
     min_cooccurrence: int = 1,
     metadata: Mapping[str, object] | None = None,
     doc_vectors: np.ndarray | None = None,
@@ -356,7 +352,9 @@ def build_graph(
     related_top_k : int
         Strongest ``related`` links kept per paper.
     min_shared : int
-        Fewest shared concepts for a ``related`` link.
+        Fewest shared concepts for a ``related`` link (a citation always links). Without
+        ``doc_vectors`` 0 and 1 are the same; with them, 0 also lets document similarity
+        and shared authors link papers that share no concept (``shared`` is then empty).
     min_cooccurrence : int
         Fewest papers in which two concepts co-occur for a ``co_occurs`` link.
     metadata : dict, optional
@@ -460,143 +458,4 @@ def concepts_of(graph: nx.Graph) -> list[str]:
     return [n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"]
 
 
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-# What graph.json leaves out because other attributes say it; graph_from_json restores it.
-_LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
-_UNIT_WEIGHT = ("cites", "wrote", "published_in")
-
-
-def _compact_node(data: dict) -> dict:
-    source = _LABEL_OF.get(data.get("kind"))
-    if source and "label" in data and data["label"] == data.get(source):
-        return {k: v for k, v in data.items() if k != "label"}
-    return data
-
-
-def _compact_edge(key: str, data: dict) -> dict:
-    out = {k: v for k, v in data.items() if k != "kind"}
-    implied = _implied_weight(key, out)
-    if implied is not None and out.get("weight") == implied:
-        del out["weight"]
-    if key == "related" and out.get("n_shared") == len(out.get("shared", ())):
-        del out["n_shared"]
-    return out
-
-
-def _implied_weight(key: str, data: dict) -> float | None:
-    if key == "mentions" and isinstance(data.get("score"), (int, float)):
-        return max(data["score"], 0.0)
-    if key == "co_occurs" and isinstance(data.get("count"), int):
-        return data["count"]
-    if key in _UNIT_WEIGHT:
-        return 1
-    return None
-
-
-def _expand(nodes: list, edges: list) -> None:
-    """Put back, in place, the attributes :func:`write_graph_json` left out."""
-    for _, data in nodes:
-        source = _LABEL_OF.get(data.get("kind"))
-        if source and "label" not in data and data.get(source) is not None:
-            data["label"] = data[source]
-    for _, _, key, data in edges:
-        data.setdefault("kind", key)
-        if "weight" not in data:
-            implied = _implied_weight(key, data)
-            if implied is not None:
-                data["weight"] = implied
-        if key == "related" and "n_shared" not in data and isinstance(data.get("shared"), list):
-            data["n_shared"] = len(data["shared"])
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def write_graph_json(graph: nx.MultiDiGraph, handle) -> None:
-    """Stream ``graph`` to the text ``handle`` as NetworkX node-link JSON (``nodes``/``edges``).
-
-    Compact, keys sorted, one node or edge per line, no timestamps: equal graphs give
-    equal bytes, and memory does not grow with the graph. Attributes that others imply
-    are left out and restored by :func:`graph_from_json`: an edge's ``kind`` (its key),
-    a ``label`` equal to the title or name, a ``weight`` equal to a mention's score, a
-    co-occurrence's count or 1, and ``n_shared`` (the length of ``shared``).
-    """
-    handle.write('{"directed":true,"multigraph":true,"graph":' + _dumps(dict(graph.graph)) + ',"nodes":[')
-    separator = "\n"
-    for node, data in graph.nodes(data=True):
-        handle.write(separator + _dumps({**_compact_node(data), "id": node}))
-        separator = ",\n"
-    handle.write('\n],"edges":[')
-    separator = "\n"
-    for u, v, key, data in graph.edges(keys=True, data=True):
-        handle.write(separator + _dumps({**_compact_edge(key, data), "source": u, "target": v, "key": key}))
-        separator = ",\n"
-    handle.write("\n]}\n")
-
-
-def graph_to_json(graph: nx.MultiDiGraph) -> str:
-    """The text :func:`write_graph_json` writes."""
-    buffer = io.StringIO()
-    write_graph_json(graph, buffer)
-    return buffer.getvalue()
-
-
-def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.MultiDiGraph:
-    """Inverse of :func:`graph_to_json`, checking what it reads (the file may have been edited).
-
-    Raises
-    ------
-    GraphFileError
-        When ``text`` is not a kg graph; the message says where: line and column of a
-        JSON or UTF-8 error, or the node or edge that lacks a ``kind``, points at a
-        missing node, or has an attribute of the wrong type.
-    """
-    from kg._graph_json import check_node_link
-
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = text.count(b"\n", 0, exc.start) + 1
-            raise GraphFileError(f"{source}:{line}: not UTF-8 (byte 0x{text[exc.start]:02x} at offset {exc.start}); "
-                                 "rebuild it with kg build") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise GraphFileError(f"{source}:{exc.lineno}:{exc.colno}: not a kg graph, not even JSON ({exc.msg}); "
-                             "rebuild it with kg build") from None
-    except RecursionError:
-        raise GraphFileError(f"{source}: not a kg graph (nested too deeply); rebuild it with kg build") from None
-    attrs, nodes, edges = check_node_link(data, source)
-    _expand(nodes, edges)
-    graph = nx.MultiDiGraph()
-    graph.graph.update(attrs)
-    graph.add_nodes_from(nodes)
-    graph.add_edges_from(edges)
-    return graph
-
-
-def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
-    """The graph that ``kg build`` wrote into ``directory`` (its ``graph.json``; or that file itself).
-
-    Raises
-    ------
-    GraphFileError
-        When the folder or its ``graph.json`` is missing, unreadable or not a kg graph.
-    """
-    name = os.fspath(directory)
-    path = os.path.join(name, "graph.json") if os.path.isdir(name) else name
-    if not os.path.exists(name):
-        raise GraphFileError(f"{name}: no such folder; build one with kg build PAPERS --out DIR")
-    if not os.path.isfile(path):
-        raise GraphFileError(f"{name}: no graph.json in this folder; build one with kg build PAPERS --out DIR")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise GraphFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return graph_from_json(data, source=path)
+from kg.graphfile import graph_from_json, graph_to_json, load_graph, write_graph_json  # noqa: E402  (re-exported)

@@ -52,7 +52,7 @@ class BuildOptions:
     merge_threshold: float = MERGE_THRESHOLD
     shared_depth: int = 20  # how far down its ranking a paper may link to concepts others have
     thesaurus: str | None = None  # path of a VOSviewer thesaurus file
-    related_top_k: int = 20
+    related_top_k: int = 10  # strongest related links kept per paper (kg related ranks them all)
     min_shared: int = 1
     min_cooccurrence: int = 2
     seed: int = 42
@@ -187,7 +187,7 @@ class _Clock:
             self.on_stage(stage)
 
 
-_EXTRACTION_STAGES = {"documents": "documents (and candidates)", "phrases": "phrases", "ranking": "ranking"}
+_EXTRACTION_STAGES = {"candidates": "documents and candidates", "phrases": "phrases", "ranking": "ranking"}
 
 
 def build(
@@ -283,12 +283,17 @@ def run(
     finally:
         if cached is not None:
             cached.close()
+    concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors)
+    model, signature = (getattr(embedder, "name", type(embedder).__name__),
+                        getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
+    found.phrase_vectors = {}  # the largest array of the build (phrases x 384 floats): not needed now
+    embedder = cached = None  # nor the model
     clock.lap("normalize")
     metadata = {
         "kg_version": kg.__version__,
         "extractor": EXTRACTOR,
-        "model": getattr(embedder, "name", type(embedder).__name__),
-        "embedding": getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)),
+        "model": model,
+        "embedding": signature,
         "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in _OUTPUT_ONLY},
                                  sort_keys=True),
         "inputs": json.dumps([_fingerprint(p) for p in paths]),
@@ -303,10 +308,8 @@ def run(
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
     clock.lap("analyze")
-    vectors = concept_vectors(((m.concept_id, m.surface) for m in mentions if m.concept_id in graph),
-                              found.phrase_vectors)
     return BuildResult(corpus, graph, analysis, analysis_steps=steps, concepts=concepts,
-                       doc_vectors=found.doc_vectors, concept_vectors=vectors)
+                       doc_vectors=found.doc_vectors, concept_vectors=concept_rows)
 
 
 def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: BuildOptions = BuildOptions(),

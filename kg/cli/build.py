@@ -37,7 +37,7 @@ def build(
         "--write-thesaurus", help="Also write OUT/thesaurus.txt: the merges kg made, ready to edit.")] = False,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
-    related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related papers kept per paper.")] = 20,
+    related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related-paper links kept per paper in the graph.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed for communities and layout.")] = 42,
     resolution: Annotated[float, typer.Option(help="Community resolution (higher = smaller communities).")] = 1.0,
     html: Annotated[bool, typer.Option("--html/--no-html", help="Write graph.html.")] = True,

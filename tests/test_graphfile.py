@@ -1,0 +1,55 @@
+"""graph.json leaves out what other attributes imply, and reading it back restores the same graph."""
+
+from __future__ import annotations
+
+import json
+
+from kg.graph import build_graph, graph_from_json, graph_to_json
+from kg.models import Concept, Mention, Paper
+
+
+def _graph(min_cooccurrence: int = 1):
+    papers = [Paper(p, f"abstract of {p}", f"Title {p}", authors=("Ada Lovelace",)) for p in "abcd"]
+    concepts = {f"c:{c}": Concept(f"c:{c}", c, (c, c.upper())) for c in ("graph", "net", "rare", "solo")}
+    concepts["c:solo"] = Concept("c:solo", "solo", ("solo",))
+    rows = [("a", "graph", 0.9), ("a", "net", 0.5), ("a", "rare", 0.4), ("b", "graph", 0.8), ("b", "net", 0.3),
+            ("b", "rare", -0.1), ("c", "graph", 0.7), ("c", "net", 0.6), ("d", "solo", 0.2)]
+    mentions = [Mention(p, f"c:{c}", s, rank, "GRAPH" if c == "graph" else c)
+                for rank, (p, c, s) in enumerate(rows, start=1)]
+    metadata = {"parameters": json.dumps({"min_cooccurrence": min_cooccurrence, "seed": 42})}
+    return build_graph(papers, concepts, mentions, min_cooccurrence=min_cooccurrence, metadata=metadata)
+
+
+def _edges(graph):
+    return sorted((u, v, k, json.dumps(d, sort_keys=True)) for u, v, k, d in graph.edges(keys=True, data=True))
+
+
+def test_implied_attributes_and_derived_edges_are_left_out_and_restored():
+    graph = _graph()
+    text = graph_to_json(graph)
+    data = json.loads(text)
+    keys = [e["key"] for e in data["edges"]]
+    assert "co_occurs" not in keys and data["graph"]["co_occurs_min_count"] == 1
+    assert keys.count("related") == sum(1 for *_, k in graph.edges(keys=True) if k == "related") > 0
+    assert all("shared" not in e and "kind" not in e for e in data["edges"])
+    solo = next(n for n in data["nodes"] if n["id"] == "c:solo")
+    assert "aliases" not in solo and "label" not in solo
+    back = graph_from_json(text)
+    assert _edges(back) == _edges(graph)
+    assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
+    assert graph_to_json(back) == text
+    # a negative score's weight is 0 and comes back as 0
+    assert back.edges["b", "c:rare", "mentions"]["weight"] == 0.0
+
+
+def test_co_occurrence_that_is_not_the_projection_stays_in_the_file():
+    graph = _graph(min_cooccurrence=2)
+    assert any(k == "co_occurs" for *_, k in graph.edges(keys=True))
+    graph.edges["c:graph", "c:net", "co_occurs"]["count"] = 99  # edited by hand
+    graph.edges["c:graph", "c:net", "co_occurs"]["weight"] = 99
+    text = graph_to_json(graph)
+    data = json.loads(text)
+    assert "co_occurs_min_count" not in data["graph"]
+    stored = [e["count"] for e in data["edges"] if e["key"] == "co_occurs"]
+    assert 99 in stored and len(stored) == sum(1 for *_, k in graph.edges(keys=True) if k == "co_occurs")
+    assert _edges(graph_from_json(text)) == _edges(graph)
