@@ -168,10 +168,11 @@ def query(
 
 def _embed(text: str, build: Optional[Path]) -> list[float]:
     """``kg query --embed``: ``text`` as the build's model embeds it (the packaged model without ``--build``)."""
+    from kg.graph import load_graph
     from kg.search import embed_query, query_embedder
 
     if build is not None:
-        embedder = query_embedder(read_graph(build))
+        embedder = query_embedder(load_graph(build))
     else:
         from kg.extract import load_embedder
 
