@@ -221,9 +221,9 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
                           key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))
     with _timed(timings, "projections"):
-        related = projection(graph, "related")
-        cooc = projection(graph, "co_occurs")
-        bipartite = projection(graph, "mentions")
+        related = projection(graph, "related", attrs=("weight",))
+        cooc = projection(graph, "co_occurs", attrs=("weight", "count"))
+        bipartite = projection(graph, "mentions", attrs=("weight",))
     with _timed(timings, "centrality: papers (related)"):
         paper_table = centrality_table(related, **options)
     with _timed(timings, "centrality: concepts (co_occurs)"):
