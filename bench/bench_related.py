@@ -135,7 +135,7 @@ def main() -> None:
     parser.add_argument("--variants", action="store_true", help="also score other combinations")
     parser.add_argument("--similarity-weight", type=float, default=SIMILARITY_WEIGHT)
     parser.add_argument("--author-weight", type=float, default=AUTHOR_WEIGHT)
-    parser.add_argument("--min-shared", type=int, default=1)
+    parser.add_argument("--min-shared", type=int, default=0)
     parser.add_argument("--scale", help="instead: time the link stage at these sizes (e.g. 5000,25000,54000)")
     args = parser.parse_args()
     if args.scale:
@@ -211,8 +211,12 @@ def main() -> None:
 
     df = np.asarray(x.sum(axis=0)).ravel()
     generic = {concept_ids[j] for j in np.flatnonzero(df > GENERIC_DF * n)}
-    before = list(related_edges(ids, concept_ids, x, top_k=args.top))
-    for name, found in (("concept-only links", before), ("kg links", links)):
+    start = time.perf_counter()
+    before = list(related_edges(ids, concept_ids, x, top_k=args.top, candidate_df=n))  # no cap: as before
+    print(f"concept-only links, every concept finding candidates: {time.perf_counter() - start:.1f} s")
+    capped = list(related_edges(ids, concept_ids, x, top_k=args.top))
+    for name, found in (("concept-only links (before)", before), ("concept-only links, capped", capped),
+                        ("kg links", links)):
         only = sum(1 for *_, shared in found if shared and set(shared) <= generic)
         none = sum(1 for *_, shared in found if not shared)
         print(f"{name}: {len(found)} kept, {only} ({100 * only / max(len(found), 1):.1f}%) rest only on "
@@ -222,25 +226,42 @@ def main() -> None:
 def _scale(sizes: list[int], args) -> None:
     """Seconds of :func:`nearest_neighbours` (exact and HNSW) and of :func:`related_edges` per size.
 
-    Vectors: ACM-CR's document vectors, then random unit vectors past its 24,602 papers.
-    Concepts: 30 a paper drawn from a Zipf law over 40 concepts a paper (the most frequent in
-    about 20% of the papers, as "user" and "algorithm" in ACM-CR); authors: 3 a paper over
-    n / 2 names."""
+    With ``--graph``: its papers' concepts and authors, and ACM-CR's vectors for them; a size
+    below the graph's takes a seeded sample of its papers, one above adds copies of them with
+    their own concepts and authors (a second field, as hep-th beside ACM-CR) and random unit
+    vectors. Without: 30 concepts a paper drawn from a Zipf law (the most frequent in nearly
+    every paper), 3 authors a paper over n / 2 names, ACM-CR's vectors then random ones."""
     from kg.vectors import nearest_neighbours
 
-    _, acm = document_vectors(args.data, args.cache_dir)
+    vec_ids, acm = document_vectors(args.data, args.cache_dir)
     rng = np.random.default_rng(0)
-    print("| papers | kNN exact s | kNN HNSW s | HNSW recall@100 | links s | links | peak concept df |")
+    base = _graph_rows(args.graph, vec_ids, acm) if args.graph else None
+    print("| papers | kNN exact s | kNN HNSW s | HNSW recall@100 | links s | links | concepts in > 1,000 |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     previous = None
     for n in sizes:
-        extra = rng.standard_normal((max(0, n - len(acm)), acm.shape[1])).astype(np.float32)
+        if base is not None:
+            concepts, people, vectors = base
+            rows = [int(i) for i in np.sort(rng.choice(len(concepts), size=min(n, len(concepts)), replace=False))]
+            x_rows = [concepts[i] for i in rows]
+            y_rows = [people[i] for i in rows]
+            vectors = vectors[rows]
+            copy = 1
+            while len(x_rows) < n:
+                more = min(n - len(x_rows), len(concepts))
+                x_rows += [[f"{c}#{copy}" for c in row] for row in concepts[:more]]
+                y_rows += [[f"{a}#{copy}" for a in row] for row in people[:more]]
+                copy += 1
+        else:
+            ranks = rng.zipf(1.3, size=(n, 30)) % (40 * n)
+            x_rows = [[f"c{r}" for r in row] for row in ranks]
+            y_rows = [[f"a{r}" for r in row] for row in rng.integers(0, n // 2, size=(n, 3))]
+            vectors = acm[:n]
+        extra = rng.standard_normal((max(0, n - len(vectors)), acm.shape[1])).astype(np.float32)
         extra /= np.linalg.norm(extra, axis=1, keepdims=True)
-        vectors = np.vstack([acm[:n], extra])
-        n_concepts = 40 * n
-        ranks = rng.zipf(1.3, size=(n, 30)) % n_concepts
-        x, _ = _incidence([[f"c{r}" for r in row] for row in ranks])
-        y, _ = _incidence([[f"a{r}" for r in row] for row in rng.integers(0, n // 2, size=(n, 3))])
+        vectors = np.vstack([vectors, extra])
+        x, concept_ids = _incidence(x_rows)
+        y, _ = _incidence(y_rows)
         start = time.perf_counter()
         exact = nearest_neighbours(vectors, 100, exact_up_to=n) if n <= 30000 else None
         t_exact = time.perf_counter() - start
@@ -250,17 +271,33 @@ def _scale(sizes: list[int], args) -> None:
         found = (np.mean([len(set(a) & set(b)) / 100 for a, b in zip(approx, exact)])
                  if exact is not None else float("nan"))
         ids = [f"p{i:06d}" for i in range(n)]
-        concept_ids = [f"c{j}" for j in range(x.shape[1])]
         start = time.perf_counter()
         links = sum(1 for _ in related_edges(ids, concept_ids, x, doc_vectors=vectors, authors=y))
         t_links = time.perf_counter() - start
-        df = int(np.asarray(x.sum(axis=0)).max())
-        print(f"| {n} | {t_exact:.1f} | {t_hnsw:.1f} | {found:.3f} | {t_links:.1f} | {links} | {df} |", flush=True)
+        frequent = int((np.asarray(x.sum(axis=0)).ravel() > 1000).sum())
+        print(f"| {n} | {t_exact:.1f} | {t_hnsw:.1f} | {found:.3f} | {t_links:.1f} | {links} | {frequent} |",
+              flush=True)
         if previous:
             m, t = previous
-            print(f"|   growth ×{n / m:.1f} papers: links ×{t_links / t:.1f} "
+            print(f"|   ×{n / m:.1f} papers: links ×{t_links / t:.1f} "
                   f"(n log n ×{n * np.log(n) / (m * np.log(m)):.1f}) |", flush=True)
         previous = (n, t_links)
+
+
+def _graph_rows(path: str, vec_ids: list[str], matrix: np.ndarray):
+    """Each paper's concepts and authors in a build, and its vector, papers in id order."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    nodes = {d["id"]: d for d in data["nodes"]}
+    ids = sorted(p for p, d in nodes.items() if d.get("kind") == "paper")
+    index = {p: i for i, p in enumerate(ids)}
+    concepts = [[] for _ in ids]
+    for edge in data["edges"]:
+        if edge.get("key") == "mentions":
+            concepts[index[edge["source"]]].append(edge["target"])
+    people = [sorted({a for a in map(author_id, nodes[p].get("authors") or []) if a}) for p in ids]
+    where = {p: i for i, p in enumerate(vec_ids)}
+    return concepts, people, matrix[[where[p] for p in ids]]
 
 
 def _variants(x, authors, rows, base) -> dict[str, np.ndarray]:

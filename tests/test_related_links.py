@@ -59,10 +59,10 @@ def test_links_need_min_shared_concepts_unless_cited():
     x = _incidence([[0], [1], [2]], 3)
     vectors = _unit([[1, 0], [1, 0.01], [0, 1]])
     ids, concepts = ["a", "b", "c"], ["c:0", "c:1", "c:2"]
-    assert list(related_edges(ids, concepts, x, doc_vectors=vectors)) == []
-    loose = list(related_edges(ids, concepts, x, doc_vectors=vectors, min_shared=0))
+    assert list(related_edges(ids, concepts, x, doc_vectors=vectors, min_shared=1)) == []
+    loose = list(related_edges(ids, concepts, x, doc_vectors=vectors))
     assert [(p, q, s) for p, q, _, s in loose][0] == ("a", "b", [])
-    cited = list(related_edges(ids, concepts, x, doc_vectors=vectors, cited=[("c", "a")]))
+    cited = list(related_edges(ids, concepts, x, doc_vectors=vectors, min_shared=1, cited=[("c", "a")]))
     assert [(p, q) for p, q, _, _ in cited] == [("a", "c")]
     assert cited[0][2] == link_weight([], 3, cosine=0.0, cited=True)
 
@@ -155,3 +155,41 @@ def test_nearest_neighbours_exact_ties_by_index_and_hnsw_agrees():
     assert np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact, approx)]) > 0.9
     assert not (approx == np.arange(600)[:, None]).any()
     assert nearest_neighbours(points[:1], 5).shape == (1, 0)
+
+
+REAL = {  # title + abstract; the concepts each paper gets (as kg's extraction might pick them)
+    "recsys": ("Collaborative filtering for movie recommendation",
+               "We recommend movies to users from the ratings of similar users, factorizing the sparse "
+               "user-item rating matrix.", ["collaborative filtering", "rating", "user"]),
+    "films": ("Guessing which films a viewer will enjoy",
+              "Latent factors learned from the scores other viewers gave predict the next film a person "
+              "will like to watch.", ["latent factor", "film", "user"]),
+    "search": ("Query expansion from ratings of result pages",
+               "Search engines expand a user's query with terms from pages that earlier users rated as "
+               "relevant, improving retrieval effectiveness.", ["query expansion", "rating", "user"]),
+    "index": ("Compressing inverted indexes",
+              "Variable-byte codes shrink posting lists so that a search engine answers each user faster.",
+              ["inverted index", "posting list", "user"]),
+}
+
+
+@pytest.mark.model
+def test_real_documents_link_where_shared_concepts_miss(real_embedder):
+    from kg.extract import document_text
+
+    papers = [Paper(pid, abstract, title) for pid, (title, abstract, _) in REAL.items()]
+    concepts = {f"c:{c}": Concept(f"c:{c}", c, (c,)) for *_, cs in REAL.values() for c in cs}
+    mentions = [Mention(pid, f"c:{c}", 1.0 / r, r, c) for pid, (*_, cs) in REAL.items()
+                for r, c in enumerate(cs, start=1)]
+    vectors = real_embedder.embed([document_text(p) for p in papers])
+
+    def strongest(graph, paper):
+        links = [(d["weight"], v if u == paper else u) for u, v, k, d in graph.edges(keys=True, data=True)
+                 if k == "related" and paper in (u, v)]
+        return max(links)[1]
+
+    # concepts alone: "search" shares two concepts with "recsys", "films" only the ubiquitous "user"
+    assert strongest(build_graph(papers, concepts, mentions, related_top_k=1), "recsys") == "search"
+    with_vectors = build_graph(papers, concepts, mentions, related_top_k=1, doc_vectors=vectors)
+    assert strongest(with_vectors, "recsys") == "films"
+    assert with_vectors.edges["films", "recsys", "related"]["shared"] == ["c:user"]

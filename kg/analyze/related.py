@@ -7,8 +7,9 @@ vectors are given (:func:`kg.vectors.load_paper_vectors`), ``ln(N + 1) · w · c
 the two papers' vectors (``w``: the build's ``similarity_weight``) and ``author_weight``
 times the idf of each shared author (of at most ``CANDIDATE_DF`` papers); plus ``ln(N + 1)``
 for a citation in either direction, as much as sharing a concept no other paper
-mentions. The papers listed share at least the build's ``min_shared`` concepts or a
-citation, so a paper's kept ``related`` links come in the same order as here.
+mentions. The papers listed share at least the build's ``min_shared`` concepts (default 0:
+with vectors, any paper may be listed) or a citation, so a paper's kept ``related`` links
+come in the same order as here.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
     params = _build_parameters(graph)
     weight = float(params.get("similarity_weight", SIMILARITY_WEIGHT))
     by_author = float(params.get("author_weight", AUTHOR_WEIGHT))
-    min_shared = int(params.get("min_shared", 1))
+    min_shared = int(params.get("min_shared", 0))
     idf = {}
     candidates: dict[str, list[str]] = {}
     for _, concept, key in graph.out_edges(paper, keys=True):
@@ -97,6 +98,10 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
     cited_by = {u for u, _, k in graph.in_edges(paper, keys=True) if k == "cites"}
     for other in cites | cited_by:
         candidates.setdefault(other, [])
+    if vectors is not None and weight > 0 and min_shared <= 0:
+        for other in vectors[0]:  # document similarity alone may link
+            if other != paper and graph.nodes.get(other, {}).get("kind") == "paper":
+                candidates.setdefault(other, [])
     cosine = _cosines(vectors, paper, candidates) if weight > 0 else {}
     authors = _shared_authors(graph, paper, n_papers) if cosine and by_author > 0 else {}
     rows = []
