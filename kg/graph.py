@@ -48,6 +48,7 @@ the top list of either end).
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -80,6 +81,7 @@ EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_i
 _UNDIRECTED = {"related", "co_occurs"}
 SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
 CANDIDATE_DF = 1000  # concepts in more papers add weight but find no link candidates
+RELATED_PARAMETERS = "related_parameters"  # graph attribute: how the related links were weighed
 AUTHOR_WEIGHT = 2.0  # with document vectors: a shared author counts this many times its idf
 
 
@@ -407,6 +409,9 @@ def build_graph(
         vectors = given[[row[pid] for pid in paper_ids]]
     citations, unresolved = cited_pairs(papers)
     authors = _author_incidence(paper_ids, by_id) if vectors is not None else None
+    graph.graph[RELATED_PARAMETERS] = json.dumps(  # kg related weighs any pair as these links
+        {"vectors": vectors is not None, "similarity_weight": similarity_weight, "author_weight": author_weight,
+         "min_shared": min_shared}, sort_keys=True)
     for p, q, weight, shared in related_edges(paper_ids, concept_ids, x, top_k=related_top_k,
                                               min_shared=min_shared, doc_vectors=vectors,
                                               similarity_weight=similarity_weight, authors=authors,

@@ -193,3 +193,17 @@ def test_real_documents_link_where_shared_concepts_miss(real_embedder):
     with_vectors = build_graph(papers, concepts, mentions, related_top_k=1, doc_vectors=vectors)
     assert strongest(with_vectors, "recsys") == "films"
     assert with_vectors.edges["films", "recsys", "related"]["shared"] == ["c:user"]
+
+
+def test_kg_related_weighs_as_the_build_did(tmp_path):
+    papers, concepts, mentions, vectors = _corpus()
+    save_paper_vectors(tmp_path, [p.id for p in papers], vectors)
+    loaded = load_paper_vectors(tmp_path)
+    plain = build_graph(papers, concepts, mentions, related_top_k=3)
+    assert related_papers(plain, "p00", vectors=loaded) == related_papers(plain, "p00")  # built without them
+    tuned = build_graph(papers, concepts, mentions, related_top_k=3, doc_vectors=vectors, similarity_weight=3.0)
+    for u, v, k, d in tuned.edges(keys=True, data=True):
+        if k == "related" and "p00" in (u, v):
+            other = v if u == "p00" else u
+            row = next(r for r in related_papers(tuned, "p00", top=40, vectors=loaded) if r["id"] == other)
+            assert row["score"] == d["weight"]

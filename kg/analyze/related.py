@@ -22,7 +22,7 @@ import networkx as nx
 import numpy as np
 
 from kg.errors import NodeNotFoundError
-from kg.graph import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, link_weight
+from kg.graph import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
 
 __all__ = ["find_paper", "related_papers"]
 
@@ -84,6 +84,8 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
     weight = float(params.get("similarity_weight", SIMILARITY_WEIGHT))
     by_author = float(params.get("author_weight", AUTHOR_WEIGHT))
     min_shared = int(params.get("min_shared", 0))
+    if params.get("vectors") is False:
+        vectors = None  # the links were made without them: rank as they were weighed
     idf = {}
     candidates: dict[str, list[str]] = {}
     for _, concept, key in graph.out_edges(paper, keys=True):
@@ -123,11 +125,15 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
 
 
 def _build_parameters(graph: nx.MultiDiGraph) -> dict:
-    try:
-        params = json.loads(graph.graph.get("parameters") or "{}")
-    except (TypeError, ValueError):
-        return {}
-    return params if isinstance(params, dict) else {}
+    """How the build weighed its links (:data:`kg.graph.RELATED_PARAMETERS`), else its options."""
+    for key in (RELATED_PARAMETERS, "parameters"):
+        try:
+            params = json.loads(graph.graph.get(key) or "null")
+        except (TypeError, ValueError):
+            continue
+        if isinstance(params, dict):
+            return params
+    return {}
 
 
 def _shared_authors(graph: nx.MultiDiGraph, paper: str, n_papers: int) -> dict[str, list[float]]:
