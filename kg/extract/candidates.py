@@ -38,7 +38,8 @@ STOP_WORDS = frozenset(
     should since so some such than that the their theirs them themselves then there thereby therefore
     these they this those though through throughout thus to together too toward towards under unless
     until up upon us use used uses using very via was we well were what whatever when where whereas
-    whether which while who whom whose why will with within without would yet you your yours""".split()
+    whether which while who whom whose why will with within without would yet you your yours
+    whilst amongst amid ones""".split()
 )
 # Modifiers that carry no topic: allowed inside a phrase, dropped at its start
 # ("novel graph neural network" -> "graph neural network").
@@ -47,7 +48,9 @@ GENERIC_MODIFIERS = frozenset(
     particular possible present previous proposed recent related significant simple specific
     typical useful various
     considerable crucial enormous essential exceptional great huge immense impressive
-    notable promising remarkable substantial tremendous unprecedented vast""".split()
+    notable promising remarkable substantial tremendous unprecedented vast
+    alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
+    innovative interesting modern popular powerful practical prominent realistic satisfactory thorough""".split()
 )
 
 
@@ -60,6 +63,8 @@ def _tagger():
 
 _SPACES = re.compile(r"\s+")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
+_GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)": the acronym is no part of the word
+_WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
 def tag(text: str) -> list[tuple[str, str]]:
@@ -70,7 +75,7 @@ def tag(text: str) -> list[tuple[str, str]]:
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
     """
-    text = _SPACES.sub(" ", _EMPHASIS.sub("", text)).strip()
+    text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text))).strip()
     if not text:
         return []
     return _in_context([(w, _fix(w, t)) for w, t in _tagger()(text, tokenize=True)])
@@ -112,7 +117,7 @@ def _fix(word: str, pos: str) -> str:
 _VERBISH = frozenset(
     """address advance aid aim alleviate attack balance benefit boost bridge capture correct
     decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
-    leverage limit mitigate need outperform power promote report result review shift spur
+    leverage limit mitigate need outperform power promote report result review shift show spur
     study support tackle underpin""".split()
 )
 # Gerunds that name an activity inside a compound ("meta learning methods", "model
@@ -135,6 +140,17 @@ _REPORTING = frozenset(
 )
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
+# Words read past when looking for what governs a verb ("to further increase", "which only support").
+_ADVERBISH = frozenset("further also first then jointly directly simply".split())
+# Plural nouns that are verbs before their usual preposition ("representations results in").
+_PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
+            "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
+_CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
+
+
+def _verb_stem(word: str) -> bool:
+    """An -s form whose stem is a verb the lexicon knows only as a noun ("leverages")."""
+    return word.endswith("s") and (word[:-1] in _VERBISH or (word.endswith("es") and word[:-2] in _VERBISH))
 
 
 def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -146,22 +162,38 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['NN', 'VBZ', 'JJ', 'NNS']
     >>> [t for _, t in _in_context([("to", "TO"), ("increase", "NN"), ("accuracy", "NN")])]
     ['TO', 'VB', 'NN']
+    >>> [t for _, t in _in_context([("propose", "VB"), ("to", "TO"), ("model", "NN"), ("data", "NNS")])]
+    ['VB', 'TO', 'VB', 'NNS']
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
         low = word.lower()
         prev_word, prev_pos = out[i - 1] if i else ("", "")
         before = i - 1
-        while before >= 0 and out[before][1] == "RB":  # "which only support", "have prominently featured"
-            before -= 1
+        while before >= 0 and (out[before][1] == "RB" or out[before][0].lower() in _ADVERBISH):
+            before -= 1  # "which only support", "to further increase"
         ahead_word, ahead_pos = out[before] if before >= 0 else ("", "")
-        next_pos = out[i + 1][1] if i + 1 < len(out) else ""
+        next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
+        after_pos = out[i + 2][1] if i + 2 < len(out) else ""
+        governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
         if pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
-                ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS):
-            out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")
-        elif pos == "NNS" and word.islower() and low not in _lexicon() and low[:-1] in _lexicon() \
-                and prev_pos in ("NN", "NNP") and next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB"):
-            out[i] = (word, "VBZ")  # "algorithm disregards label information"
+                governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
+            out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
+        elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
+                out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
+            out[i] = (word, "VB")  # "propose to model counterfactual distributions"
+        elif pos == "NNS" and word.islower() and (prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SUBJECTS) and (
+                (low not in _lexicon() and (low[:-1] in _lexicon() or ahead_word.lower() in _SUBJECTS
+                                            or _verb_stem(low))
+                 and next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB", "IN"))
+                or (next_pos in ("DT", "PRP$") and prev_pos in ("NN", "NNP"))
+                or (next_pos == "JJ" and next_word.lower() not in ("such", "same") and after_pos in ("JJ", "NN", "NNS")
+                    and prev_pos in ("NN", "NNP"))
+                or (_PHRASAL.get(low) == next_word.lower())
+                or (low not in _lexicon() and low.endswith(("izes", "ises", "ifies", "polates"))
+                    and next_pos in ("IN", "DT", "PRP$", "JJ"))):
+            out[i] = (word, "VBZ")  # "algorithm disregards label information", "training benefits the"
         elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS:
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
         elif pos == "VBN" and (low in _REPORTING or ahead_word.lower() in _AUXILIARIES):
@@ -220,7 +252,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
 
 
 def _is_word(token: str) -> bool:
-    return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token)
+    return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 
 def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[Candidate]:
