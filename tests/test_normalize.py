@@ -296,3 +296,44 @@ def test_enumerations_and_one_word_long_forms_are_no_acronym_definitions():
     text = ("We use it for two tasks: (I) to discover temporal publishing patterns and (II) to rank the streams "
             "of news by information (II) and more.")
     assert find_acronyms(text) == {}
+
+
+# --- links by containment ---------------------------------------------------------------
+
+
+def _containment_corpus():
+    papers = [Paper("u", "We train a diffusion probabilistic model on crystals. Crystals are hard.", "U"),
+              Paper("f", "Video diffusion models generate videos from text prompts.", "F"),
+              Paper("g", "A gradient-free oracle guides sparse training.", "G"),
+              Paper("o", "Gradient oracles answer queries about the objective.", "O")]
+    keyphrases = {"u": _kp("crystals"), "f": _kp("video diffusion models", "text prompts", "diffusion models"),
+                  "g": _kp("sparse training"), "o": _kp("gradient oracles", "objective")}
+    return papers, keyphrases
+
+
+def test_a_paper_links_to_a_corpus_concept_its_longer_phrase_contains():
+    papers, keyphrases = _containment_corpus()
+    concepts, mentions = normalize_concepts(papers, keyphrases, top_n=1)
+    linked = {(m.paper_id, m.concept_id): m for m in mentions}
+    # "diffusion probabilistic model" contains "diffusion model", which paper f holds (rank 3)
+    assert ("u", "c:diffusion model") in linked and ("f", "c:diffusion model") in linked
+    assert linked[("u", "c:diffusion model")].surface == "diffusion probabilistic model"
+    assert linked[("u", "c:diffusion model")].rank > linked[("u", "c:crystal")].rank  # after its own concepts
+    assert concepts["c:diffusion model"].name == "diffusion model"
+    # a gap never cuts a hyphenated word: "gradient-free oracle" is no "gradient oracle"
+    assert ("g", "c:gradient oracle") not in linked
+    # without containment, "diffusion model" (nobody's top 1) is no concept
+    concepts, mentions = normalize_concepts(papers, keyphrases, top_n=1, contain=False)
+    assert "c:diffusion model" not in concepts
+
+
+def test_containment_skips_generic_and_frequent_concepts():
+    papers = [Paper(f"p{i}", f"Paper {i} uses a large amount of neural network models.", f"P{i}") for i in range(6)]
+    keyphrases = {p.id: _kp(f"topic {p.id}") for p in papers}
+    keyphrases["p0"] = _kp("topic p0", "large amount", "neural network models")
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=1, contain_df=0.05)
+    linked = {m.concept_id for m in mentions if m.paper_id != "p0"}
+    assert "c:large amount" not in linked  # a quantity, no topic
+    assert "c:neural network model" not in linked  # in all 6 papers: more than max(4, 5%)
+    _, mentions = normalize_concepts(papers[:3], {k: keyphrases[k] for k in ("p0", "p1", "p2")}, top_n=1)
+    assert {m.paper_id for m in mentions if m.concept_id == "c:neural network model"} == {"p0", "p1", "p2"}
