@@ -56,8 +56,16 @@ def audit(graph, *, top: int = 10) -> dict:
         alone = [p for p in members if not any(counts[c] >= 2 for _, c in linked[p])]
         families[family] = {"papers": len(members), "shared": shared,
                             "isolated": [graph.nodes[p].get("title") for p in alone]}
+    # Related links and the concepts they rest on: a concept is generic when more than 5% of the
+    # papers (and more than 2) have it; a link "rests only on generic concepts" when it shares
+    # concepts and all of them are generic.
+    generic = {c for c, n in df.items() if n > max(2, 0.05 * len(papers))}
+    links = [d.get("shared") or [] for _, _, k, d in graph.edges(keys=True, data=True) if k == "related"]
+    sharing = [set(s) for s in links if s]
     return {"papers": rows, "concepts": len(df), "shared_2plus": sum(1 for n in df.values() if n >= 2),
-            "families": families}
+            "families": families, "related_links": len(links), "links_sharing_concepts": len(sharing),
+            "links_only_generic": sum(1 for s in sharing if s <= generic),
+            "generic_concepts": sorted(f"{graph.nodes[c]['name']} ({df[c]})" for c in generic)}
 
 
 def main() -> None:
@@ -77,6 +85,9 @@ def main() -> None:
         print(f"\n{row['title']}{mark}")
         print("   " + " | ".join(row["concepts"]))
     print(f"\nconcepts: {result['concepts']}, shared by >= 2 papers: {result['shared_2plus']}")
+    print(f"related links: {result['related_links']}, sharing a concept: {result['links_sharing_concepts']}, "
+          f"resting only on generic concepts (in > 5% and > 2 papers): {result['links_only_generic']}")
+    print("generic concepts: " + ", ".join(result["generic_concepts"]))
     for family, found in result["families"].items():
         print(f"{family}: {found['papers']} papers; shared: {', '.join(found['shared']) or '-'}; "
               f"isolated: {found['isolated'] or '-'}")
