@@ -32,6 +32,11 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _WS = re.compile(r"\s+")
 
 
+_CLEAN = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+_XML_ANY = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff"
+                      "\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
 def clean_text(text: str) -> str:
     """``text`` without lone surrogates (→ U+FFFD) and bidirectional controls.
 
@@ -40,6 +45,8 @@ def clean_text(text: str) -> str:
     >>> clean_text("abc\\u202edef\\ud800")
     'abcdef\\ufffd'
     """
+    if not _CLEAN.search(text):  # the usual case, in one scan
+        return text
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
     return _BIDI.sub("", text)
@@ -53,6 +60,8 @@ def xml_text(text: str) -> str:
     >>> xml_text("a\\x01b\\x1b[31mc\\x00")
     'ab[31mc'
     """
+    if not _XML_ANY.search(text):
+        return text
     return _XML_FORBIDDEN.sub("", clean_text(text))
 
 

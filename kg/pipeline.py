@@ -304,6 +304,8 @@ def run(
     graph = build_graph(corpus.papers, concepts, mentions, related_top_k=options.related_top_k,
                         min_shared=options.min_shared, min_cooccurrence=options.min_cooccurrence,
                         metadata=metadata, doc_vectors=found.doc_vectors)
+    del mentions  # the graph holds them now
+    found.keyphrases = {}
     clock.lap("graph")
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)

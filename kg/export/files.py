@@ -26,7 +26,6 @@ All corpus text is cleaned of characters XML forbids (:func:`kg.escape.xml_text`
 from __future__ import annotations
 
 import csv
-import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -116,26 +115,38 @@ def _gephi_nodes(graph: nx.MultiDiGraph) -> set[str]:
 
 
 def _scalar(value: object) -> object:
+    if isinstance(value, (bool, int, float)):
+        return value
     value = flat_value(value)
     return xml_text(value) if isinstance(value, str) else value
 
 
-def _attributes(items: Iterable[dict]) -> dict[str, str]:
+def _kind(value: object) -> str:
+    """The XML type of a value (after :func:`flat_value`: lists become strings)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "long"
+    if isinstance(value, float):
+        return "double"
+    return "string"
+
+
+def _attributes(items: Iterable[dict], skip: frozenset[str] = frozenset()) -> dict[str, str]:
     """Attribute name -> XML type (``boolean``, ``long``, ``double`` or ``string``) over ``items``."""
-    rank = {"boolean": 0, "long": 1, "double": 2, "string": 3}
-    types: dict[str, str] = {}
+    kinds: dict[str, set[str]] = {}
     for data in items:
         for name, value in data.items():
-            if value is None:
-                continue
-            value = flat_value(value)
-            kind = ("boolean" if isinstance(value, bool) else "long" if isinstance(value, int)
-                    else "double" if isinstance(value, float) else "string")
-            if name in types and types[name] != kind:
-                both = {types[name], kind}
-                kind = "double" if both <= {"long", "double"} else "string"
-            types[name] = kind if name not in types or rank[kind] >= rank[types[name]] else types[name]
-    return dict(sorted(types.items()))
+            if value is not None and name not in skip:
+                seen = kinds.get(name)
+                if seen is None:
+                    kinds[name] = {_kind(value)}
+                else:
+                    seen.add(_kind(value))
+    types = {}
+    for name, seen in sorted(kinds.items()):
+        types[name] = (seen.pop() if len(seen) == 1 else "double" if seen <= {"long", "double"} else "string")
+    return types
 
 
 def _text(value: object, kind: str) -> str:
@@ -146,8 +157,19 @@ def _text(value: object, kind: str) -> str:
     return str(value)
 
 
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.translate(_ESCAPES)
+
+
+class _Ids(dict):
+    """Node id -> its quoted XML attribute value, computed once per node."""
+
+    def __missing__(self, node: str) -> str:
+        quoted = self[node] = quoteattr(xml_text(node))
+        return quoted
 
 
 def _gephi_items(graph: nx.MultiDiGraph):
@@ -155,83 +177,87 @@ def _gephi_items(graph: nx.MultiDiGraph):
     nodes = [(n, {k: _scalar(v) for k, v in d.items() if k not in _GEPHI_SKIP and v is not None})
              for n, d in graph.nodes(data=True) if n in keep]
 
-    def edges():
+    def raw_edges():
         for u, v, key, d in graph.edges(keys=True, data=True):
             if u in keep and v in keep:
-                yield u, v, key, {k: _scalar(x) for k, x in d.items() if x is not None}
+                yield u, v, key, d
 
-    return nodes, edges
+    return nodes, raw_edges
 
 
 def write_graphml(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
     """Stream the Gephi map of ``graph`` (see the module docstring) as GraphML."""
-    nodes, edges = _gephi_items(graph)
+    nodes, raw_edges = _gephi_items(graph)
     node_types = _attributes(d for _, d in nodes)
-    edge_types = _attributes(d for _, _, _, d in edges())
-    graph_types = _attributes([{k: _scalar(v) for k, v in graph.graph.items() if v is not None}])
+    edge_types = _attributes(d for _, _, _, d in raw_edges())
+    graph_attrs = {k: _scalar(v) for k, v in graph.graph.items() if v is not None}
+    graph_types = _attributes([graph_attrs])
     handle.write("<?xml version='1.0' encoding='utf-8'?>\n"
                  '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
                  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
                  'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
                  'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+    opening: dict[str, dict[str, str]] = {}
     for prefix, scope, types in (("g", "graph", graph_types), ("n", "node", node_types), ("e", "edge", edge_types)):
+        opening[prefix] = {}
         for name, kind in types.items():
-            handle.write(f'  <key id={quoteattr(prefix + "_" + xml_text(name))} for="{scope}" '
-                         f'attr.name={quoteattr(xml_text(name))} attr.type="{kind}" />\n')
+            key = quoteattr(prefix + "_" + xml_text(name))
+            opening[prefix][name] = f"<data key={key}>"
+            handle.write(f'  <key id={key} for="{scope}" attr.name={quoteattr(xml_text(name))} '
+                         f'attr.type="{kind}" />\n')
     handle.write('  <graph edgedefault="directed">\n')
-    for name, value in sorted(graph.graph.items()):
-        if value is not None:
-            handle.write(f'    <data key={quoteattr("g_" + xml_text(name))}>'
-                         f'{_escape(_text(_scalar(value), graph_types[name]))}</data>\n')
+    for name, value in sorted(graph_attrs.items()):
+        handle.write(f"    {opening['g'][name]}{_escape(_text(value, graph_types[name]))}</data>\n")
 
     def data(prefix: str, values: dict, types: dict[str, str]) -> str:
-        return "".join(f'<data key={quoteattr(prefix + "_" + xml_text(k))}>{_escape(_text(v, types[k]))}</data>'
-                       for k, v in sorted(values.items()))
+        tags = opening[prefix]
+        return "".join(f"{tags[k]}{_escape(_text(v, types[k]))}</data>" for k, v in sorted(values.items()))
 
+    ids = _Ids()
     for node, values in nodes:
-        handle.write(f"    <node id={quoteattr(xml_text(node))}>{data('n', values, node_types)}</node>\n")
-    for number, (u, v, key, values) in enumerate(edges()):
-        handle.write(f"    <edge id=\"e{number}\" source={quoteattr(xml_text(u))} target={quoteattr(xml_text(v))}>"
-                     f"{data('e', values, edge_types)}</edge>\n")
+        handle.write(f"    <node id={ids[node]}>{data('n', values, node_types)}</node>\n")
+    for number, (u, v, key, raw) in enumerate(raw_edges()):
+        values = {k: _scalar(x) for k, x in raw.items() if x is not None}
+        handle.write(f'    <edge id="e{number}" source={ids[u]} target={ids[v]}>{data("e", values, edge_types)}</edge>\n')
     handle.write("  </graph>\n</graphml>\n")
 
 
 def write_gexf(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
     """Stream the Gephi map of ``graph`` (see the module docstring) as GEXF 1.2."""
-    nodes, edges = _gephi_items(graph)
-    node_types = _attributes({k: v for k, v in d.items() if k != "label"} for _, d in nodes)
-    edge_types = _attributes({k: v for k, v in d.items() if k != "weight"} for _, _, _, d in edges())
-    gexf_type = {"boolean": "boolean", "long": "long", "double": "double", "string": "string"}
-    node_ids = {name: str(i) for i, name in enumerate(node_types)}
-    edge_ids = {name: str(i) for i, name in enumerate(edge_types)}
+    nodes, raw_edges = _gephi_items(graph)
+    node_types = _attributes((d for _, d in nodes), skip=frozenset({"label"}))
+    edge_types = _attributes((d for _, _, _, d in raw_edges()), skip=frozenset({"weight"}))
+    node_ids = {name: f'<attvalue for="{i}" value=' for i, name in enumerate(node_types)}
+    edge_ids = {name: f'<attvalue for="{i}" value=' for i, name in enumerate(edge_types)}
     handle.write("<?xml version='1.0' encoding='utf-8'?>\n"
                  '<gexf xmlns="http://www.gexf.net/1.2draft" '
                  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
                  'xsi:schemaLocation="http://www.gexf.net/1.2draft http://www.gexf.net/1.2draft/gexf.xsd" '
                  'version="1.2">\n  <meta>\n    <creator>kg</creator>\n  </meta>\n'
                  '  <graph defaultedgetype="directed" mode="static" name="">\n')
-    for scope, types, ids in (("node", node_types, node_ids), ("edge", edge_types, edge_ids)):
+    for scope, types in (("node", node_types), ("edge", edge_types)):
         handle.write(f'    <attributes mode="static" class="{scope}">\n')
-        for name, kind in types.items():
-            handle.write(f'      <attribute id="{ids[name]}" title={quoteattr(xml_text(name))} '
-                         f'type="{gexf_type[kind]}" />\n')
+        for i, (name, kind) in enumerate(types.items()):
+            handle.write(f'      <attribute id="{i}" title={quoteattr(xml_text(name))} type="{kind}" />\n')
         handle.write("    </attributes>\n")
 
     def attvalues(values: dict, types: dict[str, str], ids: dict[str, str]) -> str:
-        cells = "".join(f'<attvalue for="{ids[k]}" value={quoteattr(_text(v, types[k]))} />'
+        cells = "".join(f"{ids[k]}{quoteattr(_text(v, types[k]))} />"
                         for k, v in sorted(values.items()) if k in types)
         return f"<attvalues>{cells}</attvalues>" if cells else ""
 
+    quoted = _Ids()
     handle.write("    <nodes>\n")
     for node, values in nodes:
         label = values.get("label", node)
-        handle.write(f"      <node id={quoteattr(xml_text(node))} label={quoteattr(str(label))}>"
+        handle.write(f"      <node id={quoted[node]} label={quoteattr(xml_text(str(label)))}>"
                      f"{attvalues(values, node_types, node_ids)}</node>\n")
     handle.write("    </nodes>\n    <edges>\n")
-    for number, (u, v, key, values) in enumerate(edges()):
+    for number, (u, v, key, raw) in enumerate(raw_edges()):
+        values = {k: _scalar(x) for k, x in raw.items() if x is not None}
         weight = values.get("weight", 1)
         weight = float(weight) if isinstance(weight, (int, float)) and not isinstance(weight, bool) else 1.0
-        handle.write(f'      <edge source={quoteattr(xml_text(u))} target={quoteattr(xml_text(v))} id="{number}" '
+        handle.write(f'      <edge source={quoted[u]} target={quoted[v]} id="{number}" '
                      f'weight="{weight!r}">{attvalues(values, edge_types, edge_ids)}</edge>\n')
     handle.write("    </edges>\n  </graph>\n</gexf>\n")
 
