@@ -374,3 +374,36 @@ def test_candidates_never_cross_a_verb_more(text, junk, kept):
 def test_plural_nouns_before_such_or_prepositions_stay_nouns():
     phrases = candidate_phrases("Classification tasks such as retrieval use word embeddings in vision.")
     assert {"Classification tasks", "word embeddings"} <= set(phrases)
+
+
+def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path, monkeypatch):
+    import kg.extract as extract_module
+    from conftest import HashEmbedder
+
+    class WithStandIns(HashEmbedder):
+        def approximate(self, texts):  # cheap stand-in vectors, as the real embedder has
+            return HashEmbedder.embed(HashEmbedder(), texts)
+
+    tagged: list[str] = []
+    real = extract_module._all_candidates
+
+    def counting(papers, max_words):
+        tagged.extend(p.id for p in papers)
+        return real(papers, max_words)
+
+    monkeypatch.setattr(extract_module, "_all_candidates", counting)
+    path = tmp_path / "cache.sqlite"
+    papers = [Paper(f"p{i}", f"Graph neural networks {i} and sparse attention for molecule {i} property "
+                             f"prediction with message passing and long document transformers {i}.", f"T{i}")
+              for i in range(6)]
+    model = WithStandIns()
+    first = extract_keyphrases(papers, CachedEmbedder(model, path), top_n=2)
+    assert sorted(tagged) == [p.id for p in papers]
+    tagged.clear()
+    model.calls.clear()
+    assert extract_keyphrases(papers, CachedEmbedder(model, path), top_n=2) == first
+    assert tagged == [] and model.calls == []
+    changed = Paper("p3", "Diffusion models generate molecules from noise.", "T3")
+    again = extract_keyphrases(papers[:3] + [changed] + papers[4:], CachedEmbedder(model, path), top_n=2)
+    assert tagged == ["p3"]  # only the paper whose text changed is tagged again
+    assert {k: v for k, v in again.items() if k != "p3"} == {k: v for k, v in first.items() if k != "p3"}

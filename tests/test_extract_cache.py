@@ -85,7 +85,7 @@ def test_a_cache_of_the_older_format_is_emptied_and_refilled(tmp_path):
     db = sqlite3.connect(path)
     tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.close()
-    assert tables == {"kg_meta", "kg_vectors"}
+    assert tables == {"kg_meta", "kg_vectors", "kg_memo"}
     again = CachedEmbedder(embedder, path)
     assert np.array_equal(again.embed(["graph neural network"]), first) and again.hits == 1
 

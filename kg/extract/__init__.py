@@ -9,10 +9,14 @@ skip the model for texts seen before.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -155,19 +159,30 @@ def extract(
     depth = max(depth or top_n, 1)
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
-    if n_jobs > 1 and len(papers) >= 200:
+    approximate = getattr(embedder, "approximate", None) if shortlist else None
+    # A cache (CachedEmbedder) also keeps each paper's shortlist: a rebuild runs neither
+    # the model nor the tagger.
+    memo = getattr(embedder, "lookup", None) is not None and approximate is not None
+    keys = [_shortlist_key(p, max_words, keep, position_weight, title_weight) for p in papers] if memo else []
+    known = embedder.lookup("shortlist", keys) if memo else {}
+    todo = [p for p, key in zip(papers, keys or [None] * len(papers)) if key not in known]
+    if n_jobs > 1 and len(todo) >= 200:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(_all_candidates, papers, max_words)
+            pending = pool.submit(_all_candidates, todo, max_words)
             doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
-            cands = pending.result()
+            found_now = pending.result()
     else:
-        cands = _all_candidates(papers, max_words)
+        found_now = _all_candidates(todo, max_words)
         doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
     if on_progress:
         on_progress("candidates", len(papers), len(papers))
-    approximate = getattr(embedder, "approximate", None)
-    if shortlist and approximate is not None:
-        cands = _shortlist(cands, doc_vectors, approximate, keep, position_weight, title_weight)
+    if approximate is not None:
+        rows = [i for i, key in enumerate(keys or [None] * len(papers)) if key not in known]
+        found_now = _shortlist(found_now, doc_vectors[rows], approximate, keep, position_weight, title_weight)
+        if memo and rows:
+            embedder.store("shortlist", {keys[i]: _encode(c) for i, c in zip(rows, found_now)})
+    fresh = iter(found_now)
+    cands = [_decode(known[key]) if key in known else next(fresh) for key in (keys or [None] * len(papers))]
     vocabulary = sorted({c.phrase for doc in cands for c in doc})
     index = {phrase: i for i, phrase in enumerate(vocabulary)}
     # float16 holds the ~200,000 phrase vectors of a 25k-paper corpus in half the memory
@@ -186,6 +201,31 @@ def extract(
 
 def _all_candidates(papers: Sequence[Paper], max_words: int) -> list[list[Candidate]]:
     return [paper_candidates(p, max_words) for p in papers]
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    """A digest of the code a shortlist depends on: a changed tagger or ranking misses the cache."""
+    from kg.extract import candidates, ranking
+
+    digest = hashlib.sha256()
+    for module in (candidates, ranking, sys.modules[__name__]):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _shortlist_key(paper: Paper, max_words: int, keep: int, position_weight: float, title_weight: float) -> str:
+    title = paper.title if paper.title and not paper.title_derived else ""
+    return json.dumps([_code_version(), max_words, keep, position_weight, title_weight, title, paper.abstract],
+                      ensure_ascii=False)
+
+
+def _encode(cands: list[Candidate]) -> bytes:
+    return json.dumps([[c.phrase, c.first, c.count, c.in_title] for c in cands], ensure_ascii=False).encode()
+
+
+def _decode(value: bytes) -> list[Candidate]:
+    return [Candidate(phrase, first, count, bool(in_title)) for phrase, first, count, in_title in json.loads(value)]
 
 
 def _shortlist(cands: list[list[Candidate]], doc_vectors: np.ndarray, approximate, keep: int,

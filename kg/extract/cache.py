@@ -49,6 +49,10 @@ _PAGE_SIZE = 65536
 _OLD_SCHEMA = "CREATE TABLE vectors (key TEXT PRIMARY KEY, vec BLOB)"
 _SCHEMA = ("CREATE TABLE kg_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
            "CREATE TABLE kg_vectors (key BLOB PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID")
+# Other per-text results worth keeping (each paper's shortlisted candidates), added to
+# version 2 files as they are opened.
+_MEMO = "CREATE TABLE IF NOT EXISTS kg_memo (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID"
+_TABLES = ({"kg_meta", "kg_vectors"}, {"kg_meta", "kg_vectors", "kg_memo"})
 
 
 class CacheError(KgError):
@@ -98,7 +102,7 @@ class CachedEmbedder:
             db = sqlite3.connect(self.path)
             tables = dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' "
                                      "AND name NOT LIKE 'sqlite_%'").fetchall())
-            if tables and set(tables) != {"kg_meta", "kg_vectors"} and tables != {"vectors": _OLD_SCHEMA}:
+            if tables and set(tables) not in _TABLES and tables != {"vectors": _OLD_SCHEMA}:
                 raise self._refuse("it holds the tables " + ", ".join(sorted(tables)))
             meta = dict(db.execute("SELECT name, value FROM kg_meta").fetchall()) if "kg_meta" in tables else {}
             if "kg_meta" in tables and meta.get("format") != _FORMAT:
@@ -118,6 +122,8 @@ class CachedEmbedder:
                     for statement in _SCHEMA:
                         db.execute(statement)
                     db.executemany("INSERT INTO kg_meta VALUES (?, ?)", [("format", _FORMAT), ("version", _VERSION)])
+            with db:
+                db.execute(_MEMO)
         except CacheError:
             if db is not None:
                 db.close()
@@ -164,6 +170,36 @@ class CachedEmbedder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.vstack([found[t] for t in texts]).astype(np.float32)
+
+    def _memo_key(self, namespace: str, text: str) -> bytes:
+        data = f"{namespace}\x00{self.signature}\x00{text}".encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(data, digest_size=16).digest()
+
+    def lookup(self, namespace: str, texts: Sequence[str]) -> dict[str, bytes]:
+        """Values :meth:`store` kept for ``texts`` under ``namespace`` (and this embedder), by text."""
+        db = self._connect()
+        by_key = {self._memo_key(namespace, t): t for t in texts}
+        found: dict[str, bytes] = {}
+        keys = sorted(by_key)
+        try:
+            for start in range(0, len(keys), _CHUNK):
+                part = keys[start : start + _CHUNK]
+                marks = ",".join("?" * len(part))
+                for key, value in db.execute(f"SELECT key, value FROM kg_memo WHERE key IN ({marks})", part):
+                    found[by_key[key]] = value
+        except sqlite3.Error as exc:
+            raise CacheError(f"cannot read the embedding cache {self.path}: {exc}") from None
+        return found
+
+    def store(self, namespace: str, values: dict[str, bytes]) -> None:
+        """Keep ``values`` (text -> bytes) under ``namespace`` for later :meth:`lookup`."""
+        db = self._connect()
+        try:
+            with db:
+                db.executemany("INSERT OR REPLACE INTO kg_memo VALUES (?, ?)",
+                               sorted((self._memo_key(namespace, t), v) for t, v in values.items()))
+        except sqlite3.Error as exc:
+            raise CacheError(f"cannot write the embedding cache {self.path}: {exc}") from None
 
     def close(self) -> None:
         """Close the database connection (it reopens on the next :meth:`embed`)."""
