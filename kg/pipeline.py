@@ -151,6 +151,8 @@ class Stage:
     peak_mb: float
 
     def line(self) -> str:
+        if self.cpu != self.cpu:  # NaN: a step inside a stage, timed by wall clock only
+            return f"  step {self.name}: {self.wall:.1f} s"
         return (f"stage {self.name}: {self.wall:.1f} s wall, {self.cpu:.1f} s CPU, "
                 f"RSS {self.rss_mb:.0f} MB, peak {self.peak_mb:.0f} MB")
 
@@ -310,6 +312,9 @@ def run(
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
     clock.lap("analyze")
+    if clock.on_stage:
+        for step, seconds in steps.items():
+            clock.on_stage(Stage(f"analyze: {step}", seconds, float("nan"), 0.0, 0.0))
     return BuildResult(corpus, graph, analysis, analysis_steps=steps, concepts=concepts,
                        doc_vectors=found.doc_vectors, concept_vectors=concept_rows)
 
