@@ -136,6 +136,8 @@ def main() -> None:
     parser.add_argument("--similarity-weight", type=float, default=SIMILARITY_WEIGHT)
     parser.add_argument("--author-weight", type=float, default=AUTHOR_WEIGHT)
     parser.add_argument("--min-shared", type=int, default=0)
+    parser.add_argument("--candidates", type=int, default=None, help="kg links: candidates a paper (default kg's)")
+    parser.add_argument("--candidate-df", type=int, default=None, help="kg links: see related_edges")
     parser.add_argument("--scale", help="instead: time the link stage at these sizes (e.g. 5000,25000,54000)")
     args = parser.parse_args()
     if args.scale:
@@ -191,7 +193,7 @@ def main() -> None:
     start = time.perf_counter()
     links = list(related_edges(ids, concept_ids, x, top_k=args.top, doc_vectors=vectors, authors=authors,
                                similarity_weight=args.similarity_weight, author_weight=args.author_weight,
-                               min_shared=args.min_shared))
+                               min_shared=args.min_shared, **_tuning(args)))
     seconds = time.perf_counter() - start
     kept: dict[int, list[tuple[float, int]]] = {}
     for p, q, weight, _ in links:
@@ -221,6 +223,10 @@ def main() -> None:
         none = sum(1 for *_, shared in found if not shared)
         print(f"{name}: {len(found)} kept, {only} ({100 * only / max(len(found), 1):.1f}%) rest only on "
               f"generic concepts (df > {GENERIC_DF:.0%}: {len(generic)} concepts), {none} share none")
+
+
+def _tuning(args) -> dict:
+    return {k: v for k, v in (("candidates", args.candidates), ("candidate_df", args.candidate_df)) if v is not None}
 
 
 def _scale(sizes: list[int], args) -> None:

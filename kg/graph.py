@@ -80,7 +80,8 @@ __all__ = [
 EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
 _UNDIRECTED = {"related", "co_occurs"}
 SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
-CANDIDATE_DF = 1000  # concepts in more papers add weight but find no link candidates
+CANDIDATE_DF = 100  # concepts in more papers add weight but find no link candidates
+_DENSE_BYTES = 1 << 27
 RELATED_PARAMETERS = "related_parameters"  # graph attribute: how the related links were weighed
 AUTHOR_WEIGHT = 2.0  # with document vectors: a shared author counts this many times its idf
 
@@ -272,12 +273,16 @@ class _Overlap:
     """Weighted overlap of one paper's columns (concepts, authors) with other papers'.
 
     Columns in at most ``max_df`` papers go through a sparse product, a chunk of papers at a
-    time; the few more frequent ones (at most ``nnz / max_df``) through a dense 0/1 table,
-    only for given candidates, or not at all (``frequent=False``)."""
+    time (work per paper about ``Σ df²`` over its columns, bounded by ``max_df``: linear in
+    the corpus); the more frequent ones (at most ``nnz / max_df``) through a dense 0/1 table
+    (``max_df`` doubles while that table would pass 128 MB), only for given candidates, or not
+    at all (``frequent=False``)."""
 
     def __init__(self, x: sparse.csr_matrix, weights: np.ndarray, max_df: int, *, counts: bool = False,
                  frequent: bool = True):
         df = np.asarray(x.sum(axis=0)).ravel()
+        while frequent and x.shape[0] * int((df > max_df).sum()) > _DENSE_BYTES:
+            max_df *= 2  # keep the 0/1 table of frequent columns small
         self.rare = df <= max_df
         x_rare = x[:, self.rare].tocsr()
         self.x_rare, self.weighted = x_rare, (x_rare @ sparse.diags(weights[self.rare])).tocsr()

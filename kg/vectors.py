@@ -35,6 +35,8 @@ IDS_FILE = "paper_vectors.json"
 CONCEPT_VECTORS_FILE = "concept_vectors.npy"
 CONCEPT_IDS_FILE = "concept_vectors.json"
 EXACT_UP_TO = 10_000  # papers; above, an HNSW index (faiss) finds the neighbours
+HNSW_LINKS = 16
+HNSW_BUILD_DEPTH = 40
 
 
 def save_paper_vectors(path: str | os.PathLike[str], ids: Sequence[str], matrix: np.ndarray) -> list[str]:
@@ -153,8 +155,8 @@ def nearest_neighbours(matrix: np.ndarray, k: int, *, exact_up_to: int = EXACT_U
     """Each row's ``k`` nearest other rows by inner product: ``(n, k)`` indices, best first, -1 pads.
 
     Up to ``exact_up_to`` rows the search is exact (blocked matrix products, ties by
-    index); above, it uses faiss's HNSW graph (32 links a node, built on one thread so
-    the same rows give the same graph; search depth ``max(2k, 64)``), which grows as
+    index); above, it uses faiss's HNSW graph (16 links a node, build depth 40, built on one
+    thread so the same rows give the same graph; search depth ``max(1.5k, 64)``), which grows as
     about ``n log n`` where the exact search grows as ``n²``, and finds most, not all,
     of the true neighbours.
     """
@@ -174,15 +176,15 @@ def nearest_neighbours(matrix: np.ndarray, k: int, *, exact_up_to: int = EXACT_U
         return out
     import faiss  # only for large corpora
 
-    index = faiss.IndexHNSWFlat(vectors.shape[1], 32, faiss.METRIC_INNER_PRODUCT)
-    index.hnsw.efConstruction = 80
+    index = faiss.IndexHNSWFlat(vectors.shape[1], HNSW_LINKS, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = HNSW_BUILD_DEPTH
     threads = faiss.omp_get_max_threads()
     faiss.omp_set_num_threads(1)  # one thread: insertion order, hence the graph, is fixed
     try:
         index.add(vectors)
     finally:
         faiss.omp_set_num_threads(threads)
-    index.hnsw.efSearch = max(2 * k, 64)
+    index.hnsw.efSearch = max(k + k // 2, 64)
     sims, found = index.search(vectors, k + 1)
     sims = np.where(found == np.arange(n)[:, None], -np.inf, sims)  # never a row itself
     sims = np.where(found < 0, -np.inf, sims)
