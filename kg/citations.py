@@ -43,7 +43,8 @@ from kg.graph import papers_of, projection
 from kg.identity import reference_index, resolve_reference
 from kg.ingest._records import reference_key
 
-__all__ = ["cocitation", "coupling", "coauthorship", "related_projection", "PROJECTIONS"]
+__all__ = ["cocitation", "coupling", "coauthorship", "related_projection", "citers", "reference_keys",
+           "PROJECTIONS"]
 
 #: Names :func:`related_projection` accepts.
 PROJECTIONS = ("concepts", "cocitation", "coupling")
@@ -92,24 +93,31 @@ def cocitation(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
     return _pairs_graph(papers, graph, entries, min_count=min_count)
 
 
-def coupling(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
-    """Papers linked by the number of references they share (bibliographic coupling).
+def citers(graph: nx.MultiDiGraph, paper: str) -> set[str]:
+    """The corpus papers that cite ``paper`` (its ``cites`` in-edges)."""
+    return {u for u, _, key in graph.in_edges(paper, keys=True) if key == "cites"}
 
-    Uses each paper's ``references`` attribute; a graph without it (older kg
-    versions) falls back to the resolved ``cites`` edges.
 
-    Parameters
-    ----------
-    graph : networkx.MultiDiGraph
-        A kg graph.
-    min_count : int
-        Fewest shared references for a link.
+def reference_keys(graph: nx.MultiDiGraph, papers: Iterable[str] | None = None) -> dict[str, set[str]]:
+    """Each paper's references as canonical keys, as :func:`coupling` compares them.
+
+    A reference that resolves to a corpus paper is that paper's id prefixed with ``=``
+    (so it never equals an outside key); any other is :func:`kg.ingest._records.reference_key`
+    of its text. A paper without a ``references`` attribute (older kg versions) gets its
+    resolved ``cites`` targets.
+
+    Examples
+    --------
+    >>> from kg.graph import build_graph
+    >>> from kg.models import Paper
+    >>> g = build_graph([Paper("a", "x", "A", references=("b", "10.1000/Z")), Paper("b", "y", "B")], {}, [])
+    >>> sorted(reference_keys(g, ["a"])["a"])
+    ['=b', 'doi:10.1000/z']
     """
-    papers = sorted(papers_of(graph))
-    known = reference_index((p, graph.nodes[p].get("ids") or ()) for p in papers)
-    columns: dict[str, int] = {}
-    entries: list[tuple[int, int]] = []
-    for i, p in enumerate(papers):
+    everything = sorted(papers_of(graph))
+    known = reference_index((p, graph.nodes[p].get("ids") or ()) for p in everything)
+    out: dict[str, set[str]] = {}
+    for p in everything if papers is None else papers:
         refs = graph.nodes[p].get("references")
         if refs is None:
             keys = {"=" + v for _, v, key in graph.out_edges(p, keys=True) if key == "cites"}
@@ -119,7 +127,29 @@ def coupling(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
                 target = resolve_reference(str(ref), known)
                 if target != p:
                     keys.add("=" + target if target else reference_key(str(ref)))
-        for key in keys:
+        out[p] = keys
+    return out
+
+
+def coupling(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
+    """Papers linked by the number of references they share (bibliographic coupling).
+
+    Uses each paper's ``references`` attribute; a graph without it (older kg
+    versions) falls back to the resolved ``cites`` edges (see :func:`reference_keys`).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph.
+    min_count : int
+        Fewest shared references for a link.
+    """
+    papers = sorted(papers_of(graph))
+    columns: dict[str, int] = {}
+    entries: list[tuple[int, int]] = []
+    keys = reference_keys(graph)
+    for i, p in enumerate(papers):
+        for key in keys[p]:
             entries.append((i, columns.setdefault(key, len(columns))))
     return _pairs_graph(papers, graph, entries, min_count=min_count)
 

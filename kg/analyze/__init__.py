@@ -6,7 +6,8 @@ One module per question:
 * :mod:`~kg.analyze.communities`: Louvain/Leiden communities, modularity, distinctive labels;
 * :mod:`~kg.analyze.thematic`: the Callon thematic map of concept clusters;
 * :mod:`~kg.analyze.trends`: concept trends per year and Kleinberg bursts;
-* :mod:`~kg.analyze.related`: a paper's nearest papers, explained.
+* :mod:`~kg.analyze.related`: a paper's nearest papers, explained;
+* :mod:`~kg.analyze.citation_maps`: clusters of the co-citation and coupling networks.
 
 :func:`analyze` runs the standard set and returns a JSON-safe dict (every table's rows
 carry node ids) that :mod:`kg.report` renders. Node and edge kinds it does not use
@@ -30,6 +31,7 @@ from kg.analyze.centrality import (
     centrality_table,
     citation_table,
 )
+from kg.analyze.citation_maps import citation_map
 from kg.analyze.communities import (
     central_members,
     detect_communities,
@@ -66,6 +68,8 @@ __all__ = [
     "concept_bursts",
     "find_paper",
     "related_papers",
+    "citation_map",
+    "citation_maps",
 ]
 
 
@@ -174,6 +178,20 @@ def community_rows(graph: nx.MultiDiGraph, related: nx.Graph, communities: list[
     return rows
 
 
+def citation_maps(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int = SEED,
+                  resolution: float = RESOLUTION, top: int = 5) -> dict:
+    """The co-citation and bibliographic-coupling maps of ``graph`` (:func:`~kg.analyze.citation_maps.citation_map`).
+
+    ``{"cocitation": ..., "coupling": ...}``; a map of a corpus without citations or
+    references has no clusters.
+    """
+    from kg.citations import cocitation, coupling
+
+    return {name: citation_map(graph, project(graph), by=name, method=method, seed=seed, resolution=resolution,
+                               top=top)
+            for name, project in (("cocitation", cocitation), ("coupling", coupling))}
+
+
 @contextmanager
 def _timed(timings: dict | None, step: str):
     started = time.perf_counter()
@@ -213,7 +231,8 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     dict
         ``parameters``, ``summary``, ``top_concepts``, ``central_papers``,
         ``central_concepts``, ``bipartite``, ``citations``, ``communities``,
-        ``modularity``, ``thematic_map``, ``trends``, ``bursts``, ``degree_distribution``.
+        ``modularity``, ``thematic_map``, ``trends``, ``bursts``, ``degree_distribution``,
+        ``citation_maps`` (see :func:`citation_maps`).
     """
     options = {"seed": seed, "exact_limit": exact_limit, "samples": samples}
     with _timed(timings, "summary"):
@@ -247,6 +266,8 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         bursts = concept_bursts(graph, top=top) if summary["years"] else []
         for row in bursts:
             row["name"] = _name(graph, row["id"])
+    with _timed(timings, "citation maps"):
+        maps = citation_maps(graph, method=method, seed=seed, resolution=resolution)
     projections = {"papers": related, "concepts": cooc, "bipartite": bipartite}
     ranks = {name: {row["id"]: round(float(row["pagerank"]), 10)
                     for row in sorted(table, key=lambda r: str(r["id"]))}
@@ -273,4 +294,5 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         "trends": trends,
         "bursts": [{**row, "weight": _r(row["weight"])} for row in bursts],
         "degree_distribution": {"papers": _distribution(related), "concepts": _distribution(cooc)},
+        "citation_maps": maps,
     }
