@@ -99,6 +99,7 @@ def report_sections(analysis: Mapping) -> list[dict]:
     sections.append(_section("Communities of papers", text,
                              ["#", "papers", "label", "distinctive concepts [id]", "central papers [id]"], rows,
                              "community_sizes"))
+    sections += _citation_map_sections(analysis.get("citation_maps") or {})
     if analysis.get("thematic_map"):
         sections.append(_section(
             "Thematic map",
@@ -122,6 +123,41 @@ def report_sections(analysis: Mapping) -> list[dict]:
             [[b["name"], b["id"], b["start"], b["end"], b["papers"], b["weight"]] for b in analysis["bursts"]],
             "trends"))
     sections.append(_section("Degree distribution", plot="degree"))
+    return sections
+
+
+_MAP_TEXT = {
+    "cocitation": ("Co-citation clusters",
+                   "Papers cited together by corpus papers (Small 1973), clustered"),
+    "coupling": ("Bibliographic coupling clusters",
+                 "Papers that cite the same works (Kessler 1963), clustered"),
+}
+
+
+def _citation_map_sections(maps: Mapping) -> list[dict]:
+    """One section per citation map with clusters, CiteSpace-style (size, cohesion, years, central papers)."""
+    sections = []
+    for name, (title, what) in _MAP_TEXT.items():
+        result = maps.get(name)
+        if not result or not result.get("clusters"):
+            continue
+        clusters = result["clusters"]
+        shown = clusters[:_COMMUNITY_ROWS]
+        text = (f"{what}: {len(clusters)} clusters of {result['papers']} linked papers ({result['links']} links), "
+                f"modularity {result['modularity']:.4f}, mean silhouette {result['silhouette']:.3f}"
+                + (f"; the {len(shown)} largest are listed" if len(shown) < len(clusters) else "")
+                + ". Silhouette: mean over the members, distance 1 − Salton's cosine (1 for unlinked papers), "
+                  "from −1 to 1, above 0 nearer their own cluster than any other; internal: the share of the "
+                  "members' link weight that stays inside. Central papers have the strongest links inside; "
+                  "cited: times cited in the corpus.")
+        rows = [[c["id"], c["size"], c["silhouette"], c["internal"],
+                 "" if c["mean_year"] is None else f"{c['mean_year']:.1f}",
+                 "" if not c["years"] else f"{c['years'][0]}–{c['years'][1]}",
+                 c["label"] or "(no shared concept)",
+                 "; ".join(f"{q['title']} [{q['id']}] ({q.get('year') or '?'}, cited {q['cited_by']})"
+                           for q in c["central_papers"][:3])] for c in shown]
+        sections.append(_section(title, text, ["#", "papers", "silhouette", "internal", "mean year", "years",
+                                               "label", "central papers [id]"], rows))
     return sections
 
 

@@ -100,3 +100,17 @@ def test_analysis_has_cocitation_and_coupling_clusters(acm_cited):
     assert maps["cocitation"]["clusters"][0]["central_papers"][0]["cited_by"] >= 2
     # coupling links the citing papers (the 48 with references, all from 2020)
     assert all(graph.nodes[p].get("references") for c in maps["coupling"]["clusters"] for p in c["papers"])
+
+
+def test_report_lists_the_clusters_of_both_maps(acm_cited):
+    analysis = json.loads((acm_cited / "analysis.json").read_text(encoding="utf-8"))
+    markdown = (acm_cited / "report.md").read_text(encoding="utf-8")
+    page = (acm_cited / "report.html").read_text(encoding="utf-8")
+    tables = json.loads((acm_cited / "report.json").read_text(encoding="utf-8"))
+    assert tables["citation_maps"] == analysis["citation_maps"]
+    for title, name in (("Co-citation clusters", "cocitation"), ("Bibliographic coupling clusters", "coupling")):
+        assert f"## {title}" in markdown and f"<h2>{title}</h2>" in page
+        first = analysis["citation_maps"][name]["clusters"][0]
+        row = f"| 0 | {first['size']} | {first['silhouette']:.4g} | {first['internal']:.4g} | {first['mean_year']:.1f} |"
+        assert row in markdown
+        assert first["central_papers"][0]["id"] in markdown.split(f"## {title}")[1].split("\n## ")[0]
