@@ -114,3 +114,69 @@ def test_report_lists_the_clusters_of_both_maps(acm_cited):
         row = f"| 0 | {first['size']} | {first['silhouette']:.4g} | {first['internal']:.4g} | {first['mean_year']:.1f} |"
         assert row in markdown
         assert first["central_papers"][0]["id"] in markdown.split(f"## {title}")[1].split("\n## ")[0]
+
+
+def _raw_references() -> dict[str, set[str]]:
+    rows = [json.loads(line) for line in _subset()]
+    return {r["id"]: {ref.casefold() for ref in r.get("references") or ()} for r in rows}
+
+
+def test_related_by_cocitation_and_coupling_count_what_the_data_says(acm_cited):
+    from kg.analyze.related import related_by
+
+    graph = load_graph(acm_cited)
+    corpus = {n for n, d in graph.nodes(data=True) if d.get("kind") == "paper"}  # records with an abstract
+    refs = {p: r for p, r in _raw_references().items() if p in corpus}
+    # coupling: references in common, counted on the raw reference lists (in the corpus or not)
+    paper = max((p for p in refs if refs[p]), key=lambda p: (sum(len(refs[p] & refs[q]) for q in refs if q != p), p))
+    expected = sorted(((len(refs[paper] & refs[q]), q) for q in refs if q != paper and refs[paper] & refs[q]),
+                      key=lambda t: (-t[0], t[1]))
+    rows = related_by(graph, paper, by="coupling", top=1000)
+    assert {(r["score"], r["id"]) for r in rows} == set(expected)
+    assert [r["score"] for r in rows] == [n for n, _ in expected]
+    top = rows[0]
+    assert set(top["shared"]) == {ref for ref in refs[paper] & refs[top["id"]] if ref in corpus} | {
+        key for key in top["shared"] if key.startswith("doi:")}
+    # co-citation: corpus papers whose reference lists name both
+    cited = Counter(ref for p in refs for ref in refs[p] if ref in corpus)
+    paper = max(cited, key=lambda p: (cited[p], p))
+    citing = {p for p in refs if paper in refs[p]}
+    rows = related_by(graph, paper, by="cocitation", top=1000)
+    for row in rows:
+        both = {p for p in citing if row["id"] in refs[p]}
+        assert row["score"] == len(both) and set(row["shared"]) == both
+        n_other = sum(1 for p in refs if row["id"] in refs[p])
+        assert row["salton"] == pytest.approx(len(both) / (len(citing) * n_other) ** 0.5, abs=1e-4)
+    assert len(rows) == len({q for p in citing for q in refs[p] if q in corpus} - {paper})
+
+
+def test_related_by_embedding_is_the_cosine_of_the_stored_vectors(acm_cited):
+    from kg.analyze.related import related_by, related_papers
+    from kg.vectors import load_paper_vectors
+
+    graph = load_graph(acm_cited)
+    ids, matrix = load_paper_vectors(acm_cited)
+    paper = ids[0]
+    cosines = matrix.astype(np.float64) @ matrix[0].astype(np.float64)
+    rows = related_by(graph, paper, by="embedding", top=5, vectors=(ids, matrix))
+    best = sorted(((-c, q) for q, c in zip(ids, cosines) if q != paper))[:5]
+    assert [r["id"] for r in rows] == [q for _, q in best]
+    assert [r["score"] for r in rows] == pytest.approx([-c for c, _ in best], abs=1e-6)
+    assert related_by(graph, paper, by="concepts", vectors=(ids, matrix)) == related_papers(
+        graph, paper, vectors=(ids, matrix))
+
+
+def test_cli_related_by(acm_cited):
+    graph = load_graph(acm_cited)
+    paper = max((p for p in graph if graph.nodes[p].get("kind") == "paper"),
+                key=lambda p: (sum(1 for _, _, k in graph.in_edges(p, keys=True) if k == "cites"), p))
+    runner = CliRunner()
+    for by in ("concepts", "cocitation", "coupling", "embedding"):
+        result = runner.invoke(app, ["related", str(acm_cited), paper, "--by", by, "--json", "--top", "3"])
+        assert result.exit_code == 0, result.output
+        rows = json.loads(result.stdout)
+        assert len(rows) == 3 or by == "coupling"
+    result = runner.invoke(app, ["related", str(acm_cited), paper, "--by", "cocitation"])
+    assert "salton" in result.stdout.splitlines()[0]
+    result = runner.invoke(app, ["related", str(acm_cited), paper, "--by", "authors"])
+    assert result.exit_code == 1 and "Error: --by: unknown relation 'authors'" in result.output

@@ -10,6 +10,11 @@ for a citation in either direction, as much as sharing a concept no other paper
 mentions. The papers listed share at least the build's ``min_shared`` concepts (default 0:
 with vectors, any paper may be listed) or a citation, so a paper's kept ``related`` links
 come in the same order as here.
+
+:func:`related_by` ranks by that score (``concepts``) or by one other relation: the
+number of corpus papers citing both (``cocitation``), the number of references both
+cite (``coupling``), each with Salton's cosine, or the cosine of the two papers'
+document vectors alone (``embedding``).
 """
 
 from __future__ import annotations
@@ -21,10 +26,13 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 
-from kg.errors import NodeNotFoundError
+from kg.errors import NodeNotFoundError, OptionError
 from kg.graph import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
 
-__all__ = ["find_paper", "related_papers"]
+__all__ = ["find_paper", "related_papers", "related_by", "RELATED_BY"]
+
+#: How :func:`related_by` can rank: the ``related`` link weight, co-citation, coupling, cosine.
+RELATED_BY = ("concepts", "cocitation", "coupling", "embedding")
 
 
 def _papers(graph: nx.MultiDiGraph) -> list[str]:
@@ -160,3 +168,101 @@ def _cosines(vectors, paper: str, candidates) -> dict[str, float]:
     mine = matrix[row[paper]].astype(np.float64)
     return {other: float(np.dot(mine, matrix[row[other]].astype(np.float64)))
             for other in candidates if other in row}
+
+
+def related_by(graph: nx.MultiDiGraph, paper: str, *, by: str = "concepts", top: int = 10,
+               vectors: tuple[Sequence[str], np.ndarray] | None = None) -> list[dict]:
+    """The papers nearest to ``paper`` by one relation (:data:`RELATED_BY`), best first (ties by id).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph.
+    paper : str
+        A paper id.
+    by : {"concepts", "cocitation", "coupling", "embedding"}
+        ``concepts``: :func:`related_papers` (``shared``: concept ids, rarest first).
+        ``cocitation``: score = corpus papers citing both, ``shared``: their ids.
+        ``coupling``: score = references both cite, ``shared``: the corpus ids of those
+        in the corpus, else their canonical keys (``doi:…``). Both also give ``salton``,
+        the score over the geometric mean of both papers' totals (ties are broken by it).
+        ``embedding``: score = cosine of the document vectors, ``shared``: the concepts
+        both mention, rarest first.
+    top : int
+    vectors : (ids, matrix), optional
+        The build's document vectors (:func:`kg.vectors.load_paper_vectors`); required
+        for ``embedding``, used by ``concepts`` as :func:`related_papers` uses them.
+
+    Returns
+    -------
+    list of dict
+        ``{"id", "title", "score", "shared", "citation"}`` (and ``salton`` for the two
+        citation relations); ``citation`` as in :func:`related_papers`.
+
+    Raises
+    ------
+    OptionError
+        For an unknown ``by`` (argument ``by``), or ``embedding`` without vectors
+        (argument ``vectors``).
+    NodeNotFoundError
+        For a ``paper`` not in the graph, or without a vector for ``embedding``.
+    """
+    if by not in RELATED_BY:
+        raise OptionError("by", f"unknown relation {by!r}; choose from {', '.join(RELATED_BY)}")
+    if graph.nodes.get(paper, {}).get("kind") != "paper":
+        raise NodeNotFoundError(f"no paper with id {paper!r}; see papers.csv for ids")
+    if by == "concepts":
+        return related_papers(graph, paper, top=top, vectors=vectors)
+    if by == "embedding":
+        rows = _by_embedding(graph, paper, vectors, top)
+    else:
+        rows = _by_citations(graph, paper, by)
+    cites = {v for _, v, k in graph.out_edges(paper, keys=True) if k == "cites"}
+    cited_by = {u for u, _, k in graph.in_edges(paper, keys=True) if k == "cites"}
+    for row in rows:
+        other = row["id"]
+        row["title"] = graph.nodes[other].get("title", "")
+        row["citation"] = ("both" if other in cites and other in cited_by else "cites" if other in cites
+                           else "cited by" if other in cited_by else None)
+    rows.sort(key=lambda r: (-r["score"], -r.get("salton", 0.0), r["id"]))
+    return [{k: row[k] for k in ("id", "title", "score", "salton", "shared", "citation") if k in row}
+            for row in rows[:top]]
+
+
+def _by_citations(graph: nx.MultiDiGraph, paper: str, by: str) -> list[dict]:
+    from kg.citations import citers, reference_keys
+
+    if by == "cocitation":
+        sets = {p: citers(graph, p) for p in _papers(graph)}
+    else:
+        sets = reference_keys(graph)
+    mine = sets[paper]
+    rows = []
+    for other, theirs in sets.items():
+        shared = mine & theirs
+        if other == paper or not shared:
+            continue
+        salton = len(shared) / math.sqrt(len(mine) * len(theirs))
+        shown = sorted(key[1:] if key.startswith("=") else key for key in shared)
+        rows.append({"id": other, "score": len(shared), "salton": round(salton, 4), "shared": shown})
+    return rows
+
+
+def _by_embedding(graph: nx.MultiDiGraph, paper: str, vectors, top: int) -> list[dict]:
+    if vectors is None:
+        raise OptionError("vectors", "ranking by embedding needs the build's document vectors "
+                                     "(paper_vectors.npy, written by kg build); rebuild to get them")
+    ids, matrix = vectors
+    row = {pid: i for i, pid in enumerate(ids)}
+    if paper not in row:
+        raise NodeNotFoundError(f"paper {paper!r} has no document vector in this build; rebuild to get one")
+    scores = matrix.astype(np.float64) @ matrix[row[paper]].astype(np.float64)
+    ranked = sorted((-round(score, 6), other) for other, score in zip(ids, scores.tolist())
+                    if other != paper and graph.nodes.get(other, {}).get("kind") == "paper")
+    mine = {c for _, c, k in graph.out_edges(paper, keys=True) if k == "mentions"}
+    rows = []
+    for score, other in ranked[:top]:
+        shared = [c for _, c, k in graph.out_edges(other, keys=True) if k == "mentions" and c in mine]
+        shared.sort(key=lambda c: (graph.nodes[c].get("papers") or 1, c))
+        rows.append({"id": other, "score": -score, "shared": shared})
+    return rows

@@ -55,21 +55,39 @@ def report(
 def related(
     directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
     paper: Annotated[str, typer.Argument(help="A paper id, its title, or a unique part of its title.")],
+    by: Annotated[str, typer.Option(
+        "--by", help="concepts (shared concepts, similarity, authors, citations: the related links' weight), "
+                     "cocitation (papers citing both), coupling (references both cite) or embedding "
+                     "(cosine of the document vectors).")] = "concepts",
     top: Annotated[int, typer.Option("--top", min=1, help="Papers to list.")] = 10,
     as_json: JsonOpt = False,
 ) -> None:
-    """List the papers nearest to PAPER, with the concepts they share (rarest first) and citation links."""
-    from kg.analyze import find_paper, related_papers
+    """List the papers nearest to PAPER, with what they share: concepts (rarest first), citing papers or references."""
+    from kg.analyze import find_paper
+    from kg.analyze.related import RELATED_BY, related_by
+    from kg.errors import GraphFileError, OptionError
     from kg.graph import load_graph
+    from kg.vectors import load_paper_vectors
 
+    if by not in RELATED_BY:
+        raise OptionError("by", f"unknown relation {by!r}; choose from {', '.join(RELATED_BY)}")
     graph = load_graph(directory)
     paper_id = find_paper(graph, paper)
-    rows = related_papers(graph, paper_id, top=top)
+    vectors = load_paper_vectors(directory) if by in ("concepts", "embedding") and directory.is_dir() else None
+    if by == "embedding" and vectors is None:
+        raise GraphFileError(f"{directory} has no paper_vectors.npy/.json to rank by embedding; "
+                             "kg build writes them (rebuild this folder)")
+    rows = related_by(graph, paper_id, by=by, top=top, vectors=vectors)
     if not as_json:
-        names = {c: graph.nodes[c].get("name", c) for row in rows for c in row["shared"]}
-        rows = [{**row, "shared": ", ".join(names[c] for c in row["shared"])} for row in rows]
-    warn(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}):")
-    print_rows(["id", "score", "citation", "shared", "title"], rows, as_json)
+        def name(key: str) -> str:
+            return str(graph.nodes[key].get("name") or key) if key in graph else key
+        rows = [{**row, "shared": ", ".join(name(c) for c in row["shared"])} for row in rows]
+    warn(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}) by {by}:")
+    if not rows and by in ("cocitation", "coupling"):
+        warn("none: no corpus paper cites it together with another" if by == "cocitation"
+             else "none: it shares no reference with another paper")
+    keys = ["id", "score"] + (["salton"] if by in ("cocitation", "coupling") else []) + ["citation", "shared", "title"]
+    print_rows(keys, rows, as_json)
 
 
 @app.command()
