@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import hashlib
 import json
 import os
@@ -17,13 +20,13 @@ import networkx as nx
 import numpy as np
 
 import kg
-from kg.analysis import save_analysis
+from kg.analysis import SEED, save_analysis
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
 from kg.export.staging import StagedFolder
-from kg.extract import (DIVERSITY, EXTRACTOR, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
-                        Embedder, extract, load_embedder)
+from kg.extract import (DIVERSITY, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
+                        Embedder, extract, extractor_name, load_embedder)
 from kg.graph import build_graph
 from kg.ingest import load_corpus
 from kg.models import Corpus
@@ -44,18 +47,20 @@ class BuildOptions:
     format: str = "auto"
     strict: bool = False
     mapping: tuple[tuple[str, str], ...] = ()  # (kg field, CSV column) pairs, from --map
-    top_n: int = 10
+    top_n: int = 10  # keyphrases a paper is described by (its concepts)
+    extractor: str = "kg"  # what ranks the candidates: kg's ranking, or the KeyBERT package ("keybert")
+    model: str | None = None  # a local sentence-transformers model folder (default: the packaged MiniLM)
     diversity: float = DIVERSITY
     position_weight: float = POSITION_WEIGHT
     title_weight: float = TITLE_WEIGHT
     precision: str = "auto"  # of the embedding model: auto = int8 on a CPU, fp16 on a GPU
     merge_threshold: float = MERGE_THRESHOLD
-    shared_depth: int = 20  # how far down its ranking a paper may link to concepts others have
+    link_depth: int = 20  # how far down its ranking a paper may link to concepts others have
     thesaurus: str | None = None  # path of a VOSviewer thesaurus file
     related_top_k: int = 10  # strongest related links kept per paper (kg related ranks them all)
-    min_shared: int = 1
+    min_shared: int = 0  # with document vectors, a link may rest on similarity and shared authors alone
     min_cooccurrence: int = 2
-    seed: int = 42
+    seed: int = SEED
     resolution: float = 1.0
     html: bool = True
     write_thesaurus: bool = False  # also write thesaurus.txt: the merges kg made
@@ -93,6 +98,10 @@ class BuildOptions:
         if self.format not in FORMATS:
             raise OptionError("format", f"unknown format {self.format!r}; choose auto or one of "
                                         f"{', '.join(f for f in FORMATS if f != 'auto')}")
+        if self.extractor not in EXTRACTORS:
+            raise OptionError("extractor", f"unknown extractor {self.extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+        if self.model is not None and not isinstance(self.model, str):
+            raise OptionError("model", f"must be a path (str) to a sentence-transformers model folder, not {self.model!r}")
         if self.precision not in PRECISIONS:
             raise OptionError("precision", f"unknown precision {self.precision!r}; choose one of {', '.join(PRECISIONS)}")
         for pair in self.mapping:
@@ -101,8 +110,9 @@ class BuildOptions:
             if pair[0] not in FIELDS:
                 raise OptionError("mapping", f"{pair[0]}={pair[1]}: unknown field {pair[0]!r}; "
                                              f"fields are {', '.join(FIELDS)}")
-        for name in ("top_n", "shared_depth", "related_top_k", "min_shared", "min_cooccurrence"):
+        for name in ("top_n", "link_depth", "related_top_k", "min_cooccurrence"):
             integer(name)
+        integer("min_shared", low=0)
         integer("seed", low=0, high=2**32 - 1)  # numpy's seeds
         number("diversity", low=0.0, high=1.0)
         number("position_weight", low=0.0)
@@ -189,6 +199,16 @@ class _Clock:
             self.on_stage(stage)
 
 
+def _release_memory() -> None:
+    """Collect garbage and hand freed heap pages back to the system (glibc's malloc_trim),
+    so that a stage's freed memory lowers the build's footprint, not only its own."""
+    gc.collect()
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
+        pass
+
+
 _EXTRACTION_STAGES = {"candidates": "documents and candidates", "phrases": "phrases", "ranking": "ranking"}
 
 
@@ -265,7 +285,7 @@ def run(
                                   mapping=dict(options.mapping) or None)
     clock.lap("ingest")
     if embedder is None:
-        embedder = load_embedder(precision=options.precision)
+        embedder = load_embedder(options.model, precision=options.precision)
     cached = CachedEmbedder(embedder, cache) if cache is not None else None
 
     def progress(stage: str, done: int, total: int) -> None:
@@ -276,9 +296,9 @@ def run(
 
     try:
         found = extract(corpus.papers, cached or embedder, top_n=options.top_n,
-                        depth=max(options.top_n, options.shared_depth), diversity=options.diversity,
+                        depth=max(options.top_n, options.link_depth), diversity=options.diversity,
                         position_weight=options.position_weight, title_weight=options.title_weight,
-                        n_jobs=min(2, os.cpu_count() or 1), on_progress=progress)
+                        n_jobs=min(2, os.cpu_count() or 1), extractor=options.extractor, on_progress=progress)
         concepts, mentions = normalize_concepts(corpus.papers, found.keyphrases, thesaurus=thesaurus,
                                                 embedder=cached or embedder, vectors=found.phrase_vectors,
                                                 merge_threshold=options.merge_threshold, top_n=options.top_n)
@@ -290,10 +310,11 @@ def run(
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
     found.phrase_vectors = {}  # the largest array of the build (phrases x 384 floats): not needed now
     embedder = cached = None  # nor the model
+    _release_memory()
     clock.lap("normalize")
     metadata = {
         "kg_version": kg.__version__,
-        "extractor": EXTRACTOR,
+        "extractor": extractor_name(options.extractor),
         "model": model,
         "embedding": signature,
         "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in _OUTPUT_ONLY},
@@ -308,6 +329,7 @@ def run(
                         metadata=metadata, doc_vectors=found.doc_vectors)
     del mentions  # the graph holds them now
     found.keyphrases = {}
+    _release_memory()
     clock.lap("graph")
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
