@@ -189,6 +189,31 @@ PrecisionOpt = Annotated[str, typer.Option(
     "--precision", callback=_precision,
     help="Arithmetic of the embedding model: auto (int8 through ONNX Runtime on a CPU, fp16 on a GPU), "
          "fp32, bf16, fp16 or int8.")]
+def _extractor(value: str) -> str:
+    from kg.extract import EXTRACTORS
+
+    if value not in EXTRACTORS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(EXTRACTORS)}")
+    return value
+
+
+ExtractorOpt = Annotated[str, typer.Option(
+    "--extractor", callback=_extractor,
+    help="What ranks each paper's candidate phrases: kg (cosine + position and title bonuses + MMR) or "
+         "keybert (the KeyBERT package itself: cosine, MMR with --diversity).")]
+ModelOpt = Annotated[Optional[Path], typer.Option(
+    "--model", file_okay=False, show_default=False,
+    help="A local sentence-transformers model folder (default: the packaged all-MiniLM-L6-v2).")]
+
+
+def extraction_weights(extractor: str, position_weight: Optional[float], title_weight: Optional[float]) -> None:
+    """Refuse kg's ranking bonuses with the KeyBERT extractor, which has none."""
+    if extractor == "keybert":
+        for name, value in (("position_weight", position_weight), ("title_weight", title_weight)):
+            if value is not None:
+                raise OptionError(name, "applies to --extractor kg only (KeyBERT ranks by cosine and MMR)")
+
+
 CacheOpt = Annotated[Optional[Path], typer.Option(
     "--cache", dir_okay=False, show_default=False,
     help="Embedding cache file (default OUT/.kg-cache/embeddings.sqlite).")]

@@ -10,8 +10,10 @@ import typer
 
 from kg.cli._common import (
     app, reports_errors, show, warn, InputsArg, FormatOpt, StrictOpt, MapOpt, DiversityOpt, PositionOpt,
-    TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map
+    TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
+    ExtractorOpt, ModelOpt, extraction_weights
 )
+from kg.analysis import SEED
 
 
 @app.command()
@@ -22,7 +24,13 @@ def build(
     format: FormatOpt = "auto",
     strict: StrictOpt = False,
     column_map: MapOpt = None,
-    top_n: Annotated[int, typer.Option("--top-n", min=1, help="Keyphrases extracted per paper.")] = 10,
+    top_n: Annotated[int, typer.Option("--top-n", min=1, help="Concepts per paper: the keyphrases a paper is "
+                                                             "described by.")] = 10,
+    link_depth: Annotated[int, typer.Option(
+        "--link-depth", min=1, help="How far down its keyphrase ranking a paper may link to a concept other "
+                                    "papers have (extraction depth; at least --top-n).")] = 20,
+    extractor: ExtractorOpt = "kg",
+    model: ModelOpt = None,
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
@@ -38,7 +46,13 @@ def build(
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
     related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related-paper links kept per paper in the graph.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed for communities and layout.")] = 42,
+    min_shared: Annotated[Optional[int], typer.Option(
+        "--min-shared", min=0, show_default=False,
+        help="Concepts two papers must share for a related link (default: the library's).")] = None,
+    min_cooccurrence: Annotated[Optional[int], typer.Option(
+        "--min-cooccurrence", min=1, show_default=False,
+        help="Papers two concepts must share for a co-occurrence link (default: the library's).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for communities and layout.")] = SEED,
     resolution: Annotated[float, typer.Option(help="Community resolution (higher = smaller communities).")] = 1.0,
     html: Annotated[bool, typer.Option("--html/--no-html", help="Write graph.html.")] = True,
 ) -> None:
@@ -46,11 +60,14 @@ def build(
     from kg.pipeline import BuildOptions, build as run_build
 
     started = time.perf_counter()
+    extraction_weights(extractor, position_weight, title_weight)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
-                               ("title_weight", title_weight), ("merge_threshold", merge_threshold))
+                               ("title_weight", title_weight), ("merge_threshold", merge_threshold),
+                               ("min_shared", min_shared), ("min_cooccurrence", min_cooccurrence))
              if v is not None}
     options = BuildOptions(format=format, strict=strict, mapping=parse_map(column_map),
-                           top_n=top_n, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
+                           top_n=top_n, link_depth=link_depth, extractor=extractor,
+                           model=str(model) if model else None, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
                            write_thesaurus=write_thesaurus, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
     output_folder(out)

@@ -12,21 +12,22 @@ from kg.errors import KgError
 
 from kg.cli._common import (
     app, reports_errors, show, InputsArg, FormatOpt, DiversityOpt, PositionOpt, TitleOpt, PrecisionOpt,
-    CacheFileOpt, ProgressBar
+    CacheFileOpt, ProgressBar, ExtractorOpt, ModelOpt, extraction_weights
 )
 
 
 def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str],
-             precision: str = "auto"):
+             precision: str = "auto", extractor: str = "kg", model: Optional[Path] = None):
     from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
 
-    embedder = load_embedder(precision=precision)
+    extraction_weights(extractor, position_weight, title_weight)
+    embedder = load_embedder(model, precision=precision)
     if cache:
         embedder = CachedEmbedder(embedder, cache)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
                                ("title_weight", title_weight)) if v is not None}
-    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, on_progress=ProgressBar(),
-                              **tuned)
+    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, extractor=extractor,
+                              on_progress=ProgressBar(), **tuned)
 
 
 @app.command()
@@ -37,6 +38,8 @@ def extract(
                                       help="JSONL file: one {id, keyphrases: [{phrase, score}]} per paper.")],
     format: FormatOpt = "auto",
     top_n: Annotated[int, typer.Option("--top-n", min=1, help="Keyphrases per paper.")] = 10,
+    extractor: ExtractorOpt = "kg",
+    model: ModelOpt = None,
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
@@ -52,7 +55,7 @@ def extract(
     started = time.perf_counter()
     corpus = load_corpus([str(p) for p in inputs], format=format)
     found = _extract(corpus.papers, top_n, diversity, position_weight, title_weight,
-                     str(cache) if cache else None, precision)
+                     str(cache) if cache else None, precision, extractor, model)
     atomic_write(out, keyphrases_jsonl(corpus.papers, found))
     show(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
                f"in {time.perf_counter() - started:.1f}s")
@@ -63,13 +66,15 @@ def extract(
 def eval_(
     gold: Annotated[Path, typer.Argument(help="JSONL with id, title, abstract and gold keyphrases.",
                                          show_default=False)],
+    extractor: ExtractorOpt = "kg",
+    model: ModelOpt = None,
     diversity: DiversityOpt = None,
     position_weight: PositionOpt = None,
     title_weight: TitleOpt = None,
     precision: PrecisionOpt = "auto",
     cache: CacheFileOpt = None,
 ) -> None:
-    """Score kg's extraction on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
+    """Score an extraction (kg's, or KeyBERT's with --extractor keybert) on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
     from kg.evaluate import DEFAULT_KS, score_keyphrases
     from kg.ingest import load_corpus
 
@@ -77,7 +82,7 @@ def eval_(
     if not papers:
         raise KgError(f"{gold}: no record has gold keyphrases (a 'keyphrases' list)")
     found = _extract(papers, max(DEFAULT_KS), diversity, position_weight, title_weight,
-                     str(cache) if cache else None, precision)
+                     str(cache) if cache else None, precision, extractor, model)
     scores = score_keyphrases({pid: [k.phrase for k in kps] for pid, kps in found.items()},
                               {p.id: list(p.keyphrases) for p in papers})
     show(f"{len(papers)} documents, {sum(len(p.keyphrases) for p in papers)} gold keyphrases")

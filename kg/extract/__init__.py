@@ -27,9 +27,12 @@ from kg.extract.ranking import prior_scores, rank_candidates
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract", "Extraction", "extract_keyphrases", "DIVERSITY", "POSITION_WEIGHT", "TITLE_WEIGHT", "document_text", "paper_candidates", "keyphrases_jsonl",
-           "load_embedder", "Embedder", "CachedEmbedder", "EXTRACTOR"]
+           "load_embedder", "Embedder", "CachedEmbedder", "EXTRACTOR", "EXTRACTORS", "extractor_name"]
 
 EXTRACTOR = "kg-nprank"
+# What ranks each paper's candidates: kg's own ranking, or the KeyBERT package's
+# (kg.extract.keybert_extractor).
+EXTRACTORS = ("kg", "keybert")
 
 # Ranking defaults, tuned on Inspec validation (README, "Extraction").
 DIVERSITY = 0.3
@@ -37,6 +40,15 @@ POSITION_WEIGHT = 0.1
 TITLE_WEIGHT = 0.05
 
 Progress = Callable[[str, int, int], None]
+
+
+def extractor_name(extractor: str = "kg") -> str:
+    """What a build records as its extractor: ``kg-nprank`` or ``keybert <version>``."""
+    if extractor == "keybert":
+        from kg.extract.keybert_extractor import keybert_version
+
+        return f"keybert {keybert_version()}"
+    return EXTRACTOR
 
 
 def document_text(paper: Paper) -> str:
@@ -118,6 +130,7 @@ def extract(
     max_words: int = 5,
     n_jobs: int = 1,
     shortlist: bool = True,
+    extractor: str = "kg",
     on_progress: Progress | None = None,
 ) -> Extraction:
     """Rank every paper's candidate phrases by embedding similarity to the paper.
@@ -149,13 +162,32 @@ def extract(
         score, before the model embeds the phrases. On ACM (top 10) this skips 28% of the
         distinct phrases, and the top 10 keeps 96% of its picks (F1 unchanged within
         0.15 point on ACM and Inspec); see README, "Extraction".
+    extractor : {"kg", "keybert"}
+        ``"keybert"`` ranks the same candidates with the KeyBERT package itself
+        (:func:`kg.extract.keybert_extractor.extract_keybert`: cosine, or its MMR with
+        ``diversity``); ``position_weight``, ``title_weight``, ``n_jobs`` and ``shortlist``
+        are kg's ranking only.
     on_progress : callable, optional
         Called as ``on_progress(stage, done, total)``.
 
     Returns
     -------
     Extraction
+
+    Raises
+    ------
+    OptionError
+        For an unknown ``extractor``.
     """
+    if extractor not in EXTRACTORS:
+        from kg.errors import OptionError
+
+        raise OptionError("extractor", f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+    if extractor == "keybert":
+        from kg.extract.keybert_extractor import extract_keybert
+
+        return extract_keybert(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
+                               max_words=max_words, on_progress=on_progress)
     depth = max(depth or top_n, 1)
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
