@@ -62,8 +62,8 @@ class OptionError(KgError):
         super().__init__(f"{argument}: {reason}")
 
 
-class ModelNotFoundError(KgError):
-    """The embedding model is not installed where kg looks for it."""
+class ModelNotFoundError(OptionError):
+    """The embedding model is not installed where kg looks for it (``argument`` is ``model``)."""
 
 
 class GraphFileError(KgError):
@@ -74,8 +74,11 @@ class Neo4jError(KgError):
     """Neo4j is unreachable, refused the credentials, or failed mid-write."""
 
 
-class ViewError(KgError):
-    """A graph view cannot be drawn as asked: unknown view, community or focus node."""
+class ViewError(OptionError):
+    """A graph view cannot be drawn as asked: unknown view, community or focus node.
+
+    ``argument`` names the parameter (``view``, ``community``, ``focus``, ``depth``, ``size_by``).
+    """
 
 
 class NodeNotFoundError(KgError):

@@ -180,3 +180,37 @@ def test_cli_related_by(acm_cited):
     assert "salton" in result.stdout.splitlines()[0]
     result = runner.invoke(app, ["related", str(acm_cited), paper, "--by", "authors"])
     assert result.exit_code == 1 and "Error: --by: unknown relation 'authors'" in result.output
+
+
+def test_viz_views_draw_the_maps_coloured_by_their_clusters(acm_cited, tmp_path):
+    from kg.api import load
+    from kg.citations import coauthorship
+    from kg.export.html_view import graph_view
+
+    built = load(acm_cited)
+    graph, analysis = built.graph, built.analysis
+    for view, project in (("cocitation", cocitation), ("coupling", coupling), ("coauthors", coauthorship)):
+        projected = project(graph)
+        shown = graph_view(graph, view=view, top=None, analysis=analysis)
+        assert set(shown) == {n for n in projected if projected.degree(n)}
+        assert {(min(u, v), max(u, v), w) for u, v, w in shown.edges(data="weight")} == {
+            (min(u, v), max(u, v), float(c)) for u, v, c in projected.edges(data="count")}
+        if view != "coauthors":
+            clusters = analysis["citation_maps"][view]["clusters"]
+            assert shown.graph["community_labels"] == [c["label"] for c in clusters]
+            for c in clusters:
+                assert {shown.nodes[p]["community"] for p in c["papers"]} == {c["id"]}
+            one = graph_view(graph, view=view, top=None, community=1, analysis=analysis)
+            assert set(one) == set(clusters[1]["papers"])
+        else:
+            assert {d["kind"] for _, d in shown.nodes(data=True)} == {"author"}
+            papers = {int(c["id"]): set(c["papers"]) for c in analysis["communities"]}
+            author = max(shown, key=lambda a: (shown.degree(a), a))
+            own = Counter(k for _, p, key in graph.out_edges(author, keys=True) if key == "wrote"
+                          for k, members in papers.items() if p in members)
+            assert shown.nodes[author]["community"] == min(own, key=lambda k: (-own[k], k))
+        result = CliRunner().invoke(app, ["viz", str(acm_cited), "--view", view, "--top", "100",
+                                          "--out", str(tmp_path / f"{view}.html")])
+        assert result.exit_code == 0, result.output
+        page = (tmp_path / f"{view}.html").read_text(encoding="utf-8")
+        assert f"view: {view}" in page or f'"view": "{view}"' in page or f'"view":"{view}"' in page

@@ -58,7 +58,7 @@ def test_strict_turns_skip_into_error(tmp_path):
     result = runner.invoke(app, ["build", str(corpus), "--strict", "--out", str(tmp_path / "o")])
     assert result.exit_code == 1
     assert f"{corpus}:2: unparsable: invalid JSON" in result.output
-    assert "--strict" in result.output
+    assert "(strict: stopped at the first of 1 record(s) skipped in all)" in result.output
 
 
 @pytest.mark.model

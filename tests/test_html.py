@@ -196,7 +196,7 @@ def test_cli_viz_reports_bad_focus(tmp_path, graph):
     (tmp_path / "graph.json").write_text(graph_to_json(graph), encoding="utf-8")
     result = CliRunner().invoke(app, ["viz", str(tmp_path), "--focus", "zzz-none"])
     assert result.exit_code == 1
-    assert "Error: --focus 'zzz-none' matches no node" in result.output
+    assert "Error: --focus: 'zzz-none' matches no node" in result.output
     assert not (tmp_path / "graph.html").exists()
 
 

@@ -106,7 +106,7 @@ def test_cli_strict_bibtex(tmp_path):
     result = _build(tmp_path, FIX / "sample.bib", "--strict")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.startswith(f"Error: {FIX / 'sample.bib'}:25: unparsable: Unexpected block start")
-    assert "(--strict; 3 record(s) skipped in all)" in result.output
+    assert "(strict: stopped at the first of 3 record(s) skipped in all)" in result.output
 
 
 @pytest.mark.parametrize("args, message", [

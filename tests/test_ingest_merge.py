@@ -83,11 +83,11 @@ def test_merge_papers_prefers_richer_fields():
 def test_strict_turns_the_first_skip_into_a_located_error():
     with pytest.raises(InputError) as info:
         load_corpus([FIX / "sample.ris"], strict=True)
-    assert str(info.value) == (f"{FIX / 'sample.ris'}:23: empty: no abstract (--strict; 2 record(s) skipped in all)")
+    assert str(info.value) == (f"{FIX / 'sample.ris'}:23: empty: no abstract (strict: stopped at the first of 2 record(s) skipped in all)")
 
 
 def test_map_needs_a_csv_input_and_format_must_exist():
-    with pytest.raises(InputError, match="--map applies to CSV/TSV inputs"):
+    with pytest.raises(InputError, match="a column mapping applies to CSV/TSV inputs"):
         load_corpus([FIX / "sample.ris"], mapping={"abstract": "AB"})
     with pytest.raises(InputError, match="unknown format 'endnote'"):
         load_corpus([FIX / "sample.ris"], format="endnote")

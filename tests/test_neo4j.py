@@ -152,7 +152,7 @@ def test_query_library_covers_the_common_questions():
 def test_required_parameters_are_enforced():
     query = read_query_file(CYPHER_DIR / "similar_papers.cypher")
     assert query.parameters({"paper": "x"}) == {"paper": "x", "limit": 10}
-    with pytest.raises(Neo4jError, match="--param paper="):
+    with pytest.raises(Neo4jError, match="needs the parameter\\(s\\) paper"):
         query.parameters({})
 
 
@@ -280,10 +280,10 @@ def test_a_password_inside_the_uri_is_never_echoed():
 
 
 @pytest.mark.parametrize("param, message", [
-    ("x=99999999999999999999999999", "--param x: 99999999999999999999999999 is beyond Neo4j's 64-bit integers"),
-    ("x=[1, {\"a\": -99999999999999999999}]", "--param x: -99999999999999999999 is beyond Neo4j's 64-bit integers"),
-    ("x=" + "[" * 5000 + "]" * 5000, "--param x: lists and maps nested more than 32 deep"),
-    ("x=" + "[" * 5000, "--param x: lists and maps nested more than 32 deep"),
+    ("x=99999999999999999999999999", "parameter x: 99999999999999999999999999 is beyond Neo4j's 64-bit integers"),
+    ("x=[1, {\"a\": -99999999999999999999}]", "parameter x: -99999999999999999999 is beyond Neo4j's 64-bit integers"),
+    ("x=" + "[" * 5000 + "]" * 5000, "parameter x: lists and maps nested more than 32 deep"),
+    ("x=" + "[" * 5000, "parameter x: lists and maps nested more than 32 deep"),
 ])
 def test_query_params_neo4j_cannot_take_are_one_line_errors(param, message):
     from typer.testing import CliRunner

@@ -18,7 +18,8 @@ import io
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,8 +117,7 @@ class QueryFile:
         """
         missing = [name for name in self.required if name not in given]
         if missing:
-            flags = " ".join(f"--param {name}=..." for name in missing)
-            raise Neo4jError(f"{self.path} needs {flags}")
+            raise Neo4jError(f"{self.path} needs the parameter(s) {', '.join(missing)}")
         return {**self.defaults, **given}
 
 
@@ -166,10 +166,10 @@ def parse_param(text: str) -> tuple[str, object]:
     """
     name, sep, value = text.partition("=")
     if not sep or not _NAME.match(name.strip()):
-        raise Neo4jError(f"--param {text[:60]!r}: write it as NAME=VALUE")
+        raise Neo4jError(f"parameter {text[:60]!r}: write it as NAME=VALUE")
     name = name.strip()
     if _depth(value) > _MAX_DEPTH:
-        raise Neo4jError(f"--param {name}: lists and maps nested more than {_MAX_DEPTH} deep; Neo4j takes "
+        raise Neo4jError(f"parameter {name}: lists and maps nested more than {_MAX_DEPTH} deep; Neo4j takes "
                          "plain values, lists and maps")
     try:
         parsed = json.loads(value)
@@ -203,8 +203,8 @@ def _check_value(name: str, value: object) -> None:
     while stack:
         item = stack.pop()
         if isinstance(item, int) and not isinstance(item, bool) and not _INT64[0] <= item <= _INT64[1]:
-            raise Neo4jError(f"--param {name}: {str(item)[:30]}{'…' if len(str(item)) > 30 else ''} is beyond "
-                             "Neo4j's 64-bit integers; quote it to pass text, e.g. --param "
+            raise Neo4jError(f"parameter {name}: {str(item)[:30]}{'…' if len(str(item)) > 30 else ''} is beyond "
+                             "Neo4j's 64-bit integers; quote it to pass text, e.g. "
                              f"{name}='\"{str(item)[:12]}…\"'")
         if isinstance(item, list):
             stack.extend(item)
@@ -290,8 +290,6 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     """
     import neo4j
 
-    from kg.export.neo4j import driver_errors
-
     def work(tx):
         result = tx.run(query, dict(parameters or {}))
         keys = list(result.keys())
@@ -300,6 +298,35 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
     with driver_errors(queries=True), driver.session(database=database, default_access_mode=mode) as session:
         return session.execute_write(work) if write else session.execute_read(work)
+
+
+@contextlib.contextmanager
+def driver_errors(*, queries: bool = False) -> Iterator[None]:
+    """Turn the driver's connection, auth and database errors into :class:`Neo4jError`.
+
+    With ``queries=True`` errors in the statement itself (syntax, a write in a read-only
+    query, a missing parameter) are reported too; otherwise they stay bugs with tracebacks.
+    """
+    from neo4j import exceptions as ex
+
+    try:
+        yield
+    except ex.AuthError:
+        raise Neo4jError("Neo4j refused the user name or password "
+                         "(give the user and password, e.g. in NEO4J_USERNAME/NEO4J_PASSWORD)") from None
+    except (ex.ServiceUnavailable, ex.SessionExpired, ex.IncompleteCommit, ex.TransientError,
+            ex.DatabaseUnavailable, OSError) as exc:
+        reason = " ".join((str(exc) or type(exc).__name__).split())
+        reason = reason if len(reason) <= 160 else reason[:157] + "..."
+        raise Neo4jError(f"Neo4j is unreachable or stopped answering ({reason}); what was written "
+                         "is consistent: start the server and run the same command again") from None
+    except ex.ClientError as exc:
+        code = exc.code or ""
+        if code.endswith("DatabaseNotFound"):
+            raise Neo4jError(f"Neo4j has no such database ({exc.message})") from None
+        if queries or code.endswith(("Forbidden", "Unauthorized")):
+            raise Neo4jError(f"Neo4j rejected the query: {code}: {(exc.message or '').splitlines()[0]}") from None
+        raise
 
 
 def _cell(value: object) -> str:

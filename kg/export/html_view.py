@@ -20,6 +20,15 @@ Views
     the ``related`` and ``cites`` links between their papers (communities linked to
     no other are left out, and counted in ``left_out``); each node carries the
     community's top concepts and most central papers for the page's details panel.
+``cocitation``, ``coupling``
+    Papers joined by co-citation (weight: corpus papers citing both) or bibliographic
+    coupling (weight: references both cite), see :mod:`kg.citations`; papers without
+    such a link are left out. Coloured, numbered and labeled by the clusters of that map
+    in the analysis (``citation_maps``, the report's co-citation and coupling sections),
+    so ``community`` selects one of those clusters.
+``coauthors``
+    Authors joined by the papers they wrote together; an author takes the paper
+    community of most of their papers.
 
 Communities are the ones the build's analysis found (``analysis``, see
 :mod:`kg.analysis`: computed once, handed on), numbered and labeled as in the report
@@ -44,7 +53,8 @@ from kg.errors import ViewError
 
 __all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership"]
 
-VIEWS = ("bipartite", "papers", "concepts", "communities")
+VIEWS = ("bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors")
+CITATION_VIEWS = ("cocitation", "coupling", "coauthors")
 SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
@@ -74,17 +84,19 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
     -------
     (dict, list of dict)
         Node id -> community number, and one row per number (``label``, ``concepts``,
-        ``papers``; see :func:`kg.analysis.community_table`). Concepts take the
-        community of most of their papers (ties: the lower number, i.e. the larger
+        ``papers``; see :func:`kg.analysis.community_table`). Concepts and authors take
+        the community of most of their papers (ties: the lower number, i.e. the larger
         community); nodes in none get -1.
     """
     rows = community_table(graph, analysis=analysis, communities=communities, community_labels=community_labels,
                            seed=seed, resolution=resolution)
     membership = {paper: int(row["id"]) for row in rows for paper in row["papers"]}
     votes: dict[str, Counter[int]] = {}
-    for paper, concept, key in graph.edges(keys=True):
-        if key == "mentions" and paper in membership and concept not in membership:
-            votes.setdefault(concept, Counter())[membership[paper]] += 1
+    for u, v, key in graph.edges(keys=True):
+        if key == "mentions" and u in membership and v not in membership:  # paper -> concept
+            votes.setdefault(v, Counter())[membership[u]] += 1
+        elif key == "wrote" and v in membership and u not in membership:  # author -> paper
+            votes.setdefault(u, Counter())[membership[v]] += 1
     for concept, counter in votes.items():
         membership[concept] = min(counter, key=lambda k: (-counter[k], k))
     return membership, rows
@@ -163,8 +175,7 @@ def find_node(view: nx.Graph, graph: nx.MultiDiGraph, query: str) -> str:
         return query
     if query in graph:
         kind = graph.nodes[query].get("kind")
-        raise ViewError(f"--focus {query!r} is a {kind}, not shown in this view; "
-                        "try --view bipartite")
+        raise ViewError("focus", f"{query!r} is a {kind}, not shown in this view; try the bipartite view")
     wanted = query.casefold().strip()
     exact = sorted(n for n, d in view.nodes(data=True) if wanted in _names(d))
     if len(exact) == 1:
@@ -174,11 +185,11 @@ def find_node(view: nx.Graph, graph: nx.MultiDiGraph, query: str) -> str:
     if len(partial) == 1:
         return partial[0]
     if not partial:
-        raise ViewError(f"--focus {query!r} matches no node id or label in this view; "
-                        "use an id from graph.json or part of a title or concept name")
+        raise ViewError("focus", f"{query!r} matches no node id or label in this view; "
+                                 "use an id from graph.json or part of a title or concept name")
     shown = "; ".join(f"{n} ({view.nodes[n].get('label', '')})" for n in partial[:5])
-    raise ViewError(f"--focus {query!r} matches {len(partial)} nodes ({shown}"
-                    f"{'; …' if len(partial) > 5 else ''}); give one of their ids")
+    raise ViewError("focus", f"{query!r} matches {len(partial)} nodes ({shown}"
+                             f"{'; …' if len(partial) > 5 else ''}); give one of their ids")
 
 
 def _base_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
@@ -197,6 +208,28 @@ def _base_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
         else:
             out.add_edge(u, v, kind=key, weight=weight, cites=key == "cites")
     return out
+
+
+def _citation_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
+    """Papers (authors) linked by co-citation, coupling (co-authorship), without unlinked ones."""
+    from kg.citations import coauthorship, cocitation, coupling
+
+    projected = {"cocitation": cocitation, "coupling": coupling, "coauthors": coauthorship}[view](graph)
+    out = nx.Graph()
+    out.add_nodes_from((n, graph.nodes[n]) for n in sorted(projected) if projected.degree(n) > 0)
+    out.add_edges_from((u, v, {"kind": view, "weight": float(d["count"]), "salton": d["salton"], "cites": False})
+                       for u, v, d in projected.edges(data=True))
+    return out
+
+
+def _map_clusters(analysis: Mapping | None, view: str) -> tuple[dict[str, int], list[str]] | None:
+    """Paper -> cluster number and the cluster labels of the analysis's ``view`` map, if it has one."""
+    result = ((analysis or {}).get("citation_maps") or {}).get(view)
+    if not result:
+        return None  # an analysis from before citation maps: the paper communities colour the view
+    rows = result.get("clusters") or []
+    return ({p: int(row["id"]) for row in rows for p in row["papers"]},
+            [str(row.get("label") or "") for row in rows])
 
 
 def _centrality(view: nx.Graph, size_by: str, seed: int) -> dict[str, float]:
@@ -232,7 +265,7 @@ def graph_view(
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (see :mod:`kg.graph`).
-    view : {"bipartite", "papers", "concepts", "communities"}
+    view : {"bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors"}
         Which nodes and edges to show (see the module docstring).
     top : int or None
         Keep the ``top`` most central nodes that link to one another (``None`` or 0: all).
@@ -275,17 +308,22 @@ def graph_view(
     ['c:x', 'p1']
     """
     if view not in VIEWS:
-        raise ViewError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+        raise ViewError("view", f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
     if size_by not in SIZE_BY:
-        raise ViewError(f"unknown --size-by {size_by!r}; choose one of {', '.join(SIZE_BY)}")
+        raise ViewError("size_by", f"unknown {size_by!r}; choose one of {', '.join(SIZE_BY)}")
     if depth < 0:
-        raise ViewError("--depth must be 0 or more")
+        raise ViewError("depth", "must be 0 or more")
     membership, rows = community_membership(graph, analysis=analysis, communities=communities,
                                             community_labels=community_labels, seed=seed, resolution=resolution)
     labels = [row["label"] for row in rows]
     if view == "communities":
         shown = _community_view(graph, membership, rows)
         membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
+    elif view in CITATION_VIEWS:
+        shown = _citation_view(graph, view)
+        clusters = _map_clusters(analysis, view) if view != "coauthors" else None
+        if clusters is not None:
+            membership, labels = clusters
     else:
         shown = _base_view(graph, view)
     if min_weight > 0:
@@ -293,7 +331,7 @@ def graph_view(
         shown.remove_nodes_from([n for n in list(shown) if shown.degree(n) == 0])
     if community is not None:
         if not 0 <= community < len(labels):
-            raise ViewError(f"--community {community} does not exist; the graph has communities "
+            raise ViewError("community", f"{community} does not exist; the graph has communities "
                             f"0 to {len(labels) - 1} (see report.md)")
         shown = shown.subgraph(n for n in shown if membership.get(n) == community).copy()
     focus_id = None

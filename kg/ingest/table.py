@@ -161,16 +161,16 @@ def load_csv(
         index["arxiv_id"] = columns["arxiv"]
     for field, column in (mapping or {}).items():
         if field not in FIELDS:
-            raise InputError(f"--map {field}={column}: unknown field {field!r}; fields are {', '.join(FIELDS)}",
+            raise InputError(f"mapping {field}={column}: unknown field {field!r}; fields are {', '.join(FIELDS)}",
                              path=name)
         if column.strip().lower() not in columns:
-            raise InputError(f"--map {field}={column}: no column {column!r} in header {header[:12]}",
+            raise InputError(f"mapping {field}={column}: no column {column!r} in header {header[:12]}",
                              path=name, line=1)
         index[field] = columns[column.strip().lower()]
     if "abstract" not in index:
         raise InputError(
-            f"no 'abstract' column in header {header[:8]}; name it 'abstract' or pass "
-            "--map abstract=COLUMN",
+            f"no 'abstract' column in header {header[:8]}; name it 'abstract' or map it "
+            "(mapping abstract=COLUMN)",
             path=name,
             line=1,
         )

@@ -237,7 +237,7 @@
       details.hidden = false;
       return;
     }
-    details.appendChild(el("p", "kg-meta", (n.kind === "paper" ? "Paper" : "Concept") +
+    details.appendChild(el("p", "kg-meta", (n.kind === "paper" ? "Paper" : n.kind === "author" ? "Author" : "Concept") +
       (n.community >= 0 ? " · community " + n.community + ": " + communityName(n.community) : "")));
     details.appendChild(el("h3", null, info.title));
     if (n.kind === "paper") {
