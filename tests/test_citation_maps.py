@@ -214,3 +214,23 @@ def test_viz_views_draw_the_maps_coloured_by_their_clusters(acm_cited, tmp_path)
         assert result.exit_code == 0, result.output
         page = (tmp_path / f"{view}.html").read_text(encoding="utf-8")
         assert f"view: {view}" in page or f'"view": "{view}"' in page or f'"view":"{view}"' in page
+
+
+def test_neo4j_tables_carry_the_maps(acm_cited):
+    from kg.api import load
+    from kg.citations import coauthorship
+    from kg.export.neo4j import graph_tables
+
+    built = load(acm_cited)
+    nodes, rels = graph_tables(built.graph, built.analysis)
+    by_type = {t.type: t for t in rels}
+    for rel_type, label, project in (("CO_CITED_WITH", "Paper", cocitation), ("COUPLED_WITH", "Paper", coupling),
+                                     ("CO_AUTHOR_OF", "Author", coauthorship)):
+        table = by_type[rel_type]
+        assert (table.source, table.target) == (label, label)
+        assert {(r["source"], r["target"], r["props"]["count"]) for r in table.rows} == {
+            (min(u, v), max(u, v), c) for u, v, c in project(built.graph).edges(data="count")}
+    papers = {r["id"]: r["props"] for r in next(t for t in nodes if t.label == "Paper").rows}
+    for name in ("cocitation", "coupling"):
+        for cluster in built.analysis["citation_maps"][name]["clusters"]:
+            assert {papers[p][f"{name}_cluster"] for p in cluster["papers"]} == {cluster["id"]}

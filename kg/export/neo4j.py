@@ -15,10 +15,15 @@ venue      ``Venue``    cites             ``CITES``
 (derived)  ``Community`` wrote / published_in  ``WROTE`` / ``PUBLISHED_IN``
 =========  ===========  ================  ==============================
 
-Other kinds map the same way (``foo_bar`` -> ``FooBar`` / ``FOO_BAR``). Each node gets every
+Other kinds map the same way (``foo_bar`` -> ``FooBar`` / ``FOO_BAR``). Three more relationship
+types are derived from citations and authorship (:mod:`kg.citations`), each stored once per
+pair (from the smaller id) with ``{count, salton}``: ``(:Paper)-[:CO_CITED_WITH]->(:Paper)``
+(corpus papers citing both), ``(:Paper)-[:COUPLED_WITH]->(:Paper)`` (references both cite) and
+``(:Author)-[:CO_AUTHOR_OF]->(:Author)`` (papers written together). Each node gets every
 attribute of the local graph plus its analytics, taken from the build's analysis (:mod:`kg.analysis`,
 never recomputed here): ``pagerank`` (papers on the ``related``
-projection, concepts on ``co_occurs``) and, for papers, ``community``; each community is a
+projection, concepts on ``co_occurs``) and, for papers, ``community`` (and ``cocitation_cluster``,
+``coupling_cluster``: the clusters of the report's citation maps, where a paper is in one); each community is a
 ``:Community {id, label, size, top_concepts}`` node.
 
 The push is idempotent and incremental: a node or relationship is written only when its
@@ -73,6 +78,8 @@ LABELS = {"paper": "Paper", "concept": "Concept", "author": "Author", "venue": "
 TYPES = {"mentions": "MENTIONS", "related": "RELATED_TO", "co_occurs": "CO_OCCURS_WITH",
          "cites": "CITES", "wrote": "WROTE", "published_in": "PUBLISHED_IN"}
 Progress = Callable[[str, int, int], None]
+DERIVED = (("cocitation", "CO_CITED_WITH", "Paper"), ("coupling", "COUPLED_WITH", "Paper"),
+           ("coauthors", "CO_AUTHOR_OF", "Author"))  # (kg.citations projection, type, label of both ends)
 COMMUNITY_CONCEPTS = 5  # top_concepts of a :Community node (the report lists as many)
 _SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 
@@ -141,7 +148,26 @@ def _analytics(graph: nx.MultiDiGraph, analysis: Mapping) -> tuple[dict[str, dic
             "id": index, "size": len(row["papers"]), "label": row["label"],
             "top_concepts": [c["id"] for c in row["concepts"][:COMMUNITY_CONCEPTS]],
         }})
+    for name, result in sorted((analysis.get("citation_maps") or {}).items()):
+        for cluster in result.get("clusters") or ():
+            for paper in cluster["papers"]:
+                if paper in graph:
+                    extra[paper][f"{name}_cluster"] = int(cluster["id"])
     return extra, rows
+
+
+def _derived_rows(graph: nx.MultiDiGraph) -> dict[tuple[str, str, str], list[dict]]:
+    """Co-citation, coupling and co-authorship pairs (:data:`DERIVED`) as relationship rows."""
+    from kg.citations import coauthorship, cocitation, coupling
+
+    project = {"cocitation": cocitation, "coupling": coupling, "coauthors": coauthorship}
+    out = {}
+    for name, rel_type, label in DERIVED:
+        rows = [{"source": min(u, v), "target": max(u, v), "props": {"count": int(d["count"]), "salton": d["salton"]}}
+                for u, v, d in project[name](graph).edges(data=True)]
+        if rows:
+            out[(rel_type, label, label)] = rows
+    return out
 
 
 def graph_tables(graph: nx.MultiDiGraph, analysis: Mapping | None = None
@@ -174,6 +200,8 @@ def graph_tables(graph: nx.MultiDiGraph, analysis: Mapping | None = None
         kind = str(data.get("kind", key))
         ends = (label_of(str(graph.nodes[u].get("kind", "node"))), label_of(str(graph.nodes[v].get("kind", "node"))))
         rels[(type_of(kind), *ends)].append({"source": u, "target": v, "props": _props(data)})
+    for key, rows in _derived_rows(graph).items():
+        rels[key].extend(rows)
     node_tables = [NodeTable(label, sorted(rows, key=lambda r: str(r["id"]))) for label, rows in sorted(nodes.items())]
     rel_tables = [RelationshipTable(t, s, e, sorted(rows, key=lambda r: (str(r["source"]), str(r["target"]))))
                   for (t, s, e), rows in sorted(rels.items())]
