@@ -1,0 +1,145 @@
+"""Acronyms defined in a text as ``long form (ACRONYM)`` (Schwartz & Hearst 2003), and where
+each one may expand: in the paper that defines it, and corpus-wide when the corpus agrees."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+
+from kg.normalize.keys import _common_word, concept_key
+
+__all__ = ["find_acronyms"]
+
+_DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{1,14})\s*\)")
+_WORD = re.compile(r"[\w][\w\-']*")
+_ROMAN = re.compile(r"[IVXL]+")  # "(I) … (II) …" enumerates
+
+
+def _is_acronym(token: str) -> bool:
+    caps = sum(ch.isupper() for ch in token)
+    return caps >= 2 and caps >= len(token) // 2 and token[0].isalpha()
+
+
+def _long_form(acronym: str, before: str) -> str | None:
+    """Schwartz–Hearst: the shortest tail of ``before`` whose letters spell ``acronym``."""
+    words = _WORD.findall(before)[-min(len(acronym) + 5, 2 * len(acronym)):]
+    if not words:
+        return None
+    candidate = " ".join(words)
+    if len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
+        acronym = acronym[:-1]  # LLMs: spell "LLM" ("large language models")
+    letters = [ch.lower() for ch in acronym if ch.isalnum()]
+    s, l = len(letters) - 1, len(candidate) - 1
+    while s >= 0:
+        ch = letters[s]
+        while l >= 0 and (
+            candidate[l].lower() != ch or (s == 0 and l > 0 and candidate[l - 1].isalnum())
+        ):
+            l -= 1
+        if l < 0:
+            return None
+        s -= 1
+        l -= 1
+    start = candidate.rfind(" ", 0, l + 1) + 1
+    long_form = candidate[start:].strip()
+    n_words = len(long_form.split())
+    if n_words < 2 or n_words > len(letters) + 2:  # "information (II)" is no definition
+        return None
+    if long_form.lower().startswith(("the ", "a ", "an ", "and ", "of ", "for ")):
+        long_form = long_form.split(" ", 1)[1]
+    return long_form
+
+
+def find_acronyms(text: str) -> dict[str, str]:
+    """Acronyms defined in ``text`` as ``long form (ACRONYM)`` -> their long form.
+
+    Examples
+    --------
+    >>> find_acronyms("We extend Rotary Position Embeddings (RoPE) to long contexts.")
+    {'RoPE': 'Rotary Position Embeddings'}
+    """
+    found: dict[str, str] = {}
+    for match in _DEFINITION.finditer(text):
+        acronym = match.group(1)
+        if not _is_acronym(acronym) or _ROMAN.fullmatch(acronym) or acronym in found:
+            continue
+        sentence_start = max(text.rfind(". ", 0, match.start()), text.rfind("(", 0, match.start() - 1))
+        before = text[sentence_start + 1 : match.start()]
+        long_form = _long_form(acronym, before)
+        if long_form:
+            found[acronym] = long_form
+    return found
+
+
+class _Acronyms:
+    """Acronym -> long form lookups, scoped to the paper that defines an acronym.
+
+    In the defining paper (``local``) the definition holds for the acronym, its plural
+    and (for acronyms of 3+ letters) a differently cased token that is not all lower
+    case ("ROPE" for "RoPE"). Elsewhere (``corpus``, only the acronyms the corpus
+    defines consistently, see :func:`_corpus_acronyms`) only the exact token or its
+    plural expands: an ordinary lower-case word ("tags", "apps", "ads") never does.
+    """
+
+    def __init__(self, corpus: Mapping[str, str], local: Mapping[str, str] | None = None):
+        self.corpus = dict(corpus)
+        self.local = dict(local or {})
+        self._folded = {a.casefold(): f for a, f in self.local.items() if len(a) > 2}
+
+    def for_paper(self, local: Mapping[str, str]) -> "_Acronyms":
+        view = _Acronyms.__new__(_Acronyms)
+        view.corpus, view.local = self.corpus, dict(local)
+        view._folded = {a.casefold(): f for a, f in view.local.items() if len(a) > 2}
+        return view
+
+    def lookup(self, token: str, *, folded: bool = False) -> str | None:
+        forms = (token, token[:-1]) if token.endswith("s") and len(token) > 2 else (token,)
+        for form in forms:
+            found = self.local.get(form) or self.corpus.get(form)
+            if found:
+                return found
+        if folded and not token.islower():
+            for form in forms:
+                found = self._folded.get(form.casefold())
+                if found:
+                    return found
+        return None
+
+
+def _expand(surface: str, acronyms: _Acronyms) -> str:
+    """Replace acronym tokens in ``surface`` by their long forms."""
+    tokens = surface.split()
+    if len(tokens) == 1:
+        return acronyms.lookup(surface, folded=True) or surface
+    return " ".join(acronyms.lookup(t) or t for t in tokens)
+
+
+def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
+    """The acronyms that may expand outside the papers that define them -> their long form.
+
+    An acronym qualifies when the corpus defines it consistently: one long form (by
+    concept key) has at least two thirds of its definitions. An all-caps acronym that is
+    also an ordinary word ("APP", "TAG", "ADS", which other papers write for apps, tags
+    and ads) must in addition be defined by two papers or more.
+
+    Examples
+    --------
+    >>> votes = {"RoPE": Counter({"Rotary Position Embedding": 1}),
+    ...          "TAG": Counter({"Temporally-Annotated Graph": 1, "topic-agnostic": 1}),
+    ...          "APP": Counter({"Affinity Poisson Process model": 1})}
+    >>> _corpus_acronyms(votes, {"RoPE": 1, "TAG": 2, "APP": 1})
+    {'RoPE': 'Rotary Position Embedding'}
+    """
+    out: dict[str, str] = {}
+    for acronym, forms in sorted(votes.items()):
+        by_key: Counter[str] = Counter()
+        for form, n in forms.items():
+            by_key[concept_key(form)] += n
+        key, n = min(by_key.items(), key=lambda kv: (-kv[1], kv[0]))
+        if 3 * n < 2 * sum(by_key.values()):
+            continue
+        if acronym.isupper() and _common_word(acronym.lower()) and definers.get(acronym, 0) < 2:
+            continue
+        out[acronym] = min((f for f in forms if concept_key(f) == key), key=lambda f: (-forms[f], f))
+    return out

@@ -1,0 +1,173 @@
+"""Every paper's keyphrases merged into shared concepts: keys, acronyms, the thesaurus,
+containment links, near-synonyms and display names, in that order."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from kg.models import Concept, Keyphrase, Mention, Paper
+from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
+from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
+from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
+from kg.normalize.names import _display_name
+from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
+
+__all__ = ["normalize_concepts"]
+
+def normalize_concepts(
+    papers: Iterable[Paper],
+    keyphrases: Mapping[str, list[Keyphrase]],
+    *,
+    stoplist: Iterable[str] | None = None,
+    thesaurus: Mapping[str, str] | None = None,
+    embedder=None,
+    vectors: Mapping[str, np.ndarray] | None = None,
+    merge_threshold: float = MERGE_THRESHOLD,
+    top_n: int | None = None,
+    contain: bool = True,
+    contain_df: float = 0.05,
+) -> tuple[dict[str, Concept], list[Mention]]:
+    """Merge every paper's keyphrases into shared concepts.
+
+    Parameters
+    ----------
+    papers : iterable of Paper
+        The corpus (abstracts and titles are scanned for acronym definitions).
+    keyphrases : dict
+        Paper id -> keyphrases in rank order, as extraction returns them.
+    stoplist : iterable of str, optional
+        Generic phrases to drop; default :func:`generic_phrases`.
+    thesaurus : dict, optional
+        Label -> replacement, as :func:`kg.ingest.thesaurus.load_thesaurus` reads it.
+        Labels and replacements are compared by concept key; an empty replacement
+        drops the term. The thesaurus wins over every automatic rule.
+    embedder : Embedder, optional
+        When given, concepts whose names embed within ``merge_threshold`` cosine are
+        merged (see :func:`near_synonyms`).
+    vectors : mapping, optional
+        Phrase -> vector already computed (extraction's); the embedder runs only for
+        the concept names it lacks.
+    merge_threshold : float
+        Cosine similarity at or above which two concepts count as near-synonyms.
+    top_n : int, optional
+        When given, each paper's first ``top_n`` (non-generic) keyphrases are its
+        concepts, and a keyphrase further down its list is kept only when it names a
+        concept that another paper has in its first ``top_n``: a paper links to the
+        corpus's concepts it really mentions, without adding concepts nobody else has.
+    contain : bool
+        With ``top_n``, a paper also links to a multi-word concept that its text contains
+        inside a longer noun phrase ("denoising diffusion probabilistic model" contains
+        "diffusion model"), when another paper has that concept among its keyphrases
+        (see :func:`_contained_keys`). Such links rank after the paper's own concepts.
+    contain_df : float
+        Concepts that the texts of more than this share of the papers (and more than
+        ``_MIN_CONTAIN_DF`` papers) contain are too generic to be linked by containment.
+
+    Returns
+    -------
+    concepts : dict
+        Concept id -> :class:`~kg.models.Concept`, sorted by id.
+    mentions : list of Mention
+        One per (paper, concept), ranked 1.. within each paper by score.
+    """
+    stop = {concept_key(s) for s in stoplist} if stoplist is not None else generic_phrases()
+    replace = {concept_key(label): (concept_key(new) if new.strip() else None, new.strip())
+               for label, new in (thesaurus or {}).items() if concept_key(label)}
+    papers = list(papers)
+    local: dict[str, dict[str, str]] = {}
+    votes: dict[str, Counter[str]] = defaultdict(Counter)
+    definers: Counter[str] = Counter()
+    for paper in papers:
+        found = find_acronyms(f"{paper.title}. {paper.abstract}")
+        local[paper.id] = found
+        for acronym, long_form in found.items():
+            votes[acronym][long_form] += 1
+            definers[acronym] += 1
+    table = _Acronyms(_corpus_acronyms(votes, definers))
+    # The acronym shown with a concept: the one defined most often for its long form.
+    acronym_votes: dict[str, Counter[str]] = defaultdict(Counter)
+    for acronym, long_forms in votes.items():
+        for long_form, n in long_forms.items():
+            acronym_votes[concept_key(long_form)][acronym] += n
+    acronym_of = {key: min(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
+                  for key, c in acronym_votes.items()}
+
+    surfaces: dict[str, Counter[str]] = defaultdict(Counter)
+    preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
+    primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
+    for paper in papers:
+        acronyms = table.for_paper(local[paper.id])
+        rows = keyed[paper.id] = []
+        for phrase in keyphrases.get(paper.id, []):
+            key = _key_of(phrase.phrase, acronyms, replace, preferred)
+            if key and key not in stop:
+                if top_n is None or len({k for k, _ in rows}) < top_n or key in {k for k, _ in rows}:
+                    primary[key].add(paper.id)
+                rows.append((key, phrase))
+    contained: dict[str, dict[str, str]] = {}  # paper id -> concept key -> the words its text has
+    if top_n is not None and contain:
+        contained = _contained_keys(papers, keyed, primary, max_df=max(_MIN_CONTAIN_DF, contain_df * len(papers)),
+                                    per_paper=max(1, top_n // 2))
+    for paper in papers:
+        for key, phrase in keyed[paper.id]:
+            if not primary[key] - {paper.id} and paper.id not in primary[key] and not (
+                    key in contained.get(paper.id, ())):
+                continue
+            surfaces[key][phrase.phrase] += 1
+            previous = best.get((paper.id, key))
+            if previous is None or phrase.score > previous[0]:
+                best[(paper.id, key)] = (phrase.score, phrase.phrase)
+    if contained:  # links by containment rank after the paper's own concepts
+        lowest: dict[str, float] = {}
+        for (pid, _), (score, _) in best.items():
+            lowest[pid] = min(score, lowest.get(pid, score))
+        for pid, found in contained.items():
+            for key, words in sorted(found.items()):
+                if (pid, key) not in best:
+                    surfaces[key]  # noqa: B018 - the concept exists even if only containment links it
+                    best[(pid, key)] = (round(0.9 * lowest.get(pid, 0.0), 4), words)
+
+    if embedder is not None and surfaces:
+        df = Counter(key for _, key in best)
+        pinned = set(preferred)
+        merged = near_synonyms({k: _probe(k, surfaces[k]) for k in surfaces}, df, embedder, vectors=vectors,
+                               threshold=merge_threshold, pinned=pinned)
+        if merged:
+            surfaces, best = _apply_merges(merged, surfaces, best)
+
+    concepts: dict[str, Concept] = {}
+    for key in sorted(surfaces):
+        cid = CONCEPT_PREFIX + key
+        acronym = acronym_of.get(key)
+        aliases = set(surfaces[key])
+        if acronym:
+            aliases.add(acronym)
+        name = preferred.get(key) or _display_name(key, surfaces[key], acronym)
+        concepts[cid] = Concept(cid, name, tuple(sorted(aliases)))
+
+    by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
+    for (pid, key), (score, surface) in best.items():
+        by_paper[pid].append((score, CONCEPT_PREFIX + key, surface))
+    mentions: list[Mention] = []
+    for paper in papers:
+        ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
+        for rank, (score, cid, surface) in enumerate(ranked, start=1):
+            mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
+    return concepts, mentions
+
+
+def _key_of(surface: str, acronyms: _Acronyms,
+            replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
+    """The concept key of one surface form: thesaurus first, then acronym expansion."""
+    for key in (concept_key(surface), concept_key(_expand(surface, acronyms))):
+        if key in replace:
+            new_key, name = replace[key]
+            if new_key:
+                preferred.setdefault(new_key, name)
+            return new_key
+    return concept_key(_expand(surface, acronyms))

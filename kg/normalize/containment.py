@@ -1,0 +1,144 @@
+"""Links by containment: a paper whose text holds a corpus concept inside a longer noun phrase
+("denoising diffusion [probabilistic] model") links to it; linear in the corpus."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+
+from kg.extract.candidates import word_class
+from kg.models import Keyphrase, Paper
+from kg.normalize.keys import _DROP, _SEPARATORS, singularize
+
+__all__ = []
+
+_MIN_CONTAIN_DF = 4  # in small corpora, a concept in this many papers may still link by containment
+_CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’$|]+|\s[-‐‑‒–—]+\s|\s'|'\s")
+
+
+def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[str] | set[str],
+               max_modifiers: int = 4) -> dict[str, str]:
+    """Concept keys in ``wanted`` that ``text`` contains -> the words that contain them.
+
+    The text is cut into runs at punctuation and stop words (a cheap noun-phrase
+    approximation, no tagging); a key is found in a run when its last word ends at a run
+    word (singular) and its other words precede it in order with at most one gap
+    ("diffusion [probabilistic] model"), among the ``max_modifiers`` words before it.
+
+    Examples
+    --------
+    >>> _text_keys("We train a diffusion probabilistic model on crystals.", {"diffusion model"}, {"model"})
+    {'diffusion model': 'diffusion probabilistic model'}
+    """
+    from kg.extract.candidates import STOP_WORDS
+
+    found: dict[str, str] = {}
+    for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
+        run: list[tuple[str, str]] = []
+        joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
+        for token in chunk.split() + [""]:
+            parts = _SEPARATORS.sub(" ", token).split() or [""]
+            for k, raw in enumerate(parts):
+                word = _DROP.sub("", raw).casefold().strip(".")
+                if word and word not in STOP_WORDS:
+                    run.append((word, raw))
+                    joined.append(k > 0)
+                    continue
+                _match_run(run, joined, wanted, heads, max_modifiers, found)
+                run, joined = [], []
+    return found
+
+
+def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
+               found: dict[str, str]) -> None:
+    """Add to ``found`` the keys of ``wanted`` that one stop-word-free run of words contains.
+
+    A key may skip at most two words between its modifiers and never starts inside or skips
+    part of a hyphenated word ("gradient-free oracle" contains no "gradient oracle").
+    """
+    for j in range(1, len(run)):
+        head = singularize(run[j][0])
+        if head not in heads:
+            continue
+        first = max(0, j - max_modifiers)
+        before = [w for w, _ in run[first:j]]
+        n = len(before)
+        for start in range(n):  # the key's words: before[start:gap_from] + before[gap_to:] + head
+            if joined[first + start]:
+                continue
+            for gap_from in range(start + 1, n + 1):
+                for gap_to in range(gap_from, min(n, gap_from + 2) + 1):
+                    if gap_to > gap_from and (joined[first + gap_from] or joined[first + gap_to]):
+                        continue
+                    key = " ".join(before[start:gap_from] + before[gap_to:] + [head])
+                    if key in wanted and key not in found:
+                        found[key] = " ".join(r for _, r in run[first + start : j + 1])
+
+
+# A key that starts with one of these names an amount or a quality, no topic ("large amount",
+# "high quality", "real time", "experimental results"): it links no paper by containment.
+_QUANTIFIERS = frozenset("""large small high low real experimental many few good better best short
+    wide broad huge big tiny first second third single multiple several""".split())
+
+
+def _containable(key: str) -> bool:
+    """A multi-word key that may link papers by containment: it ends on a noun (or a nominal
+    gerund, or a word the lexicon lacks) and starts with no quantifier or generic modifier.
+
+    Examples
+    --------
+    >>> [_containable(k) for k in ["diffusion model", "content based", "high quality", "information seeking"]]
+    [True, False, False, True]
+    """
+    from kg.extract.candidates import GENERIC_MODIFIERS
+
+    words = key.split()
+    if words[0] in _QUANTIFIERS or words[0] in GENERIC_MODIFIERS:
+        return False
+    head = word_class(words[-1]) or word_class(singularize(words[-1]))
+    return head is None or head.startswith("NN") or head == "VBG"
+
+
+def _contained_keys(papers: list[Paper], keyed: Mapping[str, list[tuple[str, Keyphrase]]],
+                    primary: Mapping[str, set[str]], *, max_df: float,
+                    per_paper: int = 5) -> dict[str, dict[str, str]]:
+    """Paper id -> multi-word concept keys it links to by containment -> the words it has.
+
+    The keys are the multi-word ones among all papers' keyphrases (at extraction depth).
+    A paper's text (title and abstract) that contains such a key (:func:`_text_keys`)
+    links the paper to it when another paper has the key among its keyphrases and
+    the key is specific: at most ``max_df`` papers hold or contain it. A key nobody has
+    in their first ``top_n`` becomes a concept this way when two papers or more meet on it
+    (one holds it, another contains it). Work is linear in the corpus: one pass over
+    each text, a few set lookups per word. A paper links to at most ``per_paper`` keys it
+    does not hold itself, the most specific (in the fewest papers) first.
+    """
+    holders: dict[str, set[str]] = defaultdict(set)
+    for pid, rows in keyed.items():
+        for key, _ in rows:
+            if " " in key and _containable(key):
+                holders[key].add(pid)
+    wanted = frozenset(holders)
+    heads = frozenset(k.rsplit(" ", 1)[1] for k in wanted)
+    found = {}
+    for paper in papers:
+        text = paper.abstract if paper.title_derived else f"{paper.title}. {paper.abstract}"
+        found[paper.id] = _text_keys(text, wanted, heads)
+    df: Counter[str] = Counter()
+    for pid, keys in found.items():
+        df.update(k for k in keys if pid not in holders[k])
+    out: dict[str, dict[str, str]] = {}
+    for pid, keys in found.items():
+        eligible = [k for k in keys if holders[k] - {pid} and len(holders[k]) + df[k] <= max_df]
+        others = sorted((k for k in eligible if pid not in holders[k]), key=lambda k: (len(holders[k]) + df[k], k))
+        kept = {k: keys[k] for k in [k for k in eligible if pid in holders[k]] + others[:per_paper]}
+        if kept:
+            out[pid] = kept
+    joined = Counter(k for pid, keys in out.items() for k in keys if pid not in holders[k])
+    for key, pids in holders.items():  # a holder of a key that now joins papers links to it as well
+        if joined[key] and not primary.get(key):
+            for pid in pids:
+                out.setdefault(pid, {}).setdefault(key, "")
+    return out

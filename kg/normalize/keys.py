@@ -1,0 +1,102 @@
+"""Canonical concept keys: NFKC, case-folded, separators as spaces, the head noun singular;
+and the generic stoplist of keys that name no topic."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+from kg.extract.candidates import word_class
+
+__all__ = ["CONCEPT_PREFIX", "concept_key", "singularize", "generic_phrases"]
+
+CONCEPT_PREFIX = "c:"
+
+_SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
+_DROP = re.compile(r"[^\w\s+#.]")
+_WS = re.compile(r"\s+")
+
+_INVARIANT = frozenset(
+    """analysis basis bias class corpus data gas gaussian lens less loss mass news process
+    series species status success thesis this us virus various bus axis chaos""".split()
+)
+_IRREGULAR = {
+    "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
+    "phenomena": "phenomenon", "analyses": "analysis", "hypotheses": "hypothesis",
+    "theses": "thesis", "bases": "basis", "axes": "axis", "children": "child", "people": "person",
+    "men": "man", "women": "woman", "mice": "mouse", "leaves": "leaf", "halves": "half",
+    "lives": "life", "knives": "knife", "shelves": "shelf", "appendices": "appendix",
+    "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
+    "radii": "radius", "nuclei": "nucleus", "foci": "focus", "loci": "locus",
+}
+
+
+@lru_cache(maxsize=65536)
+def singularize(word: str) -> str:
+    """The singular of an English plural noun (lowercase in, lowercase out).
+
+    Examples
+    --------
+    >>> [singularize(w) for w in ["embeddings", "strategies", "processes", "bias", "gans"]]
+    ['embedding', 'strategy', 'process', 'bias', 'gan']
+    """
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 3 or word in _INVARIANT or not word.isalpha():
+        return word
+    if word.endswith(("ss", "us", "is", "ics")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=262144)
+def concept_key(phrase: str) -> str:
+    """The canonical key of a phrase: the identity of the concept it names.
+
+    Examples
+    --------
+    >>> concept_key("Rotary Position-Embeddings")
+    'rotary position embedding'
+    >>> concept_key("LLMs")
+    'llm'
+    """
+    text = unicodedata.normalize("NFKC", phrase)
+    text = _SEPARATORS.sub(" ", text)
+    text = _DROP.sub(" ", text)
+    words = _WS.sub(" ", text).strip().split(" ")
+    if not words or words == [""]:
+        return ""
+    last = words[-1]
+    if len(last) > 2 and last.endswith("s") and last[:-1].isupper():  # GANs, LLMs
+        words[-1] = last[:-1]
+    words = [w.casefold().strip(".") for w in words]
+    words = [w for w in words if w]
+    if not words:
+        return ""
+    words[-1] = singularize(words[-1])
+    return " ".join(words)
+
+
+@lru_cache(maxsize=1)
+def generic_phrases() -> frozenset[str]:
+    """Concept keys that carry no topic, from ``kg/resources/generic_phrases.txt``."""
+    text = resources.files("kg").joinpath("resources/generic_phrases.txt").read_text("utf-8")
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return frozenset(concept_key(line) for line in lines if line)
+
+
+def _common_word(word: str) -> bool:
+    """An ordinary English word (the tagger's lexicon knows it, not as a proper noun)."""
+    for form in (word, singularize(word)):
+        found = word_class(form)
+        if found:
+            return not found.startswith("NNP")
+    return False
