@@ -1,7 +1,7 @@
 """Who is who: which corpus paper a reference names, and the node keys of authors and venues.
 
 A reference or identifier reduces to canonical keys (``doi:…``, ``arxiv:…``,
-``openalex:w…``, ``s2:…``, see :func:`~kg.ingest._records.reference_key`); a paper is
+``openalex:w…``, ``s2:…``, see :func:`~kg.ingest.identifiers.reference_key`); a paper is
 known by every key of its id and external ids, so a reference resolves whichever
 scheme or spelling it uses. :func:`cited_pairs` turns that into ``cites`` edges;
 :func:`author_id` and :func:`venue_id` give the ``a:`` / ``v:`` node ids.
@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from kg.ingest._records import normalize_title, reference_key
+from kg.ingest.identifiers import normalize_title, reference_key
 from kg.models import Paper
 
 __all__ = [
@@ -37,7 +37,7 @@ def paper_ids(paper: Paper) -> list[str]:
 
 
 def identity_keys(paper_id: str, ids: Iterable[str]) -> list[str]:
-    """Every key a reference to a paper may reduce to (see :func:`~kg.ingest._records.reference_key`).
+    """Every key a reference to a paper may reduce to (see :func:`~kg.ingest.identifiers.reference_key`).
 
     ``ids`` are ``scheme:value`` strings as :func:`paper_ids` gives (and paper nodes
     store in ``ids``).

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 
 from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
+from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
+from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
 from kg.models import Paper
 
 __all__ = [
@@ -34,29 +35,12 @@ __all__ = [
 #: Longest text field kg accepts (characters); longer ones are full texts or broken exports.
 MAX_FIELD_CHARS = 100_000
 
-_WS = re.compile(r"\s+")
-_UNSAFE = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 #: Key of :attr:`Paper.extra` that marks a record whose text was repaired (see :func:`clean_text`).
 REPAIRED = "_repaired"
-_DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
-_ARXIV = re.compile(r"(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
 
 
 class RecordSkipped(Exception):
     """A record that cannot become a paper; the message is the reason."""
-
-
-def clean_text(value: object) -> str:
-    """Return ``value`` as one line of text: NFC, whitespace runs collapsed, stripped; lone
-    surrogates (which no output can encode) replaced by U+FFFD and bidirectional overrides
-    (which make text display as something else) removed, see :func:`kg.escape.clean_text`."""
-    if value is None:
-        return ""
-    text = str(value)
-    if _UNSAFE.search(text):
-        text = safe_text(text)
-    text = unicodedata.normalize("NFC", text)
-    return _WS.sub(" ", text).strip()
 
 
 def _needs_repair(record: Mapping[str, object]) -> bool:
@@ -77,74 +61,6 @@ def text_id(text: str) -> str:
     """A short stable id from the normalized text: ``p-`` and 10 hex digits."""
     norm = clean_text(text).casefold()
     return "p-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:10]
-
-
-def normalize_doi(value: str) -> str | None:
-    """The bare, lowercased DOI inside ``value`` (URL or ``doi:`` forms accepted)."""
-    match = _DOI.search(value or "")
-    return match.group(0).rstrip(".").lower() if match else None
-
-
-def normalize_arxiv(value: str) -> str | None:
-    """The arXiv id without version (``2309.00071``, ``hep-th/9901001``)."""
-    value = (value or "").strip()
-    value = re.sub(r"^https?://arxiv\.org/(?:abs|pdf)/", "", value, flags=re.I)
-    match = _ARXIV.match(value)
-    return match.group(1) if match else None
-
-
-_OPENALEX = re.compile(r"^(?:https?://(?:api\.)?openalex\.org/(?:works/)?)?([Ww]\d{4,})$")
-_S2 = re.compile(r"^(?:s2:|https?://(?:www\.)?semanticscholar\.org/paper/(?:[^/]+/)?)?([0-9a-f]{40})$", re.I)
-
-
-def normalize_openalex(value: str) -> str | None:
-    """The short OpenAlex id (``W2741809807``) from a URL or bare id, else ``None``.
-
-    Examples
-    --------
-    >>> normalize_openalex("https://openalex.org/W2741809807")
-    'W2741809807'
-    """
-    match = _OPENALEX.match((value or "").strip())
-    return match.group(1).upper() if match else None
-
-
-def normalize_title(value: str) -> str:
-    """A title reduced for matching: accents, case, punctuation and spacing removed.
-
-    Examples
-    --------
-    >>> normalize_title("Graph  Neural Networks: A Review!")
-    'graph neural networks a review'
-    """
-    text = unicodedata.normalize("NFKD", clean_text(value).casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return " ".join(re.findall(r"\w+", text))
-
-
-def reference_key(value: str) -> str:
-    """One canonical key for a reference or identifier, so equal works compare equal.
-
-    ``doi:`` + bare DOI, ``arxiv:`` + id, ``openalex:`` + W-id, ``s2:`` + 40-hex
-    Semantic Scholar id, else the cleaned, casefolded text itself.
-
-    Examples
-    --------
-    >>> reference_key("https://doi.org/10.1145/3292500.3330919")
-    'doi:10.1145/3292500.3330919'
-    >>> reference_key("arXiv:2309.00071v2")
-    'arxiv:2309.00071'
-    """
-    text = clean_text(value)
-    if (doi := normalize_doi(text)) is not None:
-        return "doi:" + doi
-    if (arxiv := normalize_arxiv(text)) is not None:
-        return "arxiv:" + arxiv.lower()
-    if (openalex := normalize_openalex(text)) is not None:
-        return "openalex:" + openalex.lower()
-    if (s2 := _S2.match(text)) is not None:
-        return "s2:" + s2.group(1).lower()
-    return text.casefold()
 
 
 _TEX_BRACES = re.compile(r"(?<!\\)[{}]")
