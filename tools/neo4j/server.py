@@ -10,6 +10,12 @@ Command line (for trying things by hand)::
 
     python tools/neo4j/server.py build
     NEO4J_PASSWORD=... python tools/neo4j/server.py run --home /tmp/neo4j --port 7687
+    NEO4J_HOME=/tmp/neo4j tools/neo4j/neo4j-admin database import full ...   # the same version's neo4j-admin
+
+``neo4j-admin`` beside this file runs Neo4j's own admin tool (``org.neo4j.cli.AdminTool`` from
+``neo4j-command-line``, with ``database import full`` from ``neo4j-import-tool``, both on the
+launcher's classpath) against the home folder in ``NEO4J_HOME``: a database imported into
+``HOME/data`` is the one :class:`LocalNeo4j` with that home serves.
 
 Needs Java 17+ and Maven (``apt-get install openjdk-17-jre-headless maven``).
 """
@@ -172,12 +178,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("build", help="build the launcher (cached in .tools/neo4j)")
+    sub.add_parser("classpath", help="build quietly if needed, print the Java classpath (for ./neo4j-admin)")
     run = sub.add_parser("run", help="run a server until Ctrl-C (password from NEO4J_PASSWORD)")
     run.add_argument("--home", required=True)
     run.add_argument("--port", type=int, default=7687)
     args = parser.parse_args(argv)
     if args.command == "build":
         print(ensure_built(quiet=False))
+        return 0
+    if args.command == "classpath":
+        print(ensure_built())
         return 0
     server = LocalNeo4j(args.home, os.environ.get("NEO4J_PASSWORD", ""), port=args.port)
     server.start()
