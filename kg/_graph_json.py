@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable
 
+from kg.analysis import RESOLUTION, SEED
 from kg.errors import GraphFileError
 from kg.escape import clean_text
 
@@ -80,7 +81,7 @@ def _parameters(graph: dict, source: str) -> None:
         recorded = None
     if not isinstance(recorded, dict):
         raise GraphFileError(f"{source}: graph attribute 'parameters' must be a JSON object in a string")
-    seed, resolution = recorded.get("seed", 42), recorded.get("resolution", 1.0)
+    seed, resolution = recorded.get("seed", SEED), recorded.get("resolution", RESOLUTION)
     if not (_is_int(seed) and 0 <= seed < 2**32):
         raise GraphFileError(f"{source}: recorded parameter seed must be a whole number from 0 to 2^32-1, "
                              f"not {json.dumps(seed)[:40]}")

@@ -19,6 +19,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
+from kg.analysis import SEED
 from kg.fastgraph import to_igraph
 from kg.graph import projection
 
@@ -87,7 +88,7 @@ def eigenvector(graph: nx.Graph, *, weight: str = "weight") -> dict:
 
 
 def betweenness_method(graph: nx.Graph, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES,
-                       seed: int = 42) -> str:
+                       seed: int = SEED) -> str:
     """How :func:`betweenness` computes ``graph``: ``exact`` or ``sampled (k sources, seed s)``."""
     n = graph.number_of_nodes()
     if n <= exact_limit or samples >= n:
@@ -95,7 +96,7 @@ def betweenness_method(graph: nx.Graph, *, exact_limit: int = EXACT_LIMIT, sampl
     return f"sampled ({samples} sources, seed {seed})"
 
 
-def betweenness(graph: nx.Graph, *, weight: str | None = "weight", seed: int = 42,
+def betweenness(graph: nx.Graph, *, weight: str | None = "weight", seed: int = SEED,
                 exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, fast: bool = True) -> dict:
     """Normalized betweenness centrality, with ``1 / weight`` as the length of a link.
 
@@ -151,7 +152,7 @@ def betweenness(graph: nx.Graph, *, weight: str | None = "weight", seed: int = 4
     return {node: raw[node] * scale for node in nodes}
 
 
-def centrality_table(graph: nx.Graph, *, weight: str = "weight", seed: int = 42,
+def centrality_table(graph: nx.Graph, *, weight: str = "weight", seed: int = SEED,
                      exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES,
                      fast: bool = True) -> list[dict]:
     """One row per node with every measure, highest PageRank first (ties by id).

@@ -36,6 +36,7 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
+from kg.analysis import SEED
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts, modularity
 
 __all__ = ["MAPS", "citation_map", "silhouettes", "internal_share"]
@@ -103,7 +104,7 @@ def _r(value: float) -> float:
 
 
 def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method: str = "louvain",
-                 seed: int = 42, resolution: float = 1.0, top: int = 5, top_papers: int = 5) -> dict:
+                 seed: int = SEED, resolution: float = 1.0, top: int = 5, top_papers: int = 5) -> dict:
     """The clusters of one citation projection, described (see the module docstring).
 
     Parameters

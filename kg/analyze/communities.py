@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
+from kg.analysis import SEED
 from kg.fastgraph import seeded_igraph, to_igraph, use_fast_path
 
 __all__ = [
@@ -37,7 +38,7 @@ def _ordered(parts) -> list[set]:
     return sorted((set(p) for p in parts), key=lambda s: (-len(s), min(map(str, s))))
 
 
-def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 42, resolution: float = 1.0,
+def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = SEED, resolution: float = 1.0,
                        weight: str = "weight", fast: bool | None = None) -> list[set]:
     """Communities of an undirected weighted graph, largest first (ties by smallest member id).
 

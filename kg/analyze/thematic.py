@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
+from kg.analysis import SEED
 from kg.analyze.communities import detect_communities
 
 __all__ = ["QUADRANTS", "association_graph", "callon_metrics", "place_in_quadrants", "thematic_map"]
@@ -117,7 +118,7 @@ def place_in_quadrants(rows: Sequence[dict]) -> list[str]:
 
 
 def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2, min_cluster: int = 2,
-                 seed: int = 42, resolution: float = 1.0, method: str = "louvain") -> list[dict]:
+                 seed: int = SEED, resolution: float = 1.0, method: str = "louvain") -> list[dict]:
     """Cluster the frequent concepts and place each cluster on the thematic map.
 
     Parameters
