@@ -55,9 +55,9 @@ def top_concepts_plot(analysis: Mapping) -> str | None:
     return _svg(draw)
 
 
-def community_sizes_plot(analysis: Mapping, *, limit: int = 30) -> str | None:
-    """Bars: the number of papers in each of the ``limit`` largest communities."""
-    rows = [c for c in analysis.get("communities") or [] if c["size"] > 1][:limit]
+def community_sizes_plot(analysis: Mapping, *, top: int = 30) -> str | None:
+    """Bars: the number of papers in each of the ``top`` largest communities."""
+    rows = [c for c in analysis.get("communities") or [] if c["size"] > 1][:top]
     if not rows:
         return None
 

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import kg
+import kg.analysis
 from kg.cli import app
 from kg.errors import OptionError
 from kg.extract import document_text, extract, paper_candidates
@@ -118,3 +119,25 @@ def test_cli_extract_keybert_with_a_model_folder(seeds, tmp_path):
     assert rows and all(1 <= len(r["keyphrases"]) <= 5 for r in rows)
     scores = [k["score"] for r in rows for k in r["keyphrases"]]
     assert all(0 < s <= 1 for s in scores)
+
+
+def test_build_flags_reach_the_build_options(tmp_path, monkeypatch):
+    import kg.pipeline
+
+    seen = {}
+
+    def fake_build(inputs, out, options, **kwargs):
+        seen["options"] = options
+        raise SystemExit(0)
+
+    monkeypatch.setattr(kg.pipeline, "build", fake_build)
+    corpus = tmp_path / "papers.jsonl"
+    corpus.write_text(json.dumps({"id": "a", "title": "T", "abstract": "Graphs."}) + "\n")
+    result = CliRunner().invoke(app, ["build", str(corpus), "--out", str(tmp_path / "o"), "--no-cache",
+                                      "--link-depth", "30", "--min-shared", "1", "--min-cooccurrence", "3",
+                                      "--related-top-k", "7", "--extractor", "keybert"])
+    assert result.exit_code == 0, result.output
+    options = seen["options"]
+    assert (options.link_depth, options.min_shared, options.min_cooccurrence, options.related_top_k,
+            options.extractor) == (30, 1, 3, 7, "keybert")
+    assert options.seed == kg.analysis.SEED

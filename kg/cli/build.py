@@ -45,7 +45,7 @@ def build(
         "--write-thesaurus", help="Also write OUT/thesaurus.txt: the merges kg made, ready to edit.")] = False,
     cache: CacheOpt = None,
     no_cache: NoCacheOpt = False,
-    related_top_k: Annotated[int, typer.Option("--related-top-k", min=1, help="Related-paper links kept per paper in the graph.")] = 10,
+    related_top_k: Annotated[int, typer.Option("--related-top", "--related-top-k", min=1, help="Related-paper links kept per paper in the graph (--related-top-k: its old name).")] = 10,
     min_shared: Annotated[Optional[int], typer.Option(
         "--min-shared", min=0, show_default=False,
         help="Concepts two papers must share for a related link (default: the library's).")] = None,
