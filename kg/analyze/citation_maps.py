@@ -39,7 +39,7 @@ from scipy import sparse
 from kg.analysis import SEED
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts, modularity
 
-__all__ = ["MAPS", "citation_map", "silhouettes", "internal_share"]
+__all__ = ["MAPS", "citation_map", "silhouettes", "internal_share", "ordered_subgraph"]
 
 MAPS = ("cocitation", "coupling")
 
@@ -99,6 +99,22 @@ def internal_share(graph: nx.Graph, members: set, *, weight: str = "weight") -> 
     return 1.0 if total == 0 else inside / total
 
 
+def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:
+    """A copy of ``graph`` induced on ``nodes``, nodes and edges inserted in sorted order.
+
+    Community detection depends on insertion order, and a subgraph *view* iterates its
+    nodes in set order, which changes with ``PYTHONHASHSEED``: a sorted copy keeps seeded
+    results equal from process to process.
+    """
+    keep = set(nodes)
+    out = nx.Graph()
+    out.add_nodes_from((n, graph.nodes[n]) for n in sorted(keep, key=str))
+    edges = [((u, v, d) if str(u) <= str(v) else (v, u, d)) for u, v, d in graph.edges(keep, data=True)
+             if u in keep and v in keep]
+    out.add_edges_from(sorted(edges, key=lambda e: (str(e[0]), str(e[1]))))
+    return out
+
+
 def _r(value: float) -> float:
     return float(f"{value:.6g}")
 
@@ -131,7 +147,7 @@ def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method
         ([{id, title, year, strength, cited_by}]: strongest links inside the cluster) and
         ``papers`` (every member, most central first).
     """
-    linked = projected.subgraph([n for n in projected if projected.degree(n) > 0])
+    linked = ordered_subgraph(projected, [n for n in projected if projected.degree(n) > 0])
     clusters = detect_communities(linked, method=method, seed=seed, resolution=resolution)
     scores = silhouettes(linked, clusters)
     labels = distinctive_concepts(graph, clusters, top=top) if clusters else []
