@@ -53,7 +53,7 @@ def load_embeddings(folder: str | os.PathLike[str]) -> dict[str, Vectors]:
 def with_embeddings(node_tables: list, embeddings: Mapping[str, Vectors]) -> list:
     """``node_tables`` (:func:`kg.export.neo4j.graph_tables`) with an ``embedding`` property on each
     node of a label in ``embeddings`` that has a vector (others unchanged)."""
-    from kg.export.neo4j import NodeTable
+    from kg.export.neo4j_tables import NodeTable
 
     out = []
     for table in node_tables:
