@@ -48,12 +48,13 @@ def _signature(embedder) -> str:
     return str(getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
 
 
-def query_embedder(graph: nx.MultiDiGraph, embedder=None):
+def query_embedder(graph: nx.MultiDiGraph, embedder=None, *, model: str | os.PathLike[str] | None = None):
     """The embedder that made ``graph``'s vectors: ``embedder`` checked against it, else loaded.
 
-    Without ``embedder`` the packaged model is loaded with the settings the build
-    recorded (``name|precision|long_text|window`` in the graph's ``embedding``), so the
-    query lands in the same space as the stored vectors.
+    Without ``embedder`` the packaged model (or the sentence-transformers folder ``model``,
+    for a build made with one) is loaded with the settings the build recorded
+    (``name|precision|long_text|window`` in the graph's ``embedding``), so the query lands
+    in the same space as the stored vectors.
 
     Raises
     ------
@@ -68,14 +69,14 @@ def query_embedder(graph: nx.MultiDiGraph, embedder=None):
 
         name, _, rest = recorded.partition("|")
         parts = rest.split("|")
-        if name != DEFAULT_MODEL or len(parts) != 3:
+        if len(parts) != 3 or (model is None and name != DEFAULT_MODEL):
             raise EmbeddingMismatchError(
                 f"this build's vectors come from {recorded or 'an unrecorded model'!r}, not kg's packaged "
-                f"{DEFAULT_MODEL}; search it from Python with that embedder (search_build(..., embedder=...)) "
+                f"{DEFAULT_MODEL}; give that model's folder (model) or an embedder, "
                 "or rebuild it with the packaged model")
         precision, long_text, window = parts
         try:
-            embedder = load_embedder(precision=precision, long_text=long_text,
+            embedder = load_embedder(model, precision=precision, long_text=long_text,
                                      window=None if window == "None" else int(window))
         except ValueError:
             raise EmbeddingMismatchError(f"cannot load the model settings {recorded!r} this build recorded; "
@@ -209,7 +210,7 @@ def _report_communities(folder: str, graph: nx.MultiDiGraph) -> list[dict]:
 
 
 def search_build(folder: str | os.PathLike[str], text: str, *, embedder=None, top: int = 10,
-                 graph: nx.MultiDiGraph | None = None) -> dict:
+                 graph: nx.MultiDiGraph | None = None, model: str | os.PathLike[str] | None = None) -> dict:
     """:func:`search` in the build in ``folder`` for ``text``, embedded as the build embedded its papers.
 
     Parameters
@@ -225,6 +226,8 @@ def search_build(folder: str | os.PathLike[str], text: str, *, embedder=None, to
         Hits of each kind.
     graph : networkx.MultiDiGraph, optional
         The folder's graph, when the caller has loaded it already.
+    model : path, optional
+        The sentence-transformers folder a build made with ``model`` was embedded by.
 
     Returns
     -------
@@ -251,7 +254,7 @@ def search_build(folder: str | os.PathLike[str], text: str, *, embedder=None, to
     if papers is None:
         raise GraphFileError(f"{folder}: no paper_vectors.npy/.json (or they are out of step); "
                              "rebuild with kg build to search it")
-    embedder = query_embedder(graph, embedder)
+    embedder = query_embedder(graph, embedder, model=model)
     vector = embed_query(embedder, text)
     found = search(graph, vector, papers=papers, concepts=load_concept_vectors(folder),
                    communities=_report_communities(folder, graph), top=top)

@@ -126,3 +126,17 @@ def test_a_folder_without_vectors_says_to_rebuild(hash_build, tmp_path):
     result = CliRunner().invoke(app, ["search", str(tmp_path), "graphs"])
     assert result.exit_code == 1 and "rebuild" in result.stderr
     assert load_paper_vectors(tmp_path) is None
+
+
+def test_a_build_of_a_model_folder_is_searched_with_that_folder():
+    """kg build --model PATH records the folder's name; kg search --model PATH loads it with the build's settings."""
+    import networkx as nx
+
+    from kg.extract.embedder import default_model_path
+    from kg.search import query_embedder
+
+    folder = default_model_path()
+    graph = nx.MultiDiGraph(embedding=f"{folder.name}|int8|truncate|96")
+    with pytest.raises(EmbeddingMismatchError, match="give that model's folder"):
+        query_embedder(graph)
+    assert query_embedder(graph, model=folder).signature == graph.graph["embedding"]  # the model is not loaded

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli._common import app, print_rows, reports_errors, show, warn
+from kg.cli._common import ModelOpt, app, print_rows, reports_errors, show, warn
 
 
 def _community(row: dict) -> str:
@@ -22,6 +22,7 @@ def search(
     text: Annotated[str, typer.Argument(help="What to look for, in words.", show_default=False)],
     top: Annotated[int, typer.Option("--top", min=1, help="Papers and concepts to list (each).")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
+    model: ModelOpt = None,
 ) -> None:
     """Find the papers and concepts nearest in meaning to TEXT, with their community and concepts.
 
@@ -29,7 +30,7 @@ def search(
     """
     from kg.search import search_build
 
-    found = search_build(directory, text, top=top)
+    found = search_build(directory, text, top=top, model=model)
     if as_json:
         show(json.dumps(found, ensure_ascii=False, indent=2))
         return
