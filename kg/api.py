@@ -131,7 +131,32 @@ class KnowledgeGraph:
         resolution = saved["resolution"] if resolution is None else resolution
         analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top)
         options = replace(self.options, seed=seed, resolution=resolution) if self.options is not None else None
-        return KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, self._result)
+        again = KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, self._result)
+        made = (self.analysis.get("evolution") or {}).get("parameters")
+        if made:  # the same slices again, with the new communities' settings
+            again = again.evolution(cuts=made.get("cuts"), equal=made.get("equal"),
+                                    min_inclusion=made.get("min_inclusion"), min_size=made.get("min_size"),
+                                    min_shared=made.get("min_shared"))
+        return again
+
+    def evolution(self, *, cuts: Sequence[int] | None = None, equal: int | None = None,
+                  min_inclusion: float | None = None, min_size: int | None = None,
+                  min_shared: int | None = None) -> "KnowledgeGraph":
+        """The same graph whose analysis also holds the thematic evolution over time slices
+        (:func:`kg.analyze.evolution.thematic_evolution`: ``cuts`` years that start a slice, or
+        ``equal`` slices of about equal paper counts), shown by the report; communities,
+        seed and resolution are this analysis's."""
+        from kg.analyze import evolution as ev
+
+        made = self.analysis.get("parameters") or {}
+        result = ev.thematic_evolution(
+            self.graph, cuts=cuts, equal=equal, method=made.get("method", "louvain"), seed=self._settings()["seed"],
+            resolution=self._settings()["resolution"],
+            min_inclusion=ev.MIN_INCLUSION if min_inclusion is None else min_inclusion,
+            min_size=ev.MIN_SIZE if min_size is None else min_size,
+            min_shared=ev.MIN_SHARED if min_shared is None else min_shared)
+        return KnowledgeGraph(self.graph, {**self.analysis, "evolution": result}, self.concepts, self.skipped,
+                              self.options, self._result)
 
     # --- views -------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import io
 from collections.abc import Mapping
 
 __all__ = ["top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
-           "all_plots"]
+           "evolution_plot", "all_plots"]
 
 _STYLE = {"svg.hashsalt": "kg", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
           "axes.spines.right": False}
@@ -150,9 +150,68 @@ def trends_plot(analysis: Mapping, *, min_share: float = 0.02) -> str | None:
     return _svg(draw)
 
 
+def evolution_plot(analysis: Mapping, *, width: int = 900, height: int = 420) -> str | None:
+    """Alluvial diagram of the thematic evolution: a column per slice, a bar per theme (height:
+    papers), a band per link (width: inclusion index). Hand-written SVG, every label escaped."""
+    import html
+
+    from kg.escape import clean_text
+
+    evolution = analysis.get("evolution") or {}
+    slices = [s for s in evolution.get("slices") or [] if s.get("themes")]
+    if not slices:
+        return None
+
+    def esc(text: object) -> str:
+        return html.escape(clean_text(str(text)), quote=True)
+
+    top, bottom, gap, bar = 30.0, 20.0, 6.0, 14.0
+    total = max(sum(t["size"] for t in s["themes"]) for s in slices)
+    most = max(len(s["themes"]) for s in slices)
+    scale = (height - top - bottom - gap * (most - 1)) / max(total, 1)
+    step = (width - 230.0) / max(len(slices) - 1, 1)  # room for the last column's labels
+    boxes = {}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">']
+    for i, s in enumerate(slices):
+        x = 20.0 + i * step
+        out.append(f'<text x="{x:.1f}" y="16" font-weight="bold">{esc(s["start"])}–{esc(s["end"])} '
+                   f'({esc(s["papers"])} papers)</text>')
+        y = top
+        for t in s["themes"]:
+            h = max(t["size"] * scale, 2.0)
+            boxes[t["id"]] = (x, y, h)
+            colour = _PALETTE[int(str(t["id"]).split(".")[1]) % len(_PALETTE)]
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar}" height="{h:.1f}" fill="{colour}">'
+                       f'<title>{esc(t["id"])} · {esc(t["label"])} · {esc(t["size"])} papers · '
+                       f'{esc(t["status"])}</title></rect>')
+            out.append(f'<text x="{x + bar + 3:.1f}" y="{y + min(h, 20) / 2 + 3:.1f}">{esc(t["id"])} '
+                       f'{esc(_short(t["label"] or "(no label)", 28))}</text>')
+            y += h + gap
+    for link in evolution.get("links") or []:
+        if link["source"] not in boxes or link["target"] not in boxes:
+            continue
+        (x0, y0, h0), (x1, y1, h1) = boxes[link["source"]], boxes[link["target"]]
+        w = max(1.0, float(link["inclusion"]) * min(h0, h1))
+        a, b = x0 + bar, x1
+        ya, yb = y0 + h0 / 2, y1 + h1 / 2
+        mid = (a + b) / 2
+        out.append(f'<path d="M{a:.1f},{ya:.1f} C{mid:.1f},{ya:.1f} {mid:.1f},{yb:.1f} {b:.1f},{yb:.1f}" '
+                   f'fill="none" stroke="#888" stroke-opacity="0.45" stroke-width="{w:.1f}">'
+                   f'<title>{esc(link["source"])} → {esc(link["target"])}: {esc(link["kind"])}, '
+                   f'inclusion {esc(link["inclusion"])}</title></path>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+_PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+            "#bab0ac")
+
+
 def all_plots(analysis: Mapping) -> dict[str, str]:
     """Every figure that has data, by name."""
     makers = {"top_concepts": top_concepts_plot, "community_sizes": community_sizes_plot,
-              "thematic_map": thematic_map_plot, "trends": trends_plot, "degree": degree_plot}
+              "thematic_map": thematic_map_plot, "trends": trends_plot, "degree": degree_plot,
+              "evolution": evolution_plot}
     plots = {name: make(analysis) for name, make in makers.items()}
     return {name: svg for name, svg in plots.items() if svg}

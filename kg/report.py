@@ -122,6 +122,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
             ["concept", "id", "from", "to", "papers in burst", "weight"],
             [[b["name"], b["id"], b["start"], b["end"], b["papers"], b["weight"]] for b in analysis["bursts"]],
             "trends"))
+    if analysis.get("evolution"):
+        sections += _evolution_sections(analysis["evolution"])
     sections.append(_section("Degree distribution", plot="degree"))
     return sections
 
@@ -159,6 +161,30 @@ def _citation_map_sections(maps: Mapping) -> list[dict]:
         sections.append(_section(title, text, ["#", "papers", "silhouette", "internal", "mean year", "years",
                                                "label", "central papers [id]"], rows))
     return sections
+
+
+def _evolution_sections(evolution: Mapping) -> list[dict]:
+    """Thematic evolution: a timeline row per theme (with the alluvial figure), then the links."""
+    p = evolution.get("parameters") or {}
+    spans = ", ".join(f"{a}–{b}" for a, b in p.get("slices") or [])
+    text = (f"Time slices {spans}. In each, the related links among its papers are clustered "
+            f"(communities of {p.get('min_size')} papers or more are themes); themes of adjacent slices are "
+            f"linked when they share {p.get('min_shared')} or more concepts with an inclusion index of "
+            f"{p.get('min_inclusion')} or more (concepts weighed by the share of the theme's papers naming them "
+            "and by idf). Status: how a theme relates to the slice before and after (emerges, continues, merges; "
+            "continues, splits, disappears).")
+    rows = [[t["id"], f"{s['start']}–{s['end']}", t["size"], t["label"] or "(no shared concept)",
+             f"{t['mean_year']:.1f}", f"{t['first_year']}–{t['last_year']}", t["status"]]
+            for s in evolution.get("slices") or [] for t in s["themes"]]
+    links = [[link["source"], link["target"], link["kind"], link["inclusion"], link["shared"]]
+             for link in evolution.get("links") or []]
+    return [
+        _section("Thematic evolution", text, ["theme", "slice", "papers", "label", "mean year", "years", "status"],
+                 rows, "evolution"),
+        _section("Thematic evolution: links", "Each link between themes of adjacent slices: continuation (one "
+                 "to one), split (the earlier theme has several successors), merge (the later one several "
+                 "predecessors).", ["from", "to", "kind", "inclusion", "shared concepts"], links),
+    ]
 
 
 def _md_escape(value: object) -> str:

@@ -117,3 +117,44 @@ def concepts(
     row = community_concepts(built.graph, community, top=top, **options)
     warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
     print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
+
+
+@app.command()
+@reports_errors
+def evolution(
+    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
+    slices: Annotated[Optional[str], typer.Option(
+        "--slices", show_default=False,
+        help="Years that start a time slice, comma-separated: 2000,2010 gives …–1999, 2000–2009, 2010–….")] = None,
+    equal: Annotated[Optional[int], typer.Option(
+        "--equal", min=1, show_default=False, help="Instead of --slices: N slices of about equal paper counts.")] = None,
+    min_inclusion: Annotated[float, typer.Option(
+        "--min-inclusion", min=0.0, max=1.0, help="Lowest inclusion index that links themes of adjacent slices.")] = 0.18,
+    min_size: Annotated[int, typer.Option("--min-size", min=1, help="Fewest papers of a theme.")] = 3,
+    as_json: JsonOpt = False,
+) -> None:
+    """Themes per time slice and how they continue, split, merge, emerge and disappear; rewrite analysis.json and report.*.
+
+    The report gets a timeline table per theme, the links between slices and an alluvial figure (report.html); report.json and analysis.json hold the same under "evolution".
+    """
+    from kg.api import load
+    from kg.errors import OptionError
+
+    if (slices is None) == (equal is None):
+        raise OptionError("slices", "give either --slices YEAR,YEAR,… or --equal N")
+    cuts = None
+    if slices is not None:
+        try:
+            cuts = [int(part) for part in slices.split(",") if part.strip()]
+        except ValueError:
+            raise OptionError("slices", f"years separated by commas, e.g. 2000,2010, not {slices!r}") from None
+        if not cuts:
+            raise OptionError("slices", "give at least one year")
+    built = load(directory)
+    result = built.evolution(cuts=cuts, equal=equal, min_inclusion=min_inclusion, min_size=min_size)
+    files = result.write_analysis(directory, page=False)
+    found = result.analysis["evolution"]
+    rows = [{"theme": t["id"], "slice": f"{s['start']}-{s['end']}", "papers": t["size"], "status": t["status"],
+             "label": t["label"]} for s in found["slices"] for t in s["themes"]]
+    print_rows(["theme", "slice", "papers", "status", "label"], rows, as_json)
+    warn(f"{len(rows)} themes in {len(found['slices'])} slices, {len(found['links'])} links; wrote {', '.join(files)}")
