@@ -22,6 +22,15 @@ relationship type) written once batched (the whole push_tables call: schema, bat
 and once with one MERGE per row (one managed
 transaction each, the naive way), and the ratio.
 
+With ``--build DIR`` (a ``kg build`` output folder) it instead measures the bulk load against
+``kg push`` on that build, in one run: ``kg export neo4j-admin`` (the CSV files), Neo4j 5.26's own
+``neo4j-admin database import full`` run by the written ``import.sh`` (tools/neo4j/neo4j-admin) into
+a fresh home folder, the server's start on it and ``after-import.cypher`` (constraints, indexes,
+vector indexes, empty lists); then ``kg push`` of the same build, embeddings included, into an empty
+database on a fresh server. Both end with the same database (tests/test_neo4j_admin.py checks it)::
+
+    .venv/bin/python bench/bench_neo4j.py --build out/
+
 Every line gives the wall clock and, with the local server, the CPU seconds of kg and of
 Neo4j: on a machine shared with other work the wall clock mostly measures the neighbours,
 while rows per CPU-second is what the same two cores give when nothing else runs (client and
@@ -147,10 +156,15 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=10000)
     parser.add_argument("--workers", type=int, default=2, help="Concurrent transactions (kg push --workers).")
     parser.add_argument("--sample", type=int, default=3000, help="Relationships in the per-row comparison.")
+    parser.add_argument("--build", type=Path, default=None,
+                        help="A kg build folder: measure the neo4j-admin bulk import against kg push on it.")
     parser.add_argument("--cache", type=Path, default=None,
                         help="Pickle of the built graph: read when present, else written (saves the build).")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
+    if args.build is not None:
+        bulk_against_push(args.build, batch_size=args.batch_size, workers=args.workers)
+        return
     if not DATA.exists():
         sys.exit(f"{DATA} is not present")
 
@@ -234,6 +248,102 @@ def main() -> None:
         finally:
             if server is not None:
                 server.stop()
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bulk_against_push(folder: Path, *, batch_size: int, workers: int) -> None:
+    """``kg export neo4j-admin`` + ``neo4j-admin database import full`` + ``after-import.cypher``
+    against ``kg push``, on the build in ``folder``, in one run (see the module docstring)."""
+    import subprocess
+
+    from kg.api import load
+    from kg.export.cypher import split_statements
+    from kg.export.neo4j import open_driver, push_graph
+    from kg.export.neo4j_admin import AFTER_IMPORT, IMPORT_SCRIPT, write_bulk_import
+    from kg.export.neo4j_vectors import load_embeddings
+
+    built = load(folder)
+    embeddings = load_embeddings(folder)
+    print(f"build {folder}: {built.graph.number_of_nodes():,} nodes, {built.graph.number_of_edges():,} edges, "
+          f"vectors for {', '.join(f'{len(ids):,} {label}' for label, (ids, _) in embeddings.items())}")
+    with tempfile.TemporaryDirectory(prefix="kg-bench-bulk-") as tmp:
+        tmp = Path(tmp)
+        started, cpu = time.perf_counter(), time.process_time()
+        result = write_bulk_import(built.graph, tmp / "bulk", analysis=built.analysis, embeddings=embeddings)
+        export = time.perf_counter() - started
+        nodes, rels = result.totals()
+        size = sum((tmp / "bulk" / name).stat().st_size for name in result.files)
+        print(f"kg export neo4j-admin: {export:.1f}s wall, {time.process_time() - cpu:.1f}s CPU "
+              f"({nodes:,} nodes, {rels:,} relationships, {size / 1e6:.0f} MB of CSV)")
+        home = tmp / "home"
+        home.mkdir()
+        env = {**os.environ, "NEO4J_ADMIN": str(ROOT / "tools" / "neo4j" / "neo4j-admin"), "NEO4J_HOME": str(home),
+               "JAVA_OPTS": "-Xmx1g"}
+        started, cpu = time.perf_counter(), _children_cpu()
+        done = subprocess.run([str(tmp / "bulk" / IMPORT_SCRIPT), "--max-off-heap-memory=1g"], env=env,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"import failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        imported = time.perf_counter() - started
+        import_cpu = _children_cpu() - cpu
+        print(f"neo4j-admin database import full (import.sh, JVM start included): {imported:.1f}s wall = "
+              f"{rels / imported:,.0f} relationships/s; CPU {import_cpu:.1f}s = {rels / import_cpu:,.0f}/s per CPU-second")
+        server = _server(home)
+        try:
+            with open_driver(server.uri, "neo4j", server.password, timeout=120) as driver:
+                clock = _Clock(server)
+                start = clock.read()
+                for statement in split_statements((tmp / "bulk" / AFTER_IMPORT).read_text()):
+                    with driver.session() as session:
+                        session.run(statement).consume()
+                after = clock.since(start)
+                print(f"after-import.cypher (empty lists, constraints, indexes, vector indexes online): "
+                      f"{after.wall:.1f}s wall")
+                start = clock.read()
+                check = push_graph(driver, built.graph, analysis=built.analysis, embeddings=embeddings,
+                                   batch_size=batch_size, workers=workers)
+                assert not check.mismatches and check.totals("created") == (0, 0), check.mismatches
+                assert check.totals("updated") == (0, 0), check.updated
+                print(f"kg push onto the imported database: wrote nothing, counts verified "
+                      f"({clock.since(start).wall:.1f}s)")
+        finally:
+            server.stop()
+        total = export + imported + after.wall
+        print(f"bulk load overall (export + import + after-import): {total:.1f}s = {rels / total:,.0f} relationships/s")
+
+        home = tmp / "push-home"
+        server = _server(home)
+        try:
+            with open_driver(server.uri, "neo4j", server.password, timeout=120) as driver:
+                clock = _Clock(server)
+                marks = {"last": clock.read()}
+
+                def progress(name, done, total):
+                    if "(" in name and "rels_start" not in marks:
+                        marks["rels_start"] = marks["last"]
+                    marks["last"] = clock.read()
+                    if "(" in name:
+                        marks["rels_end"] = marks["last"]
+
+                start = clock.read()
+                pushed = push_graph(driver, built.graph, analysis=built.analysis, embeddings=embeddings,
+                                    batch_size=batch_size, workers=workers, on_progress=progress)
+                whole = clock.since(start)
+                assert not pushed.mismatches, pushed.mismatches
+                phase = _Clock.between(marks["rels_start"], marks["rels_end"])
+                print(f"kg push into an empty database on a fresh server (embeddings, vector indexes, count check): "
+                      f"{whole.show(rels)} overall")
+                print(f"  relationship phase alone: {phase.show(rels)}")
+        finally:
+            server.stop()
+        print(f"bulk load is {whole.wall / total:.1f}x faster than kg push overall (wall clock); the import "
+              f"tool alone {whole.wall / imported:.1f}x")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ file                                        what
                                             and the empty lists the import tool cannot write
 ==========================================  ===============================================
 
-The rows are :func:`kg.export.neo4j.graph_tables` of the graph and the build's analysis, the
+The rows are :func:`kg.export.neo4j_tables.graph_tables` of the graph and the build's analysis, the
 ones ``kg push`` writes, and the vectors are those of
 :func:`kg.export.neo4j_vectors.with_embeddings`: after the import and ``after-import.cypher``
 the database holds exactly what ``kg push`` writes (labels, types, properties and their types,
@@ -57,7 +57,7 @@ import numpy as np
 
 from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
 from kg.export.files import atomic_file, atomic_write
-from kg.export.neo4j import graph_tables
+from kg.export.neo4j_tables import graph_tables
 
 __all__ = ["BulkImport", "write_bulk_import", "import_arguments", "after_import_statements",
            "IMPORT_SCRIPT", "AFTER_IMPORT"]
@@ -374,7 +374,7 @@ def write_bulk_import(graph: nx.MultiDiGraph, folder: str | os.PathLike[str], *,
     folder : path
         Created if missing; files of an earlier export are replaced.
     analysis : mapping, optional
-        The build's analysis (see :func:`kg.export.neo4j.graph_tables`).
+        The build's analysis (see :func:`kg.export.neo4j_tables.graph_tables`).
     embeddings : mapping, optional
         Label -> ``(ids, matrix)``, e.g. :func:`kg.export.neo4j_vectors.load_embeddings` of the
         build folder: the nodes' ``embedding`` and a vector index per label, as ``kg push`` writes.
