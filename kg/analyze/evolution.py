@@ -42,6 +42,7 @@ import networkx as nx
 
 from kg.analyze.citation_maps import ordered_subgraph
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts
+from kg.analysis import SEED
 from kg.errors import OptionError
 from kg.graph import projection
 
@@ -140,7 +141,7 @@ def _name(graph: nx.MultiDiGraph, node: str) -> str:
 
 
 def thematic_evolution(graph: nx.MultiDiGraph, *, cuts: Sequence[int] | None = None, equal: int | None = None,
-                       method: str = "louvain", seed: int = 42, resolution: float = 1.0, min_size: int = MIN_SIZE,
+                       method: str = "louvain", seed: int = SEED, resolution: float = 1.0, min_size: int = MIN_SIZE,
                        min_inclusion: float = MIN_INCLUSION, min_shared: int = MIN_SHARED, top: int = 5) -> dict:
     """Themes per time slice and how they continue, split, merge, emerge and disappear.
 
