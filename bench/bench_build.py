@@ -95,18 +95,19 @@ def sizes_of(folder: Path) -> dict[str, int]:
 def graph_quality(folder: Path, data: Path | None = None) -> dict:
     """Author-keyword F1 of each paper's linked concepts, and how papers meet on concepts."""
     from kg.evaluate import score_keyphrases
+    from kg.graph import load_graph
 
-    graph = json.loads((folder / "graph.json").read_text(encoding="utf-8"))
-    names = {n["id"]: re.sub(r" \([^()]*\)$", "", n.get("name", "")) for n in graph["nodes"]
-             if n.get("kind") == "concept"}
-    df = {n["id"]: n.get("papers", 0) for n in graph["nodes"] if n.get("kind") == "concept"}
-    gold = {n["id"]: n.get("keyphrases") or [] for n in graph["nodes"] if n.get("kind") == "paper"}
+    graph = load_graph(folder)  # graph.json leaves out what it implies: read it as kg does
+    names = {n: re.sub(r" \([^()]*\)$", "", d.get("name", "")) for n, d in graph.nodes(data=True)
+             if d.get("kind") == "concept"}
+    df = {n: d.get("papers", 0) for n, d in graph.nodes(data=True) if d.get("kind") == "concept"}
+    gold = {n: d.get("keyphrases") or [] for n, d in graph.nodes(data=True) if d.get("kind") == "paper"}
     linked: dict[str, list[tuple[int, str]]] = defaultdict(list)
     related = 0
-    for e in graph["edges"]:
-        if e.get("key") == "mentions":
-            linked[e["source"]].append((e.get("rank", 0), e["target"]))
-        elif e.get("key") == "related":
+    for u, v, key, d in graph.edges(keys=True, data=True):
+        if key == "mentions":
+            linked[u].append((d.get("rank", 0), v))
+        elif key == "related":
             related += 1
     predictions = {p: [names[c] for _, c in sorted(cs)] for p, cs in linked.items()}
     scored = {p: g for p, g in gold.items() if g}

@@ -104,7 +104,7 @@ def _paper_attrs(paper: Paper) -> dict[str, object]:
     }
 
 
-def _add_people_and_venues(graph: nx.MultiDiGraph, papers: Sequence[Paper]) -> None:
+def add_people_and_venues(graph: nx.MultiDiGraph, papers: Sequence[Paper]) -> None:
     """``author`` and ``venue`` nodes with ``wrote`` and ``published_in`` edges, in sorted order."""
     names: dict[str, str] = {}
     counts: dict[str, int] = defaultdict(int)
@@ -433,7 +433,7 @@ def build_graph(
     for citing, cited in citations:
         graph.add_edge(citing, cited, key="cites", kind="cites", weight=1)
     graph.graph["unresolved_references"] = unresolved
-    _add_people_and_venues(graph, papers)
+    add_people_and_venues(graph, papers)
     return graph
 
 

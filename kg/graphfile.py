@@ -32,11 +32,18 @@ from scipy import sparse
 
 from kg.errors import GraphFileError
 
-__all__ = ["write_graph_json", "graph_to_json", "graph_from_json", "load_graph"]
+__all__ = ["write_graph_json", "write_papers_jsonl", "graph_to_json", "graph_from_json", "load_graph", "TEXTS",
+           "PAPERS_FILE"]
 
 _LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
 _UNIT_WEIGHT = ("cites", "wrote", "published_in")
-_MIN_COUNT = "co_occurs_min_count"
+_MIN_COUNT = "co_occurs_min_count"  # graph attributes saying what the file leaves out
+_PEOPLE = "people_from_papers"
+_RANKS = "mention_ranks_by_order"
+_TEXTS_FILE = "paper_texts_file"
+_CONCEPTS = "concepts_by_id"  # concept nodes without kind (ids start with c:) nor papers (their mentions count it)
+TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes papers.jsonl holds
+PAPERS_FILE = "papers.jsonl"
 
 
 def _dumps(value: object) -> str:
@@ -60,6 +67,7 @@ class _Mentions:
         self.of: dict[str, set[str]] = defaultdict(set)
         self.papers: dict[str, int] = {}
         self.names: dict[str, str] = {}
+        self.ranks_by_order = False
         if graph is not None:
             for node, data in graph.nodes(data=True):
                 if data.get("kind") == "concept":
@@ -71,8 +79,15 @@ class _Mentions:
     def add_concept(self, node: str, data: dict) -> None:
         papers = data.get("papers")
         self.papers[node] = papers if isinstance(papers, int) else 0
-        if isinstance(data.get("name"), str):
+        aliases = data.get("aliases")
+        if isinstance(aliases, list) and len(aliases) == 1 and isinstance(aliases[0], str):
+            self.names[node] = aliases[0]  # the one form every paper used
+        elif isinstance(data.get("name"), str):
             self.names[node] = data["name"]
+
+    def surface(self, concept: str) -> str | None:
+        """The surface a mention of ``concept`` leaves out: its only alias, else its name."""
+        return self.names.get(concept)
 
     def shared(self, p: str, q: str) -> list[str]:
         """The concepts both papers mention, rarest first, ties by id (as build_graph lists them)."""
@@ -114,6 +129,60 @@ def _co_occurs_derivable(graph: nx.MultiDiGraph) -> int | None:
     return wanted if stored == [(a, b, n) for a, b, n in _co_occurrence(graph, wanted)] else None
 
 
+def _people(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """The author and venue nodes and wrote/published_in edges build_graph makes from the papers."""
+    from types import SimpleNamespace
+
+    from kg.graph import add_people_and_venues
+
+    papers = [SimpleNamespace(id=n, authors=tuple(d.get("authors") or ()), venue=d.get("venue"))
+              for n, d in graph.nodes(data=True) if d.get("kind") == "paper"]
+    out = nx.MultiDiGraph()
+    add_people_and_venues(out, papers)  # type: ignore[arg-type]
+    return out
+
+
+def _people_derivable(graph: nx.MultiDiGraph) -> bool:
+    """Whether the graph's authors, venues, wrote and published_in are exactly what the papers give,
+    in the place build_graph puts them (nodes last; a paper's published_in its last edge)."""
+    derived = _people(graph)
+    nodes = [n for n, d in graph.nodes(data=True) if d.get("kind") in ("author", "venue")]
+    made = [(n, d) for n, d in derived.nodes(data=True) if d.get("kind") in ("author", "venue")]
+    if nodes != [n for n, _ in made] or list(graph.nodes)[len(graph) - len(nodes):] != nodes:
+        return False
+    if any(graph.nodes[n] != d for n, d in made):
+        return False
+    mine = sorted(((u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True) if k in ("wrote", "published_in")),
+                  key=lambda e: e[:3])
+    theirs = sorted(derived.edges(keys=True, data=True), key=lambda e: e[:3])
+    if [e[:3] for e in mine] != [e[:3] for e in theirs] or any(a[3] != b[3] for a, b in zip(mine, theirs)):
+        return False
+    for u, v, key, _ in mine:
+        if key == "published_in" and list(graph.succ[u])[-1] != v:
+            return False
+    return True
+
+
+def _ranks_by_order(graph: nx.MultiDiGraph) -> bool:
+    """Whether each paper's mentions are ranked 1, 2, … in the order its edges are stored."""
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") != "paper":
+            continue
+        expected = 1
+        for target, keys in graph.succ[node].items():
+            if "mentions" in keys:
+                if keys["mentions"].get("rank") != expected:
+                    return False
+                expected += 1
+    return True
+
+
+# A paper attribute equal to its default is left out (the long texts excepted: absent from a
+# graph.json written without them, they are unknown, not empty).
+_PAPER_DEFAULTS = {"title_derived": False, "year": None, "venue": None, "doi": None, "authors": [],
+                   "keyphrases": []}
+
+
 def _compact_node(data: dict) -> dict:
     out = dict(data)
     source = _LABEL_OF.get(data.get("kind"))
@@ -121,6 +190,10 @@ def _compact_node(data: dict) -> dict:
         del out["label"]
     if data.get("kind") == "concept" and out.get("aliases") == [data.get("name")]:
         del out["aliases"]
+    if data.get("kind") == "paper":
+        for name, default in _PAPER_DEFAULTS.items():
+            if name in out and out[name] == default and type(out[name]) is type(default):
+                del out[name]
     return out
 
 
@@ -129,8 +202,10 @@ def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> 
     implied = _implied_weight(key, out)
     if implied is not None and out.get("weight") == implied:
         del out["weight"]
-    if key == "mentions" and "surface" in out and out["surface"] == mentions.names.get(v):
+    if key == "mentions" and "surface" in out and out["surface"] == mentions.surface(v):
         del out["surface"]
+    if key == "mentions" and mentions.ranks_by_order:
+        out.pop("rank", None)
     if key == "related" and out.get("shared") == mentions.shared(u, v):
         del out["shared"]
         if out.get("n_shared") == len(data["shared"]):
@@ -138,27 +213,51 @@ def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> 
     return out
 
 
-def write_graph_json(graph: nx.MultiDiGraph, handle) -> None:
+def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True) -> None:
     """Stream ``graph`` to the text ``handle`` as NetworkX node-link JSON (``nodes``/``edges``).
 
     Compact, keys sorted, one node or edge per line, no timestamps; what other
-    attributes imply is left out (see the module docstring).
+    attributes imply is left out (see the module docstring). With ``texts=False`` the
+    papers' long attributes (:data:`TEXTS`: abstract, raw references, external ids,
+    source) are left out too, for :func:`write_papers_jsonl` to write beside it.
     """
     mentions = _Mentions(graph)
-    attrs = dict(graph.graph)
-    attrs.pop(_MIN_COUNT, None)
+    mentions.ranks_by_order = _ranks_by_order(graph)
+    attrs = {k: v for k, v in graph.graph.items() if k not in (_MIN_COUNT, _PEOPLE, _RANKS, _TEXTS_FILE, _CONCEPTS)}
     min_count = _co_occurs_derivable(graph)
     if min_count is not None:
         attrs[_MIN_COUNT] = min_count
+    people = _people_derivable(graph)
+    if people:
+        attrs[_PEOPLE] = True
+    if mentions.ranks_by_order:
+        attrs[_RANKS] = True
+    if not texts:
+        attrs[_TEXTS_FILE] = PAPERS_FILE
+    counts: dict[str, int] = defaultdict(int)
+    for _, v, key in graph.edges(keys=True):
+        if key == "mentions":
+            counts[v] += 1
+    implied_concepts = all(str(n).startswith("c:") and d.get("papers") == counts.get(n, 0)
+                           for n, d in graph.nodes(data=True) if d.get("kind") == "concept")
+    if implied_concepts:
+        attrs[_CONCEPTS] = True
     handle.write('{"directed":true,"multigraph":true,"graph":' + _dumps(attrs) + ',"nodes":[')
     separator = "\n"
     for node, data in graph.nodes(data=True):
-        handle.write(separator + _dumps({**_compact_node(data), "id": node}))
+        if people and data.get("kind") in ("author", "venue"):
+            continue
+        if not texts and data.get("kind") == "paper":
+            data = {k: v for k, v in data.items() if k not in TEXTS}
+        item = _compact_node(data)
+        if implied_concepts and data.get("kind") == "concept":
+            item = {k: v for k, v in item.items() if k not in ("kind", "papers")}
+        handle.write(separator + _dumps({**item, "id": node}))
         separator = ",\n"
     handle.write('\n],"edges":[')
     separator = "\n"
     for u, v, key, data in graph.edges(keys=True, data=True):
-        if key == "co_occurs" and min_count is not None:
+        if (key == "co_occurs" and min_count is not None) or (people and key in ("wrote", "published_in")):
             continue
         handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v,
                                          "key": key}))
@@ -176,8 +275,18 @@ def graph_to_json(graph: nx.MultiDiGraph) -> str:
 def _expand(graph: nx.MultiDiGraph) -> None:
     """Put back, in place, what :func:`write_graph_json` left out."""
     mentions = _Mentions()
+    counts: dict[str, int] = defaultdict(int)
+    for _, v, key in graph.edges(keys=True):
+        if key == "mentions":
+            counts[v] += 1
     for node, data in graph.nodes(data=True):
+        if data.get("kind") == "concept" and "papers" not in data:
+            data["papers"] = counts.get(node, 0)
         source = _LABEL_OF.get(data.get("kind"))
+        if data.get("kind") == "paper":
+            for name, default in _PAPER_DEFAULTS.items():
+                if name not in data:
+                    data[name] = list(default) if isinstance(default, list) else default
         if source and "label" not in data and data.get(source) is not None:
             data["label"] = data[source]
         if data.get("kind") == "concept":
@@ -194,19 +303,72 @@ def _expand(graph: nx.MultiDiGraph) -> None:
             if implied is not None:
                 data["weight"] = implied
         if key == "mentions" and "surface" not in data and v in mentions.names:
-            data["surface"] = mentions.names[v]
+            data["surface"] = mentions.surface(v)
         if key == "related":
             if "shared" not in data:
                 data["shared"] = mentions.shared(u, v)
             data.setdefault("n_shared", len(data["shared"]))
+    if graph.graph.pop(_RANKS, None) is True:
+        for node, data in graph.nodes(data=True):
+            if data.get("kind") == "paper":
+                rank = 0
+                for keys in graph.succ[node].values():
+                    if "mentions" in keys:
+                        rank += 1
+                        keys["mentions"].setdefault("rank", rank)
     min_count = graph.graph.pop(_MIN_COUNT, None)
     if isinstance(min_count, int) and not isinstance(min_count, bool):
         for a, b, count in _co_occurrence(graph, min_count):
             graph.add_edge(a, b, key="co_occurs", kind="co_occurs", count=count, weight=count)
+    if graph.graph.pop(_PEOPLE, None) is True:
+        people = _people(graph)
+        graph.add_nodes_from((n, d) for n, d in people.nodes(data=True) if d.get("kind") in ("author", "venue"))
+        graph.add_edges_from(people.edges(keys=True, data=True))
 
 
-def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.MultiDiGraph:
+def write_papers_jsonl(graph: nx.MultiDiGraph, handle) -> None:
+    """Stream every paper of ``graph`` as one JSON object per line (kg's own ``jsonl`` input format).
+
+    ``id``, ``title``, ``title_derived``, ``abstract``, ``authors``, ``year``, ``venue``,
+    ``keyphrases``, ``references``, ``doi``, ``ids``, ``source``: the corpus as kg read it
+    (duplicates merged), readable again by ``kg build``.
+    """
+    fields = ("title", "title_derived", "abstract", "authors", "year", "venue", "keyphrases", "references",
+              "doi", "ids", "source")
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") == "paper":
+            handle.write(_dumps({"id": node, **{f: data.get(f) for f in fields}}) + "\n")
+
+
+def _attach_texts(graph: nx.MultiDiGraph, path: str) -> None:
+    """Put the :data:`TEXTS` attributes from a ``papers.jsonl`` back on the paper nodes."""
+    from kg.escape import clean_text
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                record = json.loads(line)
+                node = graph.nodes.get(record.get("id")) if isinstance(record, dict) else None
+                if node is None or node.get("kind") != "paper":
+                    continue
+                for name in TEXTS:
+                    value = record.get(name)
+                    if isinstance(value, str):
+                        value = clean_text(value)
+                    elif isinstance(value, list):
+                        value = [clean_text(v) for v in value if isinstance(v, str)]
+                    elif value is not None:
+                        raise GraphFileError(f"{path}:{number}: {name!r} must be a string or a list of strings")
+                    node.setdefault(name, value)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise GraphFileError(f"{path}: cannot read the papers' texts ({exc}); rebuild with kg build") from None
+
+
+def graph_from_json(text: str | bytes, *, source: str = "graph.json", folder: str | None = None) -> nx.MultiDiGraph:
     """Inverse of :func:`graph_to_json`, checking what it reads (the file may have been edited).
+
+    A graph written without its papers' texts names the file that holds them; given the
+    ``folder`` it is in, they are put back (else the papers have no abstracts).
 
     Raises
     ------
@@ -231,12 +393,22 @@ def graph_from_json(text: str | bytes, *, source: str = "graph.json") -> nx.Mult
                              "rebuild it with kg build") from None
     except RecursionError:
         raise GraphFileError(f"{source}: not a kg graph (nested too deeply); rebuild it with kg build") from None
+    if isinstance(data, dict) and isinstance(data.get("graph"), dict) and data["graph"].get(_CONCEPTS) is True:
+        for node in data.get("nodes") or ():  # concepts written without their kind (their ids say it)
+            if isinstance(node, dict) and "kind" not in node and str(node.get("id", "")).startswith("c:"):
+                node["kind"] = "concept"
     attrs, nodes, edges = check_node_link(data, source)
+    attrs.pop(_CONCEPTS, None)
     graph = nx.MultiDiGraph()
     graph.graph.update(attrs)
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)
     _expand(graph)
+    texts = graph.graph.pop(_TEXTS_FILE, None)
+    if folder is not None and isinstance(texts, str) and os.path.basename(texts) == texts:
+        beside = os.path.join(folder, texts)
+        if os.path.isfile(beside):
+            _attach_texts(graph, beside)
     return graph
 
 
@@ -259,4 +431,4 @@ def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
             data = handle.read()
     except OSError as exc:
         raise GraphFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return graph_from_json(data, source=path)
+    return graph_from_json(data, source=path, folder=os.path.dirname(path))

@@ -53,3 +53,25 @@ def test_co_occurrence_that_is_not_the_projection_stays_in_the_file():
     stored = [e["count"] for e in data["edges"] if e["key"] == "co_occurs"]
     assert 99 in stored and len(stored) == sum(1 for *_, k in graph.edges(keys=True) if k == "co_occurs")
     assert _edges(graph_from_json(text)) == _edges(graph)
+
+
+def test_a_graph_written_without_texts_gets_them_back_from_papers_jsonl(tmp_path):
+    from kg.export.files import write_graph_files
+    from kg.graph import load_graph
+
+    graph = _graph()
+    write_graph_files(graph, tmp_path)
+    data = json.loads((tmp_path / "graph.json").read_text(encoding="utf-8"))
+    papers = [n for n in data["nodes"] if n.get("kind") == "paper"]
+    assert papers and all("abstract" not in n and "source" not in n for n in papers)
+    assert not any(n.get("kind") in ("author", "venue") for n in data["nodes"])  # derived from the papers
+    assert not any(e["key"] in ("wrote", "published_in") for e in data["edges"])
+    records = [json.loads(line) for line in (tmp_path / "papers.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["abstract"] for r in records] == ["abstract of a", "abstract of b", "abstract of c", "abstract of d"]
+    back = load_graph(tmp_path)
+    assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
+    assert _edges(back) == _edges(graph)
+    assert list(back.nodes) == list(graph.nodes)
+    (tmp_path / "papers.jsonl").unlink()  # graph.json alone: the graph without the texts
+    alone = load_graph(tmp_path)
+    assert alone.nodes["a"].get("abstract") is None and alone.nodes["a"]["title"] == "Title a"
