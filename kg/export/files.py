@@ -15,8 +15,12 @@ What each file carries:
   references and ids included): the texts graph.json leaves out, and a corpus ``kg build``
   reads again.
 * ``graph.graphml``, ``graph.gexf`` -- the map for Gephi / Cytoscape: every paper,
-  author and venue, concepts of 2 or more papers (a concept of one paper joins nothing),
-  and every edge between those; no abstracts, raw references or external ids (they are
+  author and venue, the concepts of 2 or more papers (a concept of one paper joins
+  nothing; in large corpora the threshold rises until at most 20,000 concepts remain) and
+  every edge between those, co-occurrence links of the smallest count that keeps at most
+  100,000 of them (:func:`gephi_thresholds`; the GraphML records both thresholds); nodes
+  without aliases (and a title or name equal to the label), edges without the ``shared``
+  and ``surface`` explanations; no abstracts, raw references or external ids (they are
   in ``papers.jsonl``); lists as ``"; "``-joined strings.
 * ``papers.csv``, ``concepts.csv``, ``mentions.csv`` -- flat tables. Cells a spreadsheet
   would evaluate (starting with ``=``, ``+``, ``-``, ``@``) get a leading apostrophe,
@@ -46,7 +50,10 @@ __all__ = ["atomic_write", "atomic_file", "write_graph_files", "graph_writers", 
 LIST_SEPARATOR = "; "
 GRAPH_FILES = ("graph.json", "papers.jsonl", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv")
 # Node attributes left out of GraphML/GEXF: long texts and raw identifiers.
-_GEPHI_SKIP = frozenset({"abstract", "references", "ids", "keyphrases", "source"})
+_GEPHI_SKIP = frozenset({"abstract", "references", "ids", "keyphrases", "source", "aliases"})
+# Edge attributes left out of GraphML/GEXF: explanations and surfaces (graph.json has them;
+# a mention's weight is its score).
+_GEPHI_EDGE_SKIP = frozenset({"shared", "surface", "score"})
 
 
 def _umask() -> int:
@@ -112,8 +119,35 @@ def flat_value(value: object) -> object:
 # --- GraphML and GEXF ---------------------------------------------------------------------
 
 
-def _gephi_nodes(graph: nx.MultiDiGraph) -> set[str]:
-    return {n for n, d in graph.nodes(data=True) if d.get("kind") != "concept" or (d.get("papers") or 0) >= 2}
+# The Gephi map's size: at most this many concepts and co-occurrence links (VOSviewer's
+# term maps keep ~1,000 terms; Gephi stays responsive up to a few hundred thousand edges).
+GEPHI_CONCEPTS = 20_000
+GEPHI_COOCCURRENCE = 100_000
+
+
+def _threshold(values: list[int], cap: int, low: int) -> int:
+    """The smallest threshold >= ``low`` that keeps at most ``cap`` of ``values`` (those >= it)."""
+    values = sorted((v for v in values if v >= low), reverse=True)
+    if len(values) <= cap:
+        return low
+    return values[cap] + 1  # the cap-th largest is cut, with every value equal to it
+
+
+def gephi_thresholds(graph: nx.MultiDiGraph) -> tuple[int, int]:
+    """``(min papers of a concept, min count of a co-occurrence)`` of the Gephi map of ``graph``.
+
+    Concepts of one paper join nothing and are always left out; above
+    :data:`GEPHI_CONCEPTS` concepts or :data:`GEPHI_COOCCURRENCE` co-occurrence links, the
+    thresholds rise until they fit.
+    """
+    papers = [d.get("papers") or 0 for _, d in graph.nodes(data=True) if d.get("kind") == "concept"]
+    counts = [d.get("count") or 0 for _, _, k, d in graph.edges(keys=True, data=True) if k == "co_occurs"]
+    return _threshold(papers, GEPHI_CONCEPTS, 2), _threshold(counts, GEPHI_COOCCURRENCE, 1)
+
+
+def _gephi_nodes(graph: nx.MultiDiGraph, min_papers: int) -> set[str]:
+    return {n for n, d in graph.nodes(data=True)
+            if d.get("kind") != "concept" or (d.get("papers") or 0) >= min_papers}
 
 
 def _scalar(value: object) -> object:
@@ -175,24 +209,26 @@ class _Ids(dict):
 
 
 def _gephi_items(graph: nx.MultiDiGraph):
-    keep = _gephi_nodes(graph)
-    nodes = [(n, {k: _scalar(v) for k, v in d.items() if k not in _GEPHI_SKIP and v is not None})
+    min_papers, min_count = gephi_thresholds(graph)
+    keep = _gephi_nodes(graph, min_papers)
+    nodes = [(n, {k: _scalar(v) for k, v in d.items() if k not in _GEPHI_SKIP and v is not None
+                  and not (k in ("title", "name") and v == d.get("label"))})  # the label says it
              for n, d in graph.nodes(data=True) if n in keep]
 
     def raw_edges():
         for u, v, key, d in graph.edges(keys=True, data=True):
-            if u in keep and v in keep:
-                yield u, v, key, d
+            if u in keep and v in keep and (key != "co_occurs" or (d.get("count") or 0) >= min_count):
+                yield u, v, key, {k: x for k, x in d.items() if k not in _GEPHI_EDGE_SKIP}
 
-    return nodes, raw_edges
+    return nodes, raw_edges, {"map_min_concept_papers": min_papers, "map_min_cooccurrence": min_count}
 
 
 def write_graphml(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
     """Stream the Gephi map of ``graph`` (see the module docstring) as GraphML."""
-    nodes, raw_edges = _gephi_items(graph)
+    nodes, raw_edges, thresholds = _gephi_items(graph)
     node_types = _attributes(d for _, d in nodes)
     edge_types = _attributes(d for _, _, _, d in raw_edges())
-    graph_attrs = {k: _scalar(v) for k, v in graph.graph.items() if v is not None}
+    graph_attrs = {k: _scalar(v) for k, v in {**graph.graph, **thresholds}.items() if v is not None}
     graph_types = _attributes([graph_attrs])
     handle.write("<?xml version='1.0' encoding='utf-8'?>\n"
                  '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
@@ -226,7 +262,7 @@ def write_graphml(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
 
 def write_gexf(graph: nx.MultiDiGraph, handle: IO[str]) -> None:
     """Stream the Gephi map of ``graph`` (see the module docstring) as GEXF 1.2."""
-    nodes, raw_edges = _gephi_items(graph)
+    nodes, raw_edges, _ = _gephi_items(graph)
     node_types = _attributes((d for _, d in nodes), skip=frozenset({"label"}))
     edge_types = _attributes((d for _, _, _, d in raw_edges()), skip=frozenset({"weight"}))
     node_ids = {name: f'<attvalue for="{i}" value=' for i, name in enumerate(node_types)}
