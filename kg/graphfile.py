@@ -60,6 +60,16 @@ def _implied_weight(key: str, data: dict) -> float | None:
     return None
 
 
+def _edges(graph: nx.MultiDiGraph, source_kinds: tuple[str, ...], key: str):
+    """``(u, v, data)`` of the ``key`` edges leaving nodes of ``source_kinds`` (faster than edges())."""
+    succ = graph.succ
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") in source_kinds:
+            for target, keys in succ[node].items():
+                if key in keys:
+                    yield node, target, keys[key]
+
+
 class _Mentions:
     """Each paper's concepts and each concept's paper count and name, from a graph's mentions."""
 
@@ -72,9 +82,8 @@ class _Mentions:
             for node, data in graph.nodes(data=True):
                 if data.get("kind") == "concept":
                     self.add_concept(node, data)
-            for u, v, key in graph.edges(keys=True):
-                if key == "mentions":
-                    self.of[u].add(v)
+            for u, v, _ in _edges(graph, ("paper",), "mentions"):
+                self.of[u].add(v)
 
     def add_concept(self, node: str, data: dict) -> None:
         papers = data.get("papers")
@@ -100,8 +109,8 @@ def _co_occurrence(graph: nx.MultiDiGraph, min_count: int) -> list[tuple[str, st
     column = {c: j for j, c in enumerate(concepts)}
     papers: dict[str, int] = {}
     rows, cols = [], []
-    for u, v, key in graph.edges(keys=True):
-        if key == "mentions" and v in column:
+    for u, v, _ in _edges(graph, ("paper",), "mentions"):
+        if v in column:
             rows.append(papers.setdefault(u, len(papers)))
             cols.append(column[v])
     if not rows:
@@ -116,10 +125,12 @@ def _co_occurrence(graph: nx.MultiDiGraph, min_count: int) -> list[tuple[str, st
 
 def _co_occurs_derivable(graph: nx.MultiDiGraph) -> int | None:
     """The min count at which the graph's co_occurs edges are exactly the derived ones, else None."""
-    stored = sorted((u, v, d.get("count")) for u, v, k, d in graph.edges(keys=True, data=True) if k == "co_occurs")
-    if any(set(d) - {"kind", "count", "weight"} or d.get("weight") != d.get("count")
-           for _, _, k, d in graph.edges(keys=True, data=True) if k == "co_occurs"):
+    edges = list(_edges(graph, ("concept",), "co_occurs"))
+    if len(edges) != sum(1 for *_, k in graph.edges(keys=True) if k == "co_occurs"):
+        return None  # co_occurs leaving a node that is no concept: not build_graph's
+    if any(set(d) - {"kind", "count", "weight"} or d.get("weight") != d.get("count") for _, _, d in edges):
         return None
+    stored = sorted((u, v, d.get("count")) for u, v, d in edges)
     try:
         wanted = int(json.loads(graph.graph.get("parameters", "{}")).get("min_cooccurrence", 1))
     except (ValueError, TypeError, AttributeError):
@@ -152,8 +163,11 @@ def _people_derivable(graph: nx.MultiDiGraph) -> bool:
         return False
     if any(graph.nodes[n] != d for n, d in made):
         return False
-    mine = sorted(((u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True) if k in ("wrote", "published_in")),
+    mine = sorted([(u, v, "wrote", d) for u, v, d in _edges(graph, ("author",), "wrote")]
+                  + [(u, v, "published_in", d) for u, v, d in _edges(graph, ("paper",), "published_in")],
                   key=lambda e: e[:3])
+    if len(mine) != sum(1 for *_, k in graph.edges(keys=True) if k in ("wrote", "published_in")):
+        return False
     theirs = sorted(derived.edges(keys=True, data=True), key=lambda e: e[:3])
     if [e[:3] for e in mine] != [e[:3] for e in theirs] or any(a[3] != b[3] for a, b in zip(mine, theirs)):
         return False

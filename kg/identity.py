@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from kg.ingest.identifiers import normalize_title, reference_key
 from kg.models import Paper
@@ -106,6 +107,7 @@ def _plain(text: str) -> str:
     return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
+@lru_cache(maxsize=1 << 17)  # names repeat across papers (ACM-CR: 87k authorships, 35k people)
 def author_id(name: str) -> str | None:
     """The ``a:`` node id of a person, ``First Last`` order, or ``None`` for an empty name.
 
