@@ -32,7 +32,7 @@ from scipy import sparse
 
 from kg.errors import GraphFileError
 
-__all__ = ["write_graph_json", "write_papers_jsonl", "graph_to_json", "graph_from_json", "load_graph", "TEXTS",
+__all__ = ["write_graph_json", "write_corpus_jsonl", "graph_to_json", "graph_from_json", "load_graph", "TEXTS",
            "PAPERS_FILE"]
 
 _LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
@@ -42,8 +42,8 @@ _PEOPLE = "people_from_papers"
 _RANKS = "mention_ranks_by_order"
 _TEXTS_FILE = "paper_texts_file"
 _CONCEPTS = "concepts_by_id"  # concept nodes without kind (ids start with c:) nor papers (their mentions count it)
-TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes papers.jsonl holds
-PAPERS_FILE = "papers.jsonl"
+TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes corpus.jsonl holds
+PAPERS_FILE = "corpus.jsonl"
 
 
 def _dumps(value: object) -> str:
@@ -233,7 +233,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True) -> N
     Compact, keys sorted, one node or edge per line, no timestamps; what other
     attributes imply is left out (see the module docstring). With ``texts=False`` the
     papers' long attributes (:data:`TEXTS`: abstract, raw references, external ids,
-    source) are left out too, for :func:`write_papers_jsonl` to write beside it.
+    source) are left out too, for :func:`write_corpus_jsonl` to write beside it.
     """
     mentions = _Mentions(graph)
     mentions.ranks_by_order = _ranks_by_order(graph)
@@ -340,7 +340,7 @@ def _expand(graph: nx.MultiDiGraph) -> None:
         graph.add_edges_from(people.edges(keys=True, data=True))
 
 
-def write_papers_jsonl(graph: nx.MultiDiGraph, handle) -> None:
+def write_corpus_jsonl(graph: nx.MultiDiGraph, handle) -> None:
     """Stream every paper of ``graph`` as one JSON object per line (kg's own ``jsonl`` input format).
 
     ``id``, ``title``, ``title_derived``, ``abstract``, ``authors``, ``year``, ``venue``,
@@ -355,7 +355,7 @@ def write_papers_jsonl(graph: nx.MultiDiGraph, handle) -> None:
 
 
 def _attach_texts(graph: nx.MultiDiGraph, path: str) -> None:
-    """Put the :data:`TEXTS` attributes from a ``papers.jsonl`` back on the paper nodes."""
+    """Put the :data:`TEXTS` attributes from a ``corpus.jsonl`` back on the paper nodes."""
     from kg.escape import clean_text
 
     try:

@@ -24,7 +24,7 @@ from kg.analysis import SEED, save_analysis
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
-from kg.export.staging import StagedFolder
+from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder
 from kg.extract import (DIVERSITY, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
                         Embedder, extract, extractor_name, load_embedder)
 from kg.graph import build_graph
@@ -249,6 +249,12 @@ def build(
     """
     clock = _Clock(on_stage)
     staged = StagedFolder(out_dir)  # fails now, not after extraction, if out_dir cannot be written
+    for path in inputs:
+        where = os.path.realpath(os.fspath(path))
+        if os.path.dirname(where) == staged.target and os.path.basename(where) in KG_OUTPUTS:
+            staged.abort()
+            raise OutputFolderError(f"{os.fspath(path)} is in the output folder, where the build writes its own "
+                                    f"{os.path.basename(where)}; move it or choose another output folder")
     try:
         result = run(inputs, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock)
         write_outputs(result, staged.staging, options, clock=clock)
@@ -306,6 +312,7 @@ def run(
         if cached is not None:
             cached.close()
     concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors)
+    found.doc_vectors = found.doc_vectors.astype(np.float16)  # as saved; the links use float16 too
     model, signature = (getattr(embedder, "name", type(embedder).__name__),
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
     found.phrase_vectors = {}  # the largest array of the build (phrases x 384 floats): not needed now
@@ -333,6 +340,7 @@ def run(
     clock.lap("graph")
     steps: dict[str, float] = {}
     analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
+    _release_memory()  # the projections the analysis dropped
     clock.lap("analyze")
     if clock.on_stage:
         for step, seconds in steps.items():

@@ -66,12 +66,12 @@ def test_a_graph_written_without_texts_gets_them_back_from_papers_jsonl(tmp_path
     assert papers and all("abstract" not in n and "source" not in n for n in papers)
     assert not any(n.get("kind") in ("author", "venue") for n in data["nodes"])  # derived from the papers
     assert not any(e["key"] in ("wrote", "published_in") for e in data["edges"])
-    records = [json.loads(line) for line in (tmp_path / "papers.jsonl").read_text(encoding="utf-8").splitlines()]
+    records = [json.loads(line) for line in (tmp_path / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["abstract"] for r in records] == ["abstract of a", "abstract of b", "abstract of c", "abstract of d"]
     back = load_graph(tmp_path)
     assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
     assert _edges(back) == _edges(graph)
     assert list(back.nodes) == list(graph.nodes)
-    (tmp_path / "papers.jsonl").unlink()  # graph.json alone: the graph without the texts
+    (tmp_path / "corpus.jsonl").unlink()  # graph.json alone: the graph without the texts
     alone = load_graph(tmp_path)
     assert alone.nodes["a"].get("abstract") is None and alone.nodes["a"]["title"] == "Title a"

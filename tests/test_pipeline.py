@@ -114,3 +114,14 @@ def test_real_model_end_to_end(corpus_file, tmp_path, real_embedder):
     assert graph.has_edge("p3", "p4", key="related")
     assert "implicit feedback" in concept_of, names
     assert graph.nodes[concept_of["implicit feedback"]]["papers"] == 2
+
+
+def test_an_input_the_build_would_overwrite_is_refused_before_any_work(tmp_path, hash_embedder):
+    from kg.export.staging import OutputFolderError
+
+    mine = tmp_path / "papers.csv"  # a name the build writes
+    mine.write_text("id,title,abstract\n1,Graphs,Graph neural networks learn on graphs.\n", encoding="utf-8")
+    with pytest.raises(OutputFolderError, match="papers.csv is in the output folder"):
+        build([mine], tmp_path, BuildOptions(html=False), embedder=hash_embedder)
+    assert hash_embedder.calls == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["papers.csv"]

@@ -239,16 +239,27 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         summary = _summary(graph)
         concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
                           key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))
-    with _timed(timings, "projections"):
-        related = projection(graph, "related", attrs=("weight",))
-        cooc = projection(graph, "co_occurs", attrs=("weight", "count"))
-        bipartite = projection(graph, "mentions", attrs=("weight",))
+    # One projection at a time (weights only), each dropped once its tables are made: on a
+    # 25k-paper corpus the three together would take 200 MB more at once.
+    betweenness_methods: dict[str, str] = {}
     with _timed(timings, "centrality: papers (related)"):
+        related = projection(graph, "related", attrs=("weight",))
         paper_table = centrality_table(related, **options)
+        betweenness_methods["papers"] = betweenness_method(related, exact_limit=exact_limit, samples=samples,
+                                                           seed=seed)
     with _timed(timings, "centrality: concepts (co_occurs)"):
+        cooc = projection(graph, "co_occurs", attrs=("weight", "count"))
         concept_table = centrality_table(cooc, **options)
+        betweenness_methods["concepts"] = betweenness_method(cooc, exact_limit=exact_limit, samples=samples,
+                                                             seed=seed)
+        concept_degrees = _distribution(cooc)
+        del cooc
     with _timed(timings, "centrality: bipartite (mentions)"):
+        bipartite = projection(graph, "mentions", attrs=("weight",))
         bipartite_table = centrality_table(bipartite, **options)
+        betweenness_methods["bipartite"] = betweenness_method(bipartite, exact_limit=exact_limit, samples=samples,
+                                                              seed=seed)
+        del bipartite
     with _timed(timings, "centrality: citations"):
         citations = citation_table(graph)
     with _timed(timings, f"communities ({method})"):
@@ -268,15 +279,13 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
             row["name"] = _name(graph, row["id"])
     with _timed(timings, "citation maps"):
         maps = citation_maps(graph, method=method, seed=seed, resolution=resolution)
-    projections = {"papers": related, "concepts": cooc, "bipartite": bipartite}
     ranks = {name: {row["id"]: round(float(row["pagerank"]), 10)
                     for row in sorted(table, key=lambda r: str(r["id"]))}
              for name, table in (("papers", paper_table), ("concepts", concept_table))}
     return {
         "parameters": {
             "seed": seed, "resolution": resolution, "method": method, "scoring": scoring, "top": top,
-            "betweenness": {name: betweenness_method(g, exact_limit=exact_limit, samples=samples, seed=seed)
-                            for name, g in projections.items()},
+            "betweenness": betweenness_methods,
         },
         "summary": summary,
         "top_concepts": [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0)}
@@ -293,6 +302,6 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
                          for row in themes],
         "trends": trends,
         "bursts": [{**row, "weight": _r(row["weight"])} for row in bursts],
-        "degree_distribution": {"papers": _distribution(related), "concepts": _distribution(cooc)},
+        "degree_distribution": {"papers": _distribution(related), "concepts": concept_degrees},
         "citation_maps": maps,
     }

@@ -11,7 +11,7 @@ What each file carries:
 * ``graph.json`` -- the graph (NetworkX node-link, ``edges`` key), compact, one node or
   edge per line; what other attributes imply is left out and restored on load, and so
   are the papers' long texts (:mod:`kg.graphfile`). The graph every other command reads.
-* ``papers.jsonl`` -- every paper as kg read it, one JSON object per line (abstract,
+* ``corpus.jsonl`` -- every paper as kg read it, one JSON object per line (abstract,
   references and ids included): the texts graph.json leaves out, and a corpus ``kg build``
   reads again.
 * ``graph.graphml``, ``graph.gexf`` -- the map for Gephi / Cytoscape: every paper,
@@ -21,7 +21,7 @@ What each file carries:
   100,000 of them (:func:`gephi_thresholds`; the GraphML records both thresholds); nodes
   without aliases (and a title or name equal to the label), edges without the ``shared``
   and ``surface`` explanations; no abstracts, raw references or external ids (they are
-  in ``papers.jsonl``); lists as ``"; "``-joined strings.
+  in ``corpus.jsonl``); lists as ``"; "``-joined strings.
 * ``papers.csv``, ``concepts.csv``, ``mentions.csv`` -- flat tables. Cells a spreadsheet
   would evaluate (starting with ``=``, ``+``, ``-``, ``@``) get a leading apostrophe,
   as OWASP recommends for CSV exports (:func:`kg.escape.csv_cell`).
@@ -42,13 +42,13 @@ from xml.sax.saxutils import quoteattr
 import networkx as nx
 
 from kg.escape import clean_text, csv_cell, xml_text
-from kg.graphfile import write_graph_json, write_papers_jsonl
+from kg.graphfile import write_graph_json, write_corpus_jsonl
 
 __all__ = ["atomic_write", "atomic_file", "write_graph_files", "graph_writers", "write_graphml",
            "write_gexf", "flat_value", "LIST_SEPARATOR", "GRAPH_FILES"]
 
 LIST_SEPARATOR = "; "
-GRAPH_FILES = ("graph.json", "papers.jsonl", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv")
+GRAPH_FILES = ("graph.json", "corpus.jsonl", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv")
 # Node attributes left out of GraphML/GEXF: long texts and raw identifiers.
 _GEPHI_SKIP = frozenset({"abstract", "references", "ids", "keyphrases", "source", "aliases"})
 # Edge attributes left out of GraphML/GEXF: explanations and surfaces (graph.json has them;
@@ -340,7 +340,7 @@ def graph_writers(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]
     """File name -> a function that streams that file of ``graph`` to a text handle."""
     writers: dict[str, Callable[[IO[str]], None]] = {
         "graph.json": lambda handle: write_graph_json(graph, handle, texts=False),
-        "papers.jsonl": lambda handle: write_papers_jsonl(graph, handle),
+        "corpus.jsonl": lambda handle: write_corpus_jsonl(graph, handle),
         "graph.graphml": lambda handle: write_graphml(graph, handle),
         "graph.gexf": lambda handle: write_gexf(graph, handle),
     }

@@ -31,7 +31,7 @@ __all__ = ["StagedFolder", "OutputFolderError", "KG_OUTPUTS"]
 # Every file a build may write. Entries of an old output folder with these names are
 # replaced (or dropped when the new build does not write them); all others are kept.
 KG_OUTPUTS = frozenset({
-    "graph.json", "papers.jsonl", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv",
+    "graph.json", "corpus.jsonl", "graph.graphml", "graph.gexf", "papers.csv", "concepts.csv", "mentions.csv",
     "report.md", "report.html", "report.json", "graph.html", "thesaurus.txt", "analysis.json",
     "paper_vectors.npy", "paper_vectors.json", "concept_vectors.npy", "concept_vectors.json",
     "vosviewer_map.txt", "vosviewer_network.txt", "vosviewer.json",  # kg export vosviewer OUT
