@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from functools import lru_cache
 
 from kg.extract.candidates import word_class
 from kg.models import Keyphrase, Paper
@@ -39,16 +40,22 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
         run: list[tuple[str, str]] = []
         joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
         for token in chunk.split() + [""]:
-            parts = _SEPARATORS.sub(" ", token).split() or [""]
-            for k, raw in enumerate(parts):
-                word = _DROP.sub("", raw).casefold().strip(".")
+            for k, (raw, word) in enumerate(_parts(token)):
                 if word and word not in STOP_WORDS:
                     run.append((word, raw))
                     joined.append(k > 0)
                     continue
-                _match_run(run, joined, wanted, heads, max_modifiers, found)
+                if len(run) > 1:
+                    _match_run(run, joined, wanted, heads, max_modifiers, found)
                 run, joined = [], []
     return found
+
+
+@lru_cache(maxsize=1 << 18)
+def _parts(token: str) -> tuple[tuple[str, str], ...]:
+    """A token's words (split at hyphens and slashes) as ``(raw, folded)`` pairs: tokens repeat."""
+    parts = _SEPARATORS.sub(" ", token).split() or [""]
+    return tuple((raw, _DROP.sub("", raw).casefold().strip(".")) for raw in parts)
 
 
 def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
@@ -60,13 +67,14 @@ def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, ma
     """
     for j in range(1, len(run)):
         head = singularize(run[j][0])
-        if head not in heads:
+        starts = heads.get(head) if isinstance(heads, Mapping) else (None if head not in heads else ())
+        if starts is None:
             continue
         first = max(0, j - max_modifiers)
         before = [w for w, _ in run[first:j]]
         n = len(before)
         for start in range(n):  # the key's words: before[start:gap_from] + before[gap_to:] + head
-            if joined[first + start]:
+            if joined[first + start] or (starts and before[start] not in starts):
                 continue
             for gap_from in range(start + 1, n + 1):
                 for gap_to in range(gap_from, min(n, gap_from + 2) + 1):
@@ -121,7 +129,9 @@ def _contained_keys(papers: list[Paper], keyed: Mapping[str, list[tuple[str, Key
             if " " in key and _containable(key):
                 holders[key].add(pid)
     wanted = frozenset(holders)
-    heads = frozenset(k.rsplit(" ", 1)[1] for k in wanted)
+    heads: dict[str, set[str]] = defaultdict(set)  # head word -> the first words of its keys
+    for key in wanted:
+        heads[key.rsplit(" ", 1)[1]].add(key.split(" ", 1)[0])
     found = {}
     for paper in papers:
         text = paper.abstract if paper.title_derived else f"{paper.title}. {paper.abstract}"
