@@ -162,7 +162,7 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=Non
     found = _probe_vectors(sorted({probes[k] for keys in groups for k in keys}), embedder, vectors)
     merged: dict[str, str] = {}
     for keys in groups:
-        matrix = np.vstack([found[probes[k]] for k in keys])
+        matrix = np.vstack([found[probes[k]] for k in keys]).astype(np.float32)
         rows = max(1, max_cells // len(keys))
         for start in range(0, len(keys), rows):
             sims = matrix[start : start + rows] @ matrix[start:].T
@@ -179,10 +179,10 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=Non
 
 
 def _probe_vectors(texts: list[str], embedder, vectors: Mapping[str, np.ndarray] | None) -> dict[str, np.ndarray]:
-    """Unit vectors (float32) of ``texts``: from ``vectors`` where given, the rest embedded."""
+    """Unit vectors of ``texts``: from ``vectors`` where given (as they are: no copy), the rest embedded."""
     vectors = vectors or {}
     missing = [t for t in texts if t not in vectors]
-    found = {t: np.asarray(vectors[t], dtype=np.float32) for t in texts if t in vectors}
+    found = {t: vectors[t] for t in texts if t in vectors}
     if missing:
         if embedder is None:
             raise ValueError(f"{len(missing)} probe texts have no vector and no embedder was given")
