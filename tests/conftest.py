@@ -24,8 +24,9 @@ class HashEmbedder:
 
     name = "hash-256"
 
-    def __init__(self, dim: int = 256):
+    def __init__(self, dim: int = 256, common: float = 0.0):
         self.dim = dim
+        self.common = common  # weight of one direction every vector shares (see test_neo4j_server)
         self.calls: list[int] = []
 
     def embed(self, texts):
@@ -36,6 +37,9 @@ class HashEmbedder:
                 digest = hashlib.md5(token.encode()).digest()
                 index = int.from_bytes(digest[:4], "little") % self.dim
                 out[row, index] += 1.0 if digest[4] & 1 else -1.0
+            if self.common and out[row].any():
+                out[row] /= np.linalg.norm(out[row])
+                out[row, self.dim - 1] += self.common
             norm = np.linalg.norm(out[row])
             if norm:
                 out[row] /= norm
