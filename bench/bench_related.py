@@ -177,7 +177,9 @@ def main() -> None:
                               for p in ids])
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    texts = [f"{nodes[p].get('title') or ''}. {nodes[p].get('abstract') or ''}" for p in ids]
+    # the records' own texts: graph.json keeps abstracts in corpus.jsonl beside it
+    texts = [f"{records.get(p, nodes[p]).get('title') or ''}. {records.get(p, nodes[p]).get('abstract') or ''}"
+             for p in ids]
     tfidf = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit_transform(texts)
 
     scores = {
