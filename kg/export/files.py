@@ -34,7 +34,7 @@ from __future__ import annotations
 import csv
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
 from typing import IO
 from xml.sax.saxutils import quoteattr
@@ -63,14 +63,16 @@ def _umask() -> int:
 
 
 @contextmanager
-def atomic_file(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
-    """A text handle whose file replaces ``path`` only once the ``with`` block succeeds."""
+def _replacing(path: str | os.PathLike[str], mode: str):
+    """A handle (``mode`` "w" or "wb") on a temporary file that replaces ``path`` only once the
+    ``with`` block succeeds; on any failure the temporary file is removed and ``path`` untouched."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    text = {"encoding": "utf-8", "newline": "", "errors": "replace"} if "b" not in mode else {}
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="", errors="replace") as handle:
+        with os.fdopen(fd, mode, **text) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -82,23 +84,15 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[IO[str]]:
         raise
 
 
+def atomic_file(path: str | os.PathLike[str]):
+    """A text handle whose file replaces ``path`` only once the ``with`` block succeeds."""
+    return _replacing(path, "w")
+
+
 def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(clean_text(data).encode("utf-8") if isinstance(data, str) else data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with _replacing(path, "wb") as handle:
+        handle.write(clean_text(data).encode("utf-8") if isinstance(data, str) else data)
 
 
 def flat_value(value: object) -> object:
