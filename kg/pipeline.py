@@ -248,6 +248,7 @@ def build(
         Called with a :class:`Stage` as each stage ends (``BuildResult.stages`` has them all).
     """
     clock = _Clock(on_stage)
+    inputs = list(inputs)
     staged = StagedFolder(out_dir)  # fails now, not after extraction, if out_dir cannot be written
     for path in inputs:
         where = os.path.realpath(os.fspath(path))
