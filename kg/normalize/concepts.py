@@ -100,15 +100,23 @@ def normalize_concepts(
     best: dict[tuple[str, str], tuple[float, str]] = {}
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
+    shared_keys: dict[str, str | None] = {}  # surface -> key, in papers that define no acronym
     for paper in papers:
         acronyms = table.for_paper(local[paper.id])
         rows = keyed[paper.id] = []
+        seen: set[str] = set()
         for phrase in keyphrases.get(paper.id, []):
-            key = _key_of(phrase.phrase, acronyms, replace, preferred)
+            if local[paper.id]:  # the paper's own definitions may change its keys
+                key = _key_of(phrase.phrase, acronyms, replace, preferred)
+            elif phrase.phrase in shared_keys:
+                key = shared_keys[phrase.phrase]
+            else:
+                key = shared_keys[phrase.phrase] = _key_of(phrase.phrase, acronyms, replace, preferred)
             if key and key not in stop:
-                if top_n is None or len({k for k, _ in rows}) < top_n or key in {k for k, _ in rows}:
+                if top_n is None or len(seen) < top_n or key in seen:
                     primary[key].add(paper.id)
                 rows.append((key, phrase))
+                seen.add(key)
     contained: dict[str, dict[str, str]] = {}  # paper id -> concept key -> the words its text has
     if top_n is not None and contain:
         contained = _contained_keys(papers, keyed, primary, max_df=max(_MIN_CONTAIN_DF, contain_df * len(papers)),
@@ -164,10 +172,11 @@ def normalize_concepts(
 def _key_of(surface: str, acronyms: _Acronyms,
             replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
     """The concept key of one surface form: thesaurus first, then acronym expansion."""
-    for key in (concept_key(surface), concept_key(_expand(surface, acronyms))):
+    expanded = concept_key(_expand(surface, acronyms))
+    for key in (concept_key(surface), expanded):
         if key in replace:
             new_key, name = replace[key]
             if new_key:
                 preferred.setdefault(new_key, name)
             return new_key
-    return concept_key(_expand(surface, acronyms))
+    return expanded
