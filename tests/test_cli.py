@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import typer
@@ -76,6 +77,11 @@ def test_build_prints_summary_with_skips(tmp_path):
     assert f"skipped {corpus}:2: empty: no abstract" in result.output
     assert f"skipped {corpus}:3: duplicate: same id 'a' as {corpus}:1" in result.output
     assert (tmp_path / "o" / "graph.json").exists()
+    # a line per stage with its time and memory, also when stderr is no terminal
+    stages = re.findall(r"^kg: stage (.+?): [\d.]+ s wall, [\d.]+ s CPU, RSS \d+ MB, peak \d+ MB$",
+                        result.output, flags=re.M)
+    assert stages[0] == "ingest" and stages[-1] == "commit"
+    assert {"documents and candidates", "phrases", "normalize", "graph", "analyze", "write graph.json"} <= set(stages)
 
 
 ESCAPES = ("\x1b", "\u202e", "\x07", "\x9b")
