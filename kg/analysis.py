@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 import networkx as nx
 
 from kg.errors import GraphFileError, KgError
-from kg.escape import clean_text
+from kg.escape import clean_tree
 
 __all__ = [
     "SEED", "RESOLUTION", "ANALYSIS_FILE", "DETAIL", "AnalysisMismatchError",
@@ -97,19 +97,9 @@ def check_analysis(graph: nx.MultiDiGraph, analysis: Mapping) -> Mapping:
     return analysis
 
 
-def _clean(value: object) -> object:
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, Mapping):
-        return {clean_text(k) if isinstance(k, str) else k: _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    return value
-
-
 def render_analysis(analysis: Mapping) -> str:
     """``analysis`` as JSON text: sorted keys, so equal analyses give equal bytes."""
-    return json.dumps(_clean(analysis), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
+    return json.dumps(clean_tree(analysis), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
 
 
 def save_analysis(analysis: Mapping, folder: str | os.PathLike[str]) -> str:

@@ -19,8 +19,9 @@ plain text; none of them raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-__all__ = ["clean_text", "xml_text", "csv_cell", "markdown_text", "terminal_text"]
+__all__ = ["clean_text", "clean_tree", "xml_text", "csv_cell", "markdown_text", "terminal_text"]
 
 # Explicit bidirectional formatting characters (Trojan Source, CVE-2021-42574).
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -50,6 +51,23 @@ def clean_text(text: str) -> str:
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
     return _BIDI.sub("", text)
+
+
+def clean_tree(value: object) -> object:
+    """``value`` (JSON-like: dicts, lists, scalars) with every string, keys too, through :func:`clean_text`.
+
+    Examples
+    --------
+    >>> clean_tree({"t\\u202e": ["a\\ud800", 1]})
+    {'t': ['a\\ufffd', 1]}
+    """
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, Mapping):
+        return {clean_text(k) if isinstance(k, str) else k: clean_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_tree(v) for v in value]
+    return value
 
 
 def xml_text(text: str) -> str:

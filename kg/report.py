@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from kg.escape import clean_text, markdown_text
+from kg.escape import clean_text, clean_tree, markdown_text
 
 __all__ = ["report_sections", "render_markdown", "render_html", "render_json", "write_report", "REPORT_FILES"]
 
@@ -267,18 +267,7 @@ def render_json(analysis: Mapping) -> str:
     The per-node PageRank maps stay in ``analysis.json`` (:mod:`kg.analysis`).
     """
     tables = {k: v for k, v in analysis.items() if k != "pagerank"}
-    return json.dumps(_clean(tables), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
-
-
-def _clean(value: object) -> object:
-    """``value`` with every string (keys too) passed through :func:`kg.escape.clean_text`."""
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, Mapping):
-        return {clean_text(k) if isinstance(k, str) else k: _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
-    return value
+    return json.dumps(clean_tree(tables), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
 
 
 def write_report(analysis: Mapping, out_dir: str | os.PathLike[str], *, title: str = "kg report") -> list[str]:
