@@ -78,6 +78,8 @@ __all__ = [
 ]
 
 EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
+_ENDS = {"related": ("paper",), "cites": ("paper",), "co_occurs": ("concept",),  # the node kinds each kind joins
+         "mentions": ("paper", "concept"), "wrote": ("author", "paper"), "published_in": ("paper", "venue")}
 _UNDIRECTED = {"related", "co_occurs"}
 SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
 CANDIDATE_DF = 100  # concepts in more papers add weight but find no link candidates
@@ -449,17 +451,20 @@ def projection(graph: nx.MultiDiGraph, kind: str, *, attrs: Sequence[str] | None
     """
     if kind not in EDGE_KINDS:
         raise ValueError(f"unknown edge kind {kind!r}; choose from {EDGE_KINDS}")
-    node_kind = {"related": ("paper",), "cites": ("paper",), "co_occurs": ("concept",),
-                 "mentions": ("paper", "concept"), "wrote": ("author", "paper"),
-                 "published_in": ("paper", "venue")}[kind]
+    node_kind = _ENDS[kind]
     out: nx.Graph = nx.DiGraph() if kind == "cites" else nx.Graph()
     out.graph.update(graph.graph)
-    out.add_nodes_from((n, d) for n, d in graph.nodes(data=True) if d.get("kind") in node_kind)
+    ends = [(n, d) for n, d in graph.nodes(data=True) if d.get("kind") in node_kind]
+    out.add_nodes_from(ends)
+    # Each end's own adjacency, in graph order: the edges graph.edges() would list, without
+    # walking the other kinds' edges (on 25k papers, 1.2 M edges for 0.2 M co-occurrences).
+    succ, joined = graph._succ, {n for n, _ in ends}  # the plain dicts: no view objects per node
     if attrs is None:
-        out.add_edges_from((u, v, d) for u, v, k, d in graph.edges(keys=True, data=True) if k == kind)
+        out.add_edges_from((u, v, keys[kind]) for u, _ in ends for v, keys in succ[u].items()
+                           if kind in keys and v in joined)
     else:  # only what the caller reads: a fraction of the memory on large graphs
-        out.add_edges_from((u, v, {a: d[a] for a in attrs if a in d})
-                           for u, v, k, d in graph.edges(keys=True, data=True) if k == kind)
+        out.add_edges_from((u, v, {a: keys[kind][a] for a in attrs if a in keys[kind]})
+                           for u, _ in ends for v, keys in succ[u].items() if kind in keys and v in joined)
     return out
 
 
