@@ -25,6 +25,7 @@ import io
 import json
 import os
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
@@ -32,8 +33,11 @@ from scipy import sparse
 
 from kg.errors import GraphFileError
 
+if TYPE_CHECKING:
+    from kg.models import Paper
+
 __all__ = ["write_graph_json", "write_corpus_jsonl", "graph_to_json", "graph_from_json", "load_graph", "TEXTS",
-           "PAPERS_FILE"]
+           "PAPERS_FILE", "paper_from_node", "read_corpus_jsonl"]
 
 _LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
 _UNIT_WEIGHT = ("cites", "wrote", "published_in")
@@ -62,12 +66,20 @@ def _implied_weight(key: str, data: dict) -> float | None:
 
 def _edges(graph: nx.MultiDiGraph, source_kinds: tuple[str, ...], key: str):
     """``(u, v, data)`` of the ``key`` edges leaving nodes of ``source_kinds`` (faster than edges())."""
-    succ = graph.succ
+    succ = graph._succ  # the plain dicts: no view object per node
     for node, data in graph.nodes(data=True):
         if data.get("kind") in source_kinds:
             for target, keys in succ[node].items():
                 if key in keys:
                     yield node, target, keys[key]
+
+
+def _all_edges(graph: nx.MultiDiGraph):
+    """``(u, v, key, data)`` of every edge, in ``graph.edges`` order (from the plain dicts: faster)."""
+    for u, nbrs in graph._succ.items():
+        for v, keys in nbrs.items():
+            for key, data in keys.items():
+                yield u, v, key, data
 
 
 class _Mentions:
@@ -123,21 +135,38 @@ def _co_occurrence(graph: nx.MultiDiGraph, min_count: int) -> list[tuple[str, st
                   if n >= min_count)
 
 
-def _co_occurs_derivable(graph: nx.MultiDiGraph) -> int | None:
+def _key_counts(graph: nx.MultiDiGraph) -> dict[str, int]:
+    """How many edges the graph has of each key (one pass over the plain adjacency dicts)."""
+    counts: dict[str, int] = defaultdict(int)
+    for nbrs in graph._succ.values():
+        for keys in nbrs.values():
+            for key in keys:
+                counts[key] += 1
+    return counts
+
+
+def _co_occurs_derivable(graph: nx.MultiDiGraph, key_counts: dict[str, int] | None = None) -> int | None:
     """The min count at which the graph's co_occurs edges are exactly the derived ones, else None."""
     edges = list(_edges(graph, ("concept",), "co_occurs"))
-    if len(edges) != sum(1 for *_, k in graph.edges(keys=True) if k == "co_occurs"):
+    if len(edges) != (key_counts or _key_counts(graph)).get("co_occurs", 0):
         return None  # co_occurs leaving a node that is no concept: not build_graph's
     if any(set(d) - {"kind", "count", "weight"} or d.get("weight") != d.get("count") for _, _, d in edges):
         return None
     stored = sorted((u, v, d.get("count")) for u, v, d in edges)
-    try:
-        wanted = int(json.loads(graph.graph.get("parameters", "{}")).get("min_cooccurrence", 1))
-    except (ValueError, TypeError, AttributeError):
+    wanted = _recorded_min_count(graph, default=1)
+    if wanted is None:
         return None
     if stored and min(c for _, _, c in stored) < wanted:
         return None
     return wanted if stored == [(a, b, n) for a, b, n in _co_occurrence(graph, wanted)] else None
+
+
+def _recorded_min_count(graph: nx.MultiDiGraph, *, default: int | None = None) -> int | None:
+    """The ``min_cooccurrence`` in the graph's recorded ``parameters`` (``default`` when absent; None if unreadable)."""
+    try:
+        return int(json.loads(graph.graph.get("parameters", "{}")).get("min_cooccurrence", default))
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 def _people(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
@@ -153,7 +182,7 @@ def _people(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return out
 
 
-def _people_derivable(graph: nx.MultiDiGraph) -> bool:
+def _people_derivable(graph: nx.MultiDiGraph, key_counts: dict[str, int] | None = None) -> bool:
     """Whether the graph's authors, venues, wrote and published_in are exactly what the papers give,
     in the place build_graph puts them (nodes last; a paper's published_in its last edge)."""
     derived = _people(graph)
@@ -166,13 +195,14 @@ def _people_derivable(graph: nx.MultiDiGraph) -> bool:
     mine = sorted([(u, v, "wrote", d) for u, v, d in _edges(graph, ("author",), "wrote")]
                   + [(u, v, "published_in", d) for u, v, d in _edges(graph, ("paper",), "published_in")],
                   key=lambda e: e[:3])
-    if len(mine) != sum(1 for *_, k in graph.edges(keys=True) if k in ("wrote", "published_in")):
+    key_counts = key_counts or _key_counts(graph)
+    if len(mine) != key_counts.get("wrote", 0) + key_counts.get("published_in", 0):
         return False
     theirs = sorted(derived.edges(keys=True, data=True), key=lambda e: e[:3])
     if [e[:3] for e in mine] != [e[:3] for e in theirs] or any(a[3] != b[3] for a, b in zip(mine, theirs)):
         return False
     for u, v, key, _ in mine:
-        if key == "published_in" and list(graph.succ[u])[-1] != v:
+        if key == "published_in" and next(reversed(graph._succ[u])) != v:
             return False
     return True
 
@@ -183,7 +213,7 @@ def _ranks_by_order(graph: nx.MultiDiGraph) -> bool:
         if data.get("kind") != "paper":
             continue
         expected = 1
-        for target, keys in graph.succ[node].items():
+        for target, keys in graph._succ[node].items():
             if "mentions" in keys:
                 if keys["mentions"].get("rank") != expected:
                     return False
@@ -227,21 +257,30 @@ def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> 
     return out
 
 
-def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True) -> None:
+def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, built: bool = False) -> None:
     """Stream ``graph`` to the text ``handle`` as NetworkX node-link JSON (``nodes``/``edges``).
 
     Compact, keys sorted, one node or edge per line, no timestamps; what other
     attributes imply is left out (see the module docstring). With ``texts=False`` the
     papers' long attributes (:data:`TEXTS`: abstract, raw references, external ids,
     source) are left out too, for :func:`write_corpus_jsonl` to write beside it.
+
+    A graph is checked before its co-occurrence links, authors and venues are left out
+    as derivable (5 s on 25k papers); ``built=True`` vouches that ``graph`` is
+    :func:`kg.graph.build_graph`'s output, unchanged, with ``min_cooccurrence`` recorded in
+    its ``parameters``: they are then derivable by construction (``kg build`` passes it; a
+    test writes real builds both ways and compares the bytes).
     """
     mentions = _Mentions(graph)
     mentions.ranks_by_order = _ranks_by_order(graph)
     attrs = {k: v for k, v in graph.graph.items() if k not in (_MIN_COUNT, _PEOPLE, _RANKS, _TEXTS_FILE, _CONCEPTS)}
-    min_count = _co_occurs_derivable(graph)
+    key_counts = _key_counts(graph)
+    min_count = _recorded_min_count(graph) if built else None
+    if min_count is None:
+        min_count = _co_occurs_derivable(graph, key_counts)
     if min_count is not None:
         attrs[_MIN_COUNT] = min_count
-    people = _people_derivable(graph)
+    people = built or _people_derivable(graph, key_counts)
     if people:
         attrs[_PEOPLE] = True
     if mentions.ranks_by_order:
@@ -249,10 +288,9 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True) -> N
     if not texts:
         attrs[_TEXTS_FILE] = PAPERS_FILE
     counts: dict[str, int] = defaultdict(int)
-    for _, v, key in graph.edges(keys=True):
-        if key == "mentions":
-            counts[v] += 1
-    implied_concepts = all(str(n).startswith("c:") and d.get("papers") == counts.get(n, 0)
+    for _, v, _ in _edges(graph, ("paper",), "mentions"):
+        counts[v] += 1
+    implied_concepts = key_counts.get("mentions", 0) == sum(counts.values()) and all(str(n).startswith("c:") and d.get("papers") == counts.get(n, 0)
                            for n, d in graph.nodes(data=True) if d.get("kind") == "concept")
     if implied_concepts:
         attrs[_CONCEPTS] = True
@@ -270,7 +308,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True) -> N
         separator = ",\n"
     handle.write('\n],"edges":[')
     separator = "\n"
-    for u, v, key, data in graph.edges(keys=True, data=True):
+    for u, v, key, data in _all_edges(graph):
         if (key == "co_occurs" and min_count is not None) or (people and key in ("wrote", "published_in")):
             continue
         handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v,
@@ -352,6 +390,79 @@ def write_corpus_jsonl(graph: nx.MultiDiGraph, handle) -> None:
     for node, data in graph.nodes(data=True):
         if data.get("kind") == "paper":
             handle.write(_dumps({"id": node, **{f: data.get(f) for f in fields}}) + "\n")
+
+
+def paper_from_node(pid: str, data: dict, *, source: str = PAPERS_FILE) -> "Paper":
+    """The :class:`~kg.models.Paper` a build read, from its ``corpus.jsonl`` line or paper node.
+
+    The inverse of what :func:`write_corpus_jsonl` writes: ``ids`` (``scheme:value``
+    strings) back to a dict, ``alias:`` entries back to ``extra["aliases"]`` (the ids of
+    duplicates merged into it), lists back to tuples. Equal to the paper as ingested in
+    every field a build uses (``extra`` keeps only the aliases).
+
+    Raises
+    ------
+    GraphFileError
+        When a field has the wrong type (``source`` names the file and line).
+    """
+    from kg.models import Paper
+
+    def text(name: str, *, optional: bool = False) -> str | None:
+        value = data.get(name)
+        if value is None and optional:
+            return None
+        if not isinstance(value, str):
+            raise GraphFileError(f"{source}: paper {pid!r}: {name!r} must be a string, not {value!r}"[:300])
+        return value
+
+    def strings(name: str) -> tuple[str, ...]:
+        value = data.get(name)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise GraphFileError(f"{source}: paper {pid!r}: {name!r} must be a list of strings"[:300])
+        return tuple(value)
+
+    year = data.get("year")
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        raise GraphFileError(f"{source}: paper {pid!r}: 'year' must be a whole number, not {year!r}"[:300])
+    ids: dict[str, str] = {}
+    aliases: list[str] = []
+    for item in strings("ids"):
+        scheme, sep, value = item.partition(":")
+        if not sep:
+            raise GraphFileError(f"{source}: paper {pid!r}: id {item!r} is not scheme:value"[:300])
+        if scheme == "alias":
+            aliases.append(value)
+        else:
+            ids[scheme] = value
+    return Paper(id=pid, abstract=text("abstract") or "", title=text("title") or "",
+                 title_derived=bool(data.get("title_derived", False)), authors=strings("authors"), year=year,
+                 venue=text("venue", optional=True), keyphrases=strings("keyphrases"),
+                 references=strings("references"), ids=ids, source=text("source", optional=True) or "",
+                 extra={"aliases": aliases} if aliases else {})
+
+
+def read_corpus_jsonl(path: str | os.PathLike[str]) -> list["Paper"]:
+    """The papers of a build's ``corpus.jsonl``, as the build read them (:func:`paper_from_node`).
+
+    Raises
+    ------
+    GraphFileError
+        When the file cannot be read or a line is not one of kg's paper records.
+    """
+    name = os.fspath(path)
+    papers = []
+    try:
+        with open(name, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                record = json.loads(line)
+                if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+                    raise GraphFileError(f"{name}:{number}: not a paper record of kg's (an object with an id)")
+                papers.append(paper_from_node(record["id"], record, source=f"{name}:{number}"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise GraphFileError(f"{name}: cannot read the papers ({exc}); rebuild with kg build") from None
+    return papers
 
 
 def _attach_texts(graph: nx.MultiDiGraph, path: str) -> None:

@@ -75,3 +75,21 @@ def test_a_graph_written_without_texts_gets_them_back_from_papers_jsonl(tmp_path
     (tmp_path / "corpus.jsonl").unlink()  # graph.json alone: the graph without the texts
     alone = load_graph(tmp_path)
     assert alone.nodes["a"].get("abstract") is None and alone.nodes["a"]["title"] == "Title a"
+
+
+def test_a_build_written_on_trust_is_byte_for_byte_the_checked_file(hash_embedder):
+    """kg build skips the derivability checks (``built=True``); on its real output they agree."""
+    import io
+    from pathlib import Path
+
+    from kg.graphfile import write_graph_json
+    from kg.pipeline import BuildOptions, run
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "papers.jsonl"
+    graph = run([example], BuildOptions(html=False), embedder=hash_embedder).graph
+    checked, trusted = io.StringIO(), io.StringIO()
+    write_graph_json(graph, checked, texts=False)
+    write_graph_json(graph, trusted, texts=False, built=True)
+    assert trusted.getvalue() == checked.getvalue()
+    header = json.loads(checked.getvalue())["graph"]
+    assert header["co_occurs_min_count"] == 2 and header["people_from_papers"] is True

@@ -330,10 +330,11 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     return {"papers.csv": papers_csv, "concepts.csv": concepts_csv, "mentions.csv": mentions_csv}
 
 
-def graph_writers(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
-    """File name -> a function that streams that file of ``graph`` to a text handle."""
+def graph_writers(graph: nx.MultiDiGraph, *, built: bool = False) -> dict[str, Callable[[IO[str]], None]]:
+    """File name -> a function that streams that file of ``graph`` to a text handle
+    (``built``: see :func:`kg.graphfile.write_graph_json`)."""
     writers: dict[str, Callable[[IO[str]], None]] = {
-        "graph.json": lambda handle: write_graph_json(graph, handle, texts=False),
+        "graph.json": lambda handle: write_graph_json(graph, handle, texts=False, built=built),
         "corpus.jsonl": lambda handle: write_corpus_jsonl(graph, handle),
         "graph.graphml": lambda handle: write_graphml(graph, handle),
         "graph.gexf": lambda handle: write_gexf(graph, handle),
@@ -343,14 +344,15 @@ def graph_writers(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]
 
 
 def write_graph_files(graph: nx.MultiDiGraph, out_dir: str | os.PathLike[str], *,
-                      on_file: Callable[[str], None] | None = None) -> list[str]:
+                      on_file: Callable[[str], None] | None = None, built: bool = False) -> list[str]:
     """Write ``graph.json``, ``graph.graphml``, ``graph.gexf``, ``papers.csv``,
     ``concepts.csv`` and ``mentions.csv`` into ``out_dir``; return their paths.
 
-    ``on_file(name)`` is called after each file is written (for timing).
+    ``on_file(name)`` is called after each file is written (for timing); ``built``: see
+    :func:`kg.graphfile.write_graph_json`.
     """
     written = []
-    for name, write in graph_writers(graph).items():
+    for name, write in graph_writers(graph, built=built).items():
         path = os.path.join(os.fspath(out_dir), name)
         with atomic_file(path) as handle:
             write(handle)
