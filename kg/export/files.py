@@ -42,7 +42,7 @@ from xml.sax.saxutils import quoteattr
 import networkx as nx
 
 from kg.escape import clean_text, csv_cell, xml_text
-from kg.graphfile import write_graph_json, write_corpus_jsonl
+from kg.graphfile import _all_edges, write_graph_json, write_corpus_jsonl
 
 __all__ = ["atomic_write", "atomic_file", "write_graph_files", "graph_writers", "write_graphml",
            "write_gexf", "flat_value", "LIST_SEPARATOR", "GRAPH_FILES"]
@@ -135,7 +135,7 @@ def gephi_thresholds(graph: nx.MultiDiGraph) -> tuple[int, int]:
     thresholds rise until they fit.
     """
     papers = [d.get("papers") or 0 for _, d in graph.nodes(data=True) if d.get("kind") == "concept"]
-    counts = [d.get("count") or 0 for _, _, k, d in graph.edges(keys=True, data=True) if k == "co_occurs"]
+    counts = [d.get("count") or 0 for _, _, k, d in _all_edges(graph) if k == "co_occurs"]
     return _threshold(papers, GEPHI_CONCEPTS, 2), _threshold(counts, GEPHI_COOCCURRENCE, 1)
 
 
@@ -210,7 +210,7 @@ def _gephi_items(graph: nx.MultiDiGraph):
              for n, d in graph.nodes(data=True) if n in keep]
 
     def raw_edges():
-        for u, v, key, d in graph.edges(keys=True, data=True):
+        for u, v, key, d in _all_edges(graph):
             if u in keep and v in keep and (key != "co_occurs" or (d.get("count") or 0) >= min_count):
                 yield u, v, key, {k: x for k, x in d.items() if k not in _GEPHI_EDGE_SKIP}
 
@@ -308,7 +308,7 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     nodes = graph.nodes
     papers = [(n, d) for n, d in nodes(data=True) if d.get("kind") == "paper"]
     n_concepts = {p: 0 for p, _ in papers}
-    for u, _, key in graph.edges(keys=True):
+    for u, _, key, _ in _all_edges(graph):
         if key == "mentions":
             n_concepts[u] += 1
 
@@ -325,7 +325,7 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     def mentions_csv(handle):
         _write_csv(handle, ["paper_id", "concept_id", "rank", "score", "surface"],
                    ([u, v, d.get("rank"), d.get("score"), d.get("surface")]
-                    for u, v, k, d in graph.edges(keys=True, data=True) if k == "mentions"))
+                    for u, v, k, d in _all_edges(graph) if k == "mentions"))
 
     return {"papers.csv": papers_csv, "concepts.csv": concepts_csv, "mentions.csv": mentions_csv}
 
