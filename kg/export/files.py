@@ -162,17 +162,22 @@ def _kind(value: object) -> str:
     return "string"
 
 
+_EXACT_KINDS = {bool: "boolean", int: "long", float: "double", str: "string"}  # _kind of the common types, by lookup
+
+
 def _attributes(items: Iterable[dict], skip: frozenset[str] = frozenset()) -> dict[str, str]:
     """Attribute name -> XML type (``boolean``, ``long``, ``double`` or ``string``) over ``items``."""
     kinds: dict[str, set[str]] = {}
+    exact = _EXACT_KINDS
     for data in items:
         for name, value in data.items():
             if value is not None and name not in skip:
+                kind = exact.get(type(value)) or _kind(value)
                 seen = kinds.get(name)
                 if seen is None:
-                    kinds[name] = {_kind(value)}
+                    kinds[name] = {kind}
                 else:
-                    seen.add(_kind(value))
+                    seen.add(kind)
     types = {}
     for name, seen in sorted(kinds.items()):
         types[name] = (seen.pop() if len(seen) == 1 else "double" if seen <= {"long", "double"} else "string")
