@@ -166,15 +166,13 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=Non
         rows = max(1, max_cells // len(keys))
         for start in range(0, len(keys), rows):
             sims = matrix[start : start + rows] @ matrix[start:].T
-            for row in range(sims.shape[0]):
-                i = start + row
-                if keys[i] in merged:
+            close = np.triu(sims >= threshold, k=1)  # each pair once: a row's later keys only
+            for row, j in zip(*np.nonzero(close)):  # row by row, each row's columns in order
+                i, other = start + row, keys[start + j]
+                if keys[i] in merged or other in merged or other in pinned or sims[row, j] < _needed(
+                        keys[i], other, threshold):
                     continue
-                for j in np.nonzero(sims[row, row + 1 :] >= threshold)[0] + row + 1:
-                    other = keys[start + j]
-                    if other in merged or other in pinned or sims[row, j] < _needed(keys[i], other, threshold):
-                        continue
-                    merged[other] = keys[i]
+                merged[other] = keys[i]
     return merged
 
 
