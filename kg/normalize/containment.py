@@ -37,28 +37,31 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
 
     found: dict[str, str] = {}
     for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
-        run: list[tuple[str, str]] = []
+        run: list[tuple[str, str, str]] = []
         joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
+        headed = False  # whether a run word after the first is the head word of a key
         for token in chunk.split() + [""]:
-            for k, (raw, word) in enumerate(_parts(token)):
+            for k, (raw, word, singular) in enumerate(_parts(token)):
                 if word and word not in STOP_WORDS:
-                    run.append((word, raw))
+                    headed = headed or (bool(run) and singular in heads)
+                    run.append((word, raw, singular))
                     joined.append(k > 0)
                     continue
-                if len(run) > 1:
+                if headed:
                     _match_run(run, joined, wanted, heads, max_modifiers, found)
-                run, joined = [], []
+                run, joined, headed = [], [], False
     return found
 
 
 @lru_cache(maxsize=1 << 18)
-def _parts(token: str) -> tuple[tuple[str, str], ...]:
-    """A token's words (split at hyphens and slashes) as ``(raw, folded)`` pairs: tokens repeat."""
+def _parts(token: str) -> tuple[tuple[str, str, str], ...]:
+    """A token's words (split at hyphens and slashes) as ``(raw, folded, singular)``: tokens repeat."""
     parts = _SEPARATORS.sub(" ", token).split() or [""]
-    return tuple((raw, _DROP.sub("", raw).casefold().strip(".")) for raw in parts)
+    folded = [(raw, _DROP.sub("", raw).casefold().strip(".")) for raw in parts]
+    return tuple((raw, word, singularize(word)) for raw, word in folded)
 
 
-def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
+def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
                found: dict[str, str]) -> None:
     """Add to ``found`` the keys of ``wanted`` that one stop-word-free run of words contains.
 
@@ -66,12 +69,12 @@ def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, ma
     part of a hyphenated word ("gradient-free oracle" contains no "gradient oracle").
     """
     for j in range(1, len(run)):
-        head = singularize(run[j][0])
+        head = run[j][2]
         starts = heads.get(head) if isinstance(heads, Mapping) else (None if head not in heads else ())
         if starts is None:
             continue
         first = max(0, j - max_modifiers)
-        before = [w for w, _ in run[first:j]]
+        before = [w for w, _, _ in run[first:j]]
         n = len(before)
         for start in range(n):  # the key's words: before[start:gap_from] + before[gap_to:] + head
             if joined[first + start] or (starts and before[start] not in starts):
@@ -82,7 +85,7 @@ def _match_run(run: list[tuple[str, str]], joined: list[bool], wanted, heads, ma
                         continue
                     key = " ".join(before[start:gap_from] + before[gap_to:] + [head])
                     if key in wanted and key not in found:
-                        found[key] = " ".join(r for _, r in run[first + start : j + 1])
+                        found[key] = " ".join(r for _, r, _ in run[first + start : j + 1])
 
 
 # A key that starts with one of these names an amount or a quality, no topic ("large amount",
