@@ -399,11 +399,12 @@ def build_graph(
         graph.add_node(cid, kind="concept", label=concept.name, name=concept.name,
                        aliases=list(concept.aliases), papers=df[cid])
 
-    for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):
-        # weight: the score, but never negative (ranking bonuses and penalties can take a
-        # weak phrase below 0; centralities need weights >= 0)
-        graph.add_edge(m.paper_id, m.concept_id, key="mentions", kind="mentions",
-                       score=m.score, rank=m.rank, surface=m.surface, weight=max(m.score, 0.0))
+    # weight: the score, but never negative (ranking bonuses and penalties can take a
+    # weak phrase below 0; centralities need weights >= 0)
+    _add_edges(graph, ((m.paper_id, m.concept_id, "mentions",
+                        {"kind": "mentions", "score": m.score, "rank": m.rank, "surface": m.surface,
+                         "weight": max(m.score, 0.0)})
+                       for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank))))
 
     x = _incidence(paper_ids, concept_ids, mentions)
     vectors = None
@@ -419,24 +420,42 @@ def build_graph(
     graph.graph[RELATED_PARAMETERS] = json.dumps(  # kg related weighs any pair as these links
         {"vectors": vectors is not None, "similarity_weight": similarity_weight, "author_weight": author_weight,
          "min_shared": min_shared}, sort_keys=True)
-    for p, q, weight, shared in related_edges(paper_ids, concept_ids, x, top_k=related_top_k,
-                                              min_shared=min_shared, doc_vectors=vectors,
-                                              similarity_weight=similarity_weight, authors=authors,
-                                              author_weight=author_weight, cited=citations):
-        graph.add_edge(p, q, key="related", kind="related", weight=weight,
-                       shared=shared, n_shared=len(shared))
+    links = related_edges(paper_ids, concept_ids, x, top_k=related_top_k, min_shared=min_shared,
+                          doc_vectors=vectors, similarity_weight=similarity_weight, authors=authors,
+                          author_weight=author_weight, cited=citations)
+    _add_edges(graph, ((p, q, "related", {"kind": "related", "weight": weight, "shared": shared,
+                                          "n_shared": len(shared)}) for p, q, weight, shared in links))
 
     co = sparse.triu((x.T @ x).tocsr(), k=1).tocoo()
     pairs = sorted((concept_ids[i], concept_ids[j], int(v)) for i, j, v in zip(co.row, co.col, co.data)
                    if v >= min_cooccurrence)
-    for a, b, count in pairs:
-        graph.add_edge(a, b, key="co_occurs", kind="co_occurs", count=count, weight=count)
+    _add_edges(graph, ((a, b, "co_occurs", {"kind": "co_occurs", "count": count, "weight": count})
+                       for a, b, count in pairs))
 
     for citing, cited in citations:
         graph.add_edge(citing, cited, key="cites", kind="cites", weight=1)
     graph.graph["unresolved_references"] = unresolved
     add_people_and_venues(graph, papers)
     return graph
+
+
+def _add_edges(graph: nx.MultiDiGraph, edges: Iterable[tuple[str, str, str, dict]]) -> None:
+    """Add ``(u, v, key, data)`` edges between nodes already in ``graph``, none there yet.
+
+    What ``add_edge`` does for such an edge, without its per-call checks and copies: the
+    same adjacency, in the same order (on 25k papers, 1.1 M edges: a third of the stage).
+    """
+    succ, pred, new_keys = graph._succ, graph._pred, graph.edge_key_dict_factory
+    for u, v, key, data in edges:
+        if u not in succ or v not in succ:
+            raise ValueError(f"edge {u!r} -> {v!r} ({key}) joins a node the graph does not have")
+        keys = succ[u].get(v)
+        if keys is None:
+            keys = succ[u][v] = pred[v][u] = new_keys()
+        if key in keys:
+            raise ValueError(f"edge {u!r} -> {v!r} ({key}) added twice")
+        keys[key] = data
+    nx._clear_cache(graph)
 
 
 def projection(graph: nx.MultiDiGraph, kind: str, *, attrs: Sequence[str] | None = None) -> nx.Graph:
