@@ -232,23 +232,43 @@ def related_edges(paper_ids: Sequence[str], concept_ids: Sequence[str], x: spars
             cand, score = cand[ok], score[ok]
             for j in cand[np.lexsort((cand, -score))[:top_k]].tolist():
                 keep.add((min(i, j), max(i, j)))
-    indptr, indices = x.indptr, x.indices
-    for i, j in sorted(keep, key=lambda ij: (paper_ids[ij[0]], paper_ids[ij[1]])):
-        shared_idx = np.intersect1d(indices[indptr[i]:indptr[i + 1]], indices[indptr[j]:indptr[j + 1]],
-                                    assume_unique=True)
-        shared = sorted(((-idf[c], concept_ids[c]) for c in shared_idx.tolist()))
-        cosine = author_idf_sum = 0.0
+    pairs = sorted(keep, key=lambda ij: (paper_ids[ij[0]], paper_ids[ij[1]]))
+    left = np.fromiter((i for i, _ in pairs), dtype=np.int64, count=len(pairs))
+    right = np.fromiter((j for _, j in pairs), dtype=np.int64, count=len(pairs))
+    # Every pair's shared concepts at once, each pair's rarest first (ties by id: concept_ids are sorted)
+    rank = np.empty(len(concept_ids), dtype=np.int64)
+    rank[np.lexsort((np.arange(len(concept_ids)), -idf))] = np.arange(len(concept_ids))
+    shared_ptr, shared_idx = _common_columns(x, left, right, rank)
+    if author_part is not None:
+        author_ptr, author_idx = _common_columns(authors, left, right)
+        counted = np.array([author_part.counts_for(a) for a in range(authors.shape[1])], dtype=bool)
+    for k, (i, j) in enumerate(pairs):
+        columns = shared_idx[shared_ptr[k]:shared_ptr[k + 1]].tolist()
+        cosine = 0.0
         if vectors is not None:
             cosine = float(np.dot(vectors[i].astype(np.float64), vectors[j].astype(np.float64)))
-        if author_part is not None:
-            a_ptr, a_idx = authors.indptr, authors.indices
-            common = np.intersect1d(a_idx[a_ptr[i]:a_ptr[i + 1]], a_idx[a_ptr[j]:a_ptr[j + 1]], assume_unique=True)
-            author_idf_sum = [float(author_idf[a]) for a in common.tolist() if author_part.counts_for(a)]
-        weight = link_weight([-s for s, _ in shared], n, cosine=cosine, cited=j in cites.get(i, ()),
-                             shared_authors_idf=author_idf_sum or (), similarity_weight=similarity_weight,
+        author_idf_sum: list[float] = []
+        if author_part is not None and author_ptr[k + 1] > author_ptr[k]:
+            common = author_idx[author_ptr[k]:author_ptr[k + 1]]
+            author_idf_sum = author_idf[common[counted[common]]].tolist()
+        weight = link_weight(idf[columns].tolist(), n, cosine=cosine, cited=j in cites.get(i, ()),
+                             shared_authors_idf=author_idf_sum, similarity_weight=similarity_weight,
                              author_weight=author_weight)
         p, q = sorted((paper_ids[i], paper_ids[j]))
-        yield p, q, weight, [c for _, c in shared]
+        yield p, q, weight, [concept_ids[c] for c in columns]
+
+
+def _common_columns(x: sparse.csr_matrix, left: np.ndarray, right: np.ndarray,
+                    rank: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The columns rows ``left[k]`` and ``right[k]`` of a 0/1 matrix share, for every k, as
+    ``(indptr, indices)``: pair k's columns are ``indices[indptr[k]:indptr[k + 1]]``, in
+    ascending ``rank`` (default: column) order."""
+    both = x[left].multiply(x[right]).tocsr()
+    both.eliminate_zeros()
+    indices, indptr = both.indices.astype(np.int64), both.indptr.astype(np.int64)
+    rows = np.repeat(np.arange(len(left)), np.diff(indptr))
+    indices = indices[np.lexsort((rank[indices] if rank is not None else indices, rows))]
+    return indptr, indices
 
 
 def link_weight(shared_idf: Sequence[float], n_papers: int, *, cosine: float = 0.0, cited: bool = False,
