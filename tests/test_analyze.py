@@ -124,6 +124,39 @@ def test_centrality_table_rows_have_ids_and_every_measure(karate):
     assert rows[0]["degree"] == 17
 
 
+def test_centrality_table_reads_the_graph_once_and_gives_each_measures_own_numbers():
+    """The one-matrix path equals the separate functions; ``hops`` counts links in betweenness."""
+    g = nx.gnp_random_graph(400, 0.02, seed=5)
+    g.add_edge(0, 0)  # a loop counts twice in a weighted degree
+    for i, (u, v, d) in enumerate(g.edges(data=True)):
+        d["weight"] = 0.5 + (i * 7919 % 13) / 4
+    rows = {r["id"]: r for r in centrality_table(g, exact_limit=100, samples=50, seed=3)}
+    ranks, eigen, strength = pagerank(g), eigenvector(g), weighted_degree(g)
+    weighted = betweenness(g, exact_limit=100, samples=50, seed=3)
+    hops = betweenness(g, weight=None, exact_limit=100, samples=50, seed=3)
+    assert {n: r["pagerank"] for n, r in rows.items()} == ranks  # the same power iteration, bit for bit
+    assert {n: r["eigenvector"] for n, r in rows.items()} == pytest.approx(eigen, abs=1e-12)
+    assert {n: r["weighted_degree"] for n, r in rows.items()} == pytest.approx(strength, abs=1e-9)
+    assert {n: r["betweenness"] for n, r in rows.items()} == pytest.approx(weighted, abs=1e-12)
+    by_hops = {r["id"]: r["betweenness"] for r in centrality_table(g, exact_limit=100, samples=50, seed=3, hops=True)}
+    assert by_hops == pytest.approx(hops, abs=1e-12) and by_hops != pytest.approx(weighted, abs=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["related", "co_occurs", "mentions"])
+def test_a_table_read_from_the_edges_equals_the_projections(kind, hash_embedder):
+    from kg.analyze.centrality import edge_centrality_table
+    from kg.graph import projection
+    from kg.pipeline import BuildOptions, run
+
+    graph = run([EXAMPLE], BuildOptions(html=False, min_cooccurrence=1), embedder=hash_embedder).graph
+    options = {"exact_limit": 20, "samples": 12, "seed": 1, "hops": kind == "mentions"}  # sampled betweenness too
+    mine = edge_centrality_table(graph, kind, **options)
+    theirs = centrality_table(projection(graph, kind), **options)
+    assert len(mine) > 30 and [r["id"] for r in mine] == [r["id"] for r in theirs]
+    for a, b in zip(mine, theirs):
+        assert a == pytest.approx(b, abs=1e-12)
+
+
 def test_citation_table_counts_in_degree():
     g = kg_graph({"a": (2000, ["x"]), "b": (2001, ["x"]), "c": (2002, ["y"])}, cites={"b": ["a"], "c": ["a", "b"]})
     rows = citation_table(g)

@@ -7,17 +7,21 @@ One module per question:
 * :mod:`~kg.analyze.thematic`: the Callon thematic map of concept clusters;
 * :mod:`~kg.analyze.trends`: concept trends per year and Kleinberg bursts;
 * :mod:`~kg.analyze.related`: a paper's nearest papers, explained;
-* :mod:`~kg.analyze.citation_maps`: clusters of the co-citation and coupling networks.
+* :mod:`~kg.analyze.citation_maps`: clusters of the co-citation and coupling networks;
+* :mod:`~kg.analyze.gds`: the same centralities and communities computed in Neo4j (Graph Data Science).
 
 :func:`analyze` runs the standard set and returns a JSON-safe dict (every table's rows
 carry node ids) that :mod:`kg.report` renders. Node and edge kinds it does not use
-(authors, venues, …) are ignored.
+(authors, venues, …) are ignored. Its NetworkX calls go to a NetworkX backend when given one
+(``backend``, :mod:`kg.nxbackend`); its graph algorithms go to Neo4j when given a
+:class:`~kg.analyze.gds.GdsEngine` (``engine``).
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from contextlib import contextmanager
 
 import networkx as nx
@@ -27,6 +31,8 @@ from kg.analyze.centrality import (
     SAMPLES,
     betweenness_method,
     central_concepts,
+    edge_centrality_table,
+    edge_eigenvector,
     central_papers,
     centrality_table,
     citation_table,
@@ -44,9 +50,10 @@ from kg.analyze.centrality import pagerank
 from kg.analyze.related import find_paper, related_papers
 from kg.analyze.thematic import thematic_map
 from kg.analyze.trends import concept_bursts, concept_trends, papers_per_year
-from kg.analysis import DETAIL, RESOLUTION, SEED, saved_parameters
+from kg.analysis import DETAIL, RESOLUTION, SEED, check_analysis, saved_parameters
 from kg.errors import NodeNotFoundError
 from kg.graph import projection
+from kg.nxbackend import check_backend
 
 __all__ = [
     "analyze",
@@ -117,7 +124,13 @@ def _distribution(graph: nx.Graph) -> list[list[int]]:
     return [[degree, n] for degree, n in sorted(counts.items())]
 
 
-def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
+def _table_distribution(table: list[dict]) -> list[list[int]]:
+    """:func:`_distribution` of the graph a centrality table has a row for each node of."""
+    counts = Counter(int(row["degree"]) for row in table)
+    return [[degree, n] for degree, n in sorted(counts.items())]
+
+
+def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20, backend: str | None = None) -> list[dict]:
     """The most frequent concepts: ``id``, ``name``, ``papers``, ``co_occurs`` (degree), ``pagerank``.
 
     PageRank is on the weighted co-occurrence graph. Rows by papers weighted by
@@ -125,21 +138,30 @@ def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20) -> list[dict]:
     counts half), then id, so specific multi-word terms lead the table.
     """
     cooc = projection(graph, "co_occurs")
-    ranks = pagerank(cooc)
+    ranks = pagerank(cooc, backend=check_backend(backend))
     concepts = sorted(cooc.nodes, key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))[:top]
     return [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0),
              "co_occurs": cooc.degree(c), "pagerank": _r(ranks[c])} for c in concepts]
 
 
 def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = SEED, resolution: float = RESOLUTION,
-                       method: str = "louvain", scoring: str = "ctfidf", top: int = 20) -> dict:
+                       method: str = "louvain", scoring: str = "ctfidf", top: int = 20,
+                       analysis: Mapping | None = None) -> dict:
     """Paper community number ``community`` (as numbered in the report) with its distinctive concepts.
 
     Returns ``{"id", "size", "label", "concepts", "central_papers", "papers"}`` (see
-    :func:`community_rows`). Raises :class:`~kg.errors.NodeNotFoundError` for an
-    unknown number.
+    :func:`community_rows`). ``analysis``: the build's (:mod:`kg.analysis`); when it was
+    made with this ``seed``, ``resolution`` and ``method``, its communities and numbers
+    are used (an updated build numbers them as before, not largest first). Raises
+    :class:`~kg.errors.NodeNotFoundError` for an unknown number.
     """
-    related, communities = paper_communities(graph, method=method, seed=seed, resolution=resolution)
+    made = (analysis or {}).get("parameters") or {}
+    if analysis is not None and (made.get("seed"), made.get("resolution"), made.get("method", "louvain")) == (
+            seed, resolution, method):
+        related = projection(graph, "related")
+        communities = [set(row["papers"]) for row in check_analysis(graph, analysis)["communities"]]
+    else:
+        related, communities = paper_communities(graph, method=method, seed=seed, resolution=resolution)
     if not 0 <= community < len(communities):
         raise NodeNotFoundError(f"no community {community}: communities are numbered 0 to {len(communities) - 1} "
                                 f"(seed {seed}, resolution {resolution}, {method})")
@@ -179,7 +201,7 @@ def community_rows(graph: nx.MultiDiGraph, related: nx.Graph, communities: list[
 
 
 def citation_maps(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int = SEED,
-                  resolution: float = RESOLUTION, top: int = 5) -> dict:
+                  resolution: float = RESOLUTION, top: int = 5, backend: str | None = None) -> dict:
     """The co-citation and bibliographic-coupling maps of ``graph`` (:func:`~kg.analyze.citation_maps.citation_map`).
 
     ``{"cocitation": ..., "coupling": ...}``; a map of a corpus without citations or
@@ -188,7 +210,7 @@ def citation_maps(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int 
     from kg.citations import cocitation, coupling
 
     return {name: citation_map(graph, project(graph), by=name, method=method, seed=seed, resolution=resolution,
-                               top=top)
+                               top=top, backend=backend)
             for name, project in (("cocitation", cocitation), ("coupling", coupling))}
 
 
@@ -202,7 +224,8 @@ def _timed(timings: dict | None, step: str):
 
 def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RESOLUTION, method: str = "louvain",
             scoring: str = "ctfidf", top: int = 15, samples: int = SAMPLES, exact_limit: int = EXACT_LIMIT,
-            thematic_top: int = 250, timings: dict | None = None) -> dict:
+            thematic_top: int = 250, timings: dict | None = None, backend: str | None = None,
+            engine=None) -> dict:
     """Every standard table of a kg graph, as JSON-safe plain data.
 
     Parameters
@@ -225,6 +248,17 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     timings : dict, optional
         Filled with the seconds each step took (left out of the result so that it stays
         identical from run to run).
+    backend : str, optional
+        A NetworkX backend (e.g. ``"parallel"``, ``"rustworkx"``) for the NetworkX calls that it
+        implements (:mod:`kg.nxbackend`); the results are NetworkX's, computed elsewhere.
+        Checked first: an unknown or broken backend raises :class:`~kg.errors.OptionError`.
+    engine : kg.analyze.gds.GdsEngine, optional
+        Compute the centralities (PageRank, betweenness, degrees; the eigenvector stays kg's),
+        the citation PageRank and the paper communities (Leiden: ``method`` must be
+        ``"leiden"``) in Neo4j with the Graph Data Science library; the database must hold
+        ``graph`` (``kg push``), which is checked first. The tables then have the same shape;
+        see :mod:`kg.analyze.gds` for how close the numbers are. ``parameters`` records
+        ``engine``.
 
     Returns
     -------
@@ -235,6 +269,27 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         ``citation_maps`` (see :func:`citation_maps`).
     """
     options = {"seed": seed, "exact_limit": exact_limit, "samples": samples}
+    backend = check_backend(backend)
+    if engine is not None:
+        if method != "leiden":
+            from kg.errors import OptionError
+
+            raise OptionError("method", f"the {engine.name} engine finds communities with Leiden, not {method!r}")
+        with _timed(timings, f"{engine.name}: check the graph in Neo4j"):
+            engine.check_graph(graph)
+
+    def between(graph_or_n) -> str:
+        how = betweenness_method(graph_or_n, exact_limit=exact_limit, samples=samples, seed=seed)
+        return how.replace(" sources,", f" sources drawn by {engine.name.upper()},") if engine is not None else how
+
+    def table(kind: str, projected: nx.Graph | None = None, *, hops: bool = False) -> list[dict]:
+        if engine is not None:  # every measure in Neo4j but the eigenvector (kg.analyze.gds says why)
+            return engine.centrality_table(kind, eigenvector=edge_eigenvector(graph, kind), hops=hops, **options)
+        if projected is None and backend is None:  # straight from the edges: no NetworkX projection
+            return edge_centrality_table(graph, kind, hops=hops, **options)
+        return centrality_table(projected or projection(graph, kind, attrs=("weight",)), backend=backend, hops=hops,
+                                **options)
+
     with _timed(timings, "summary"):
         summary = _summary(graph)
         concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
@@ -244,31 +299,32 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     betweenness_methods: dict[str, str] = {}
     with _timed(timings, "centrality: papers (related)"):
         related = projection(graph, "related", attrs=("weight",))
-        paper_table = centrality_table(related, **options)
-        betweenness_methods["papers"] = betweenness_method(related, exact_limit=exact_limit, samples=samples,
-                                                           seed=seed)
+        paper_table = table("related", related)
+        betweenness_methods["papers"] = between(related)
     with _timed(timings, "centrality: concepts (co_occurs)"):
-        cooc = projection(graph, "co_occurs", attrs=("weight", "count"))
-        concept_table = centrality_table(cooc, **options)
-        betweenness_methods["concepts"] = betweenness_method(cooc, exact_limit=exact_limit, samples=samples,
-                                                             seed=seed)
-        concept_degrees = _distribution(cooc)
-        del cooc
+        # No projection is made here: the table reads the edges (or, with an engine, the database's).
+        concept_table = table("co_occurs")
+        betweenness_methods["concepts"] = between(len(concept_table))
+        concept_degrees = _table_distribution(concept_table)
     with _timed(timings, "centrality: bipartite (mentions)"):
-        bipartite = projection(graph, "mentions", attrs=("weight",))
-        bipartite_table = centrality_table(bipartite, **options)
-        betweenness_methods["bipartite"] = betweenness_method(bipartite, exact_limit=exact_limit, samples=samples,
-                                                              seed=seed)
-        del bipartite
+        # Betweenness of the two-mode graph counts links (a path alternates paper and concept),
+        # as for two-mode networks in the literature: a third of the time of weighted paths.
+        bipartite_table = table("mentions", hops=True)
+        betweenness_methods["bipartite"] = between(len(bipartite_table)) + ", hop counts"
     with _timed(timings, "centrality: citations"):
-        citations = citation_table(graph)
+        citations = engine.citation_table() if engine is not None else citation_table(graph, backend=backend)
     with _timed(timings, f"communities ({method})"):
-        communities = detect_communities(related, method=method, seed=seed, resolution=resolution)
-        q = modularity(related, communities, resolution=resolution)
+        if engine is not None:
+            communities = engine.communities(method=method, seed=seed, resolution=resolution)
+        else:
+            communities = detect_communities(related, method=method, seed=seed, resolution=resolution,
+                                             backend=backend)
+        q = modularity(related, communities, resolution=resolution, backend=backend)
     with _timed(timings, f"community labels ({scoring})"):
         community_table = community_rows(graph, related, communities, scoring=scoring, top=DETAIL)
     with _timed(timings, "thematic map"):
-        themes = thematic_map(graph, top=thematic_top, seed=seed, resolution=resolution, method=method)
+        themes = thematic_map(graph, top=thematic_top, seed=seed, resolution=resolution, method=method,
+                              backend=backend)
     with _timed(timings, "trends and bursts"):
         trends = concept_trends(graph, concepts[:8]) if summary["years"] else None
         if trends is not None:
@@ -278,15 +334,16 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         for row in bursts:
             row["name"] = _name(graph, row["id"])
     with _timed(timings, "citation maps"):
-        maps = citation_maps(graph, method=method, seed=seed, resolution=resolution)
+        maps = citation_maps(graph, method=method, seed=seed, resolution=resolution, backend=backend)
     ranks = {name: {row["id"]: round(float(row["pagerank"]), 10)
                     for row in sorted(table, key=lambda r: str(r["id"]))}
              for name, table in (("papers", paper_table), ("concepts", concept_table))}
+    parameters = {"seed": seed, "resolution": resolution, "method": method, "scoring": scoring, "top": top,
+                  "betweenness": betweenness_methods}
+    if engine is not None:
+        parameters["engine"] = engine.description
     return {
-        "parameters": {
-            "seed": seed, "resolution": resolution, "method": method, "scoring": scoring, "top": top,
-            "betweenness": betweenness_methods,
-        },
+        "parameters": parameters,
         "summary": summary,
         "top_concepts": [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0)}
                          for c in concepts[:top]],

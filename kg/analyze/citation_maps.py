@@ -120,7 +120,8 @@ def _r(value: float) -> float:
 
 
 def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method: str = "louvain",
-                 seed: int = SEED, resolution: float = 1.0, top: int = 5, top_papers: int = 5) -> dict:
+                 seed: int = SEED, resolution: float = 1.0, top: int = 5, top_papers: int = 5,
+                 backend: str | None = None) -> dict:
     """The clusters of one citation projection, described (see the module docstring).
 
     Parameters
@@ -132,7 +133,7 @@ def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method
         edges with ``weight`` (count) and ``salton``.
     by : {"cocitation", "coupling"}
         Recorded in the result.
-    method, seed, resolution
+    method, seed, resolution, backend
         As for :func:`~kg.analyze.communities.detect_communities`.
     top, top_papers : int
         Distinctive concepts and central papers kept per cluster.
@@ -148,7 +149,7 @@ def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method
         ``papers`` (every member, most central first).
     """
     linked = ordered_subgraph(projected, [n for n in projected if projected.degree(n) > 0])
-    clusters = detect_communities(linked, method=method, seed=seed, resolution=resolution)
+    clusters = detect_communities(linked, method=method, seed=seed, resolution=resolution, backend=backend)
     scores = silhouettes(linked, clusters)
     labels = distinctive_concepts(graph, clusters, top=top) if clusters else []
     rows = []
@@ -172,7 +173,7 @@ def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method
         "by": by,
         "papers": linked.number_of_nodes(),
         "links": linked.number_of_edges(),
-        "modularity": _r(modularity(linked, clusters, resolution=resolution)) if clusters else 0.0,
+        "modularity": _r(modularity(linked, clusters, resolution=resolution, backend=backend)) if clusters else 0.0,
         "silhouette": _r(sum(scores.values()) / len(scores)) if scores else 0.0,
         "clusters": rows,
     }

@@ -10,6 +10,7 @@ import networkx as nx
 
 from kg.analysis import SEED
 from kg.fastgraph import seeded_igraph, to_igraph, use_fast_path
+from kg.nxbackend import call
 
 __all__ = [
     "METHODS",
@@ -39,7 +40,7 @@ def _ordered(parts) -> list[set]:
 
 
 def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = SEED, resolution: float = 1.0,
-                       weight: str = "weight", fast: bool | None = None) -> list[set]:
+                       weight: str = "weight", fast: bool | None = None, backend: str | None = None) -> list[set]:
     """Communities of an undirected weighted graph, largest first (ties by smallest member id).
 
     Parameters
@@ -58,6 +59,8 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
     fast : bool, optional
         Louvain through igraph; default when the graph has at least
         :data:`kg.fastgraph.FAST_PATH_EDGES` edges.
+    backend : str, optional
+        NetworkX backend for NetworkX's Louvain (:mod:`kg.nxbackend`).
 
     Returns
     -------
@@ -75,7 +78,8 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
     if graph.number_of_nodes() == 0:
         return []
     if method == "louvain" and not use_fast_path(graph, fast):
-        return _ordered(nx.community.louvain_communities(graph, weight=weight, resolution=resolution, seed=seed))
+        return _ordered(call(nx.community.louvain_communities, graph, weight=weight, resolution=resolution, seed=seed,
+                             backend=backend))
     converted, nodes = to_igraph(graph, weight=weight)
     if method == "leiden":
         import leidenalg
@@ -94,7 +98,7 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
 
 
 def modularity(graph: nx.Graph, communities: Sequence[set], *, weight: str = "weight",
-               resolution: float = 1.0) -> float:
+               resolution: float = 1.0, backend: str | None = None) -> float:
     """Newman's weighted modularity of a partition (0 for a graph without edges).
 
     Examples
@@ -104,7 +108,8 @@ def modularity(graph: nx.Graph, communities: Sequence[set], *, weight: str = "we
     """
     if graph.number_of_edges() == 0:
         return 0.0
-    return float(nx.community.modularity(graph, communities, weight=weight, resolution=resolution))
+    return float(call(nx.community.modularity, graph, communities, weight=weight, resolution=resolution,
+                      backend=backend))
 
 
 def specificity(concept: str) -> float:

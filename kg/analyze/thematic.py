@@ -118,7 +118,8 @@ def place_in_quadrants(rows: Sequence[dict]) -> list[str]:
 
 
 def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2, min_cluster: int = 2,
-                 seed: int = SEED, resolution: float = 1.0, method: str = "louvain") -> list[dict]:
+                 seed: int = SEED, resolution: float = 1.0, method: str = "louvain",
+                 backend: str | None = None) -> list[dict]:
     """Cluster the frequent concepts and place each cluster on the thematic map.
 
     Parameters
@@ -129,7 +130,7 @@ def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2,
         Concepts considered (see :func:`association_graph`).
     min_cluster : int
         Clusters with fewer concepts are left off the map.
-    seed, resolution, method
+    seed, resolution, method, backend
         Passed to :func:`kg.analyze.communities.detect_communities`.
 
     Returns
@@ -140,7 +141,8 @@ def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2,
         (papers mentioning any of them), ``centrality``, ``density``, ``quadrant``.
     """
     assoc = association_graph(graph, top=top, min_papers=min_papers)
-    clusters = [c for c in detect_communities(assoc, method=method, seed=seed, resolution=resolution)
+    clusters = [c for c in detect_communities(assoc, method=method, seed=seed, resolution=resolution,
+                                              backend=backend)
                 if len(c) >= min_cluster]
     metrics = callon_metrics(assoc, clusters)
     rows = []

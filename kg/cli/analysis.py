@@ -11,8 +11,9 @@ import typer
 
 from kg.cli._common import (
     app, reports_errors, show, warn, output_folder, check_resolution, SeedOpt, ResolutionOpt, MethodOpt,
-    LabelsOpt, JsonOpt, analysis_options, print_rows
+    LabelsOpt, JsonOpt, analysis_options, print_rows, NxBackendOpt, nx_backend, show_backend_use
 )
+from kg.cli.neo4j import DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
 
 
 @app.command()
@@ -23,21 +24,63 @@ def report(
                                                 show_default=False)] = None,
     seed: SeedOpt = None,
     resolution: ResolutionOpt = None,
-    method: MethodOpt = "louvain",
+    method: Annotated[Optional[str], typer.Option(
+        "--method", show_default=False,
+        help="Community detection: louvain or leiden (default: louvain; leiden with --engine gds).")] = None,
     labels: LabelsOpt = "ctfidf",
     top: Annotated[int, typer.Option("--top", min=1, help="Rows per table.")] = 15,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="Where the graph algorithms run: networkx (here) or gds (in Neo4j, on the graph kg push "
+                         "wrote, with the Graph Data Science library; pip install 'kg[gds]').")] = "networkx",
+    backend: NxBackendOpt = None,
+    uri: UriOpt = "bolt://localhost:7687",
+    user: UserOpt = "neo4j",
+    password: PasswordOpt = None,
+    database: DatabaseOpt = None,
+    timeout: TimeoutOpt = 30.0,
+    gds_concurrency: Annotated[int, typer.Option(
+        "--gds-concurrency", min=1,
+        help="With --engine gds: threads of Leiden and sampled betweenness (1: the same seed gives the same "
+             "communities; more: faster, not reproducible).")] = 1,
 ) -> None:
     """Analyze the graph in DIRECTORY again; rewrite analysis.json, report.md, report.html, report.json and graph.html.
 
-    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids. The page shows the new communities too; a Neo4j copy does after kg push.
+    Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids. The page shows the new communities too; a Neo4j copy does after kg push. With --engine gds the centralities and Leiden communities are computed in Neo4j (the graph of DIRECTORY, pushed there; connection as for kg push).
     """
+    from kg.analyze.gds import ENGINES
     from kg.api import load
+    from kg.errors import OptionError
+    from kg.nxbackend import tally
 
     started = time.perf_counter()
     check_resolution(resolution)
+    if engine not in ENGINES:
+        raise OptionError("engine", f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if method is None:
+        method = "leiden" if engine == "gds" else "louvain"
+    elif engine == "gds" and method != "leiden":
+        raise OptionError("method", f"--engine gds finds communities with Leiden, not {method!r}")
+    backend = nx_backend(backend)
+    if engine == "gds":
+        try:
+            import graphdatascience  # noqa: F401
+        except ImportError:
+            raise OptionError("engine", "gds needs the graphdatascience client: pip install 'kg[gds]'") from None
     target = output_folder(out) if out is not None else directory
     built = load(directory)
-    result = built.reanalyze(top=top, **analysis_options(built, seed, resolution, method, labels))
+    options = analysis_options(built, seed, resolution, method, labels)
+    with tally() as counts:
+        if engine == "gds":
+            from kg.analyze.gds import GdsEngine
+            from kg.cli.neo4j import _Neo4jConnection
+
+            with _Neo4jConnection(uri, user, password, timeout) as driver:
+                gds = GdsEngine(driver, database=database, concurrency=gds_concurrency)
+                result = built.reanalyze(top=top, backend=backend, engine=gds, **options)
+            show(f"computed in Neo4j: {gds.description}")
+        else:
+            result = built.reanalyze(top=top, backend=backend, **options)
+    show_backend_use(backend, counts)
     page = (target / "graph.html").exists()
     files = result.write_analysis(target, page=page)
     analysis = result.analysis
@@ -114,7 +157,7 @@ def concepts(
         print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(built.graph, top=top), as_json)
         return
     options = analysis_options(built, seed, resolution, method, labels)
-    row = community_concepts(built.graph, community, top=top, **options)
+    row = community_concepts(built.graph, community, top=top, analysis=built.analysis, **options)
     warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
     print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
 

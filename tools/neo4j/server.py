@@ -10,6 +10,7 @@ Command line (for trying things by hand)::
 
     python tools/neo4j/server.py build
     NEO4J_PASSWORD=... python tools/neo4j/server.py run --home /tmp/neo4j --port 7687
+    NEO4J_PASSWORD=... python tools/neo4j/server.py run --home /tmp/neo4j --gds   # with Graph Data Science
     NEO4J_HOME=/tmp/neo4j tools/neo4j/neo4j-admin database import full ...   # the same version's neo4j-admin
 
 ``neo4j-admin`` beside this file runs Neo4j's own admin tool (``org.neo4j.cli.AdminTool`` from
@@ -34,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["ROOT", "TOOLS", "ToolsMissing", "ensure_built", "free_port", "LocalNeo4j"]
+__all__ = ["ROOT", "TOOLS", "ToolsMissing", "ensure_built", "gds_plugins", "free_port", "LocalNeo4j"]
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -54,6 +55,11 @@ def _digest() -> str:
         sha.update(path.name.encode())
         sha.update(path.read_bytes())
     return sha.hexdigest()
+
+
+def gds_plugins() -> Path:
+    """The folder of the Graph Data Science jars (built by :func:`ensure_built`)."""
+    return TARGET / "gds"
 
 
 def ensure_built(*, quiet: bool = True) -> str:
@@ -80,6 +86,8 @@ def ensure_built(*, quiet: bool = True) -> str:
     jar = TARGET / "kg-neo4j-server-1.0.jar"
     if not (STAMP.exists() and STAMP.read_text().strip() == digest and jar.exists()):
         TOOLS.mkdir(parents=True, exist_ok=True)
+        for folder in (TARGET / "lib", TARGET / "gds"):  # no jar of an older pom left on the classpath
+            shutil.rmtree(folder, ignore_errors=True)
         cmd = ["mvn", "-B", "-f", str(HERE / "pom.xml"), f"-Dkg.tools.dir={TOOLS}", "package"]
         if quiet:
             cmd.insert(2, "-q")
@@ -110,10 +118,14 @@ class LocalNeo4j:
         Java heap size.
     page_cache_mb : int
         Neo4j page cache.
+    gds : bool
+        Load the Graph Data Science library (the open-source GDS 2.13 jars from Maven Central,
+        :func:`gds_plugins`) as a plugin, its ``gds.*`` procedures unrestricted.
     """
 
     def __init__(self, home: str | os.PathLike[str], password: str, *, port: int | None = None,
-                 heap: str = "1g", page_cache_mb: int = 256) -> None:
+                 heap: str = "1g", page_cache_mb: int = 256, gds: bool = False) -> None:
+        self.gds = gds
         self.home = Path(home)
         self.password = password
         self.port = port or free_port()
@@ -131,10 +143,14 @@ class LocalNeo4j:
         classpath = ensure_built()
         self.home.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ, NEO4J_PASSWORD=self.password)
+        plugins = []
+        if self.gds:  # on the classpath for the GDS extension, as the plugin folder for its procedures
+            classpath += f"{os.pathsep}{gds_plugins() / '*'}"
+            plugins = [str(gds_plugins())]
         self.output = []
         self.process = subprocess.Popen(
             ["java", f"-Xmx{self.heap}", "-XX:+UseParallelGC", "-cp", classpath, "kg.tools.Neo4jServer",
-             str(self.home), str(self.port), str(self.page_cache_mb)],
+             str(self.home), str(self.port), str(self.page_cache_mb), *plugins],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=env,
         )
         ready = threading.Event()
@@ -182,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     run = sub.add_parser("run", help="run a server until Ctrl-C (password from NEO4J_PASSWORD)")
     run.add_argument("--home", required=True)
     run.add_argument("--port", type=int, default=7687)
+    run.add_argument("--gds", action="store_true", help="load the Graph Data Science library (kg report --engine gds)")
     args = parser.parse_args(argv)
     if args.command == "build":
         print(ensure_built(quiet=False))
@@ -189,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "classpath":
         print(ensure_built())
         return 0
-    server = LocalNeo4j(args.home, os.environ.get("NEO4J_PASSWORD", ""), port=args.port)
+    server = LocalNeo4j(args.home, os.environ.get("NEO4J_PASSWORD", ""), port=args.port, gds=args.gds)
     server.start()
     print(f"Neo4j running at {server.uri} (Ctrl-C stops it)", file=sys.stderr)
     try:

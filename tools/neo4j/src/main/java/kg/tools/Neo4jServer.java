@@ -1,6 +1,7 @@
 package kg.tools;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -13,11 +14,17 @@ import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
  * A local Neo4j Community server for kg's tests and benchmarks: Bolt on 127.0.0.1 only, auth on,
  * {@code LOAD CSV} confined to {@code HOME_DIR/import}.
  *
- * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB]}. The password of the
+ * <p>Usage: {@code java -cp CLASSPATH kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB [PLUGINS_DIR]]}. The password of the
  * {@code neo4j} user comes from the {@code NEO4J_PASSWORD} environment variable (never from the
  * command line, so it does not show in process listings). Prints one line
  * {@code kg-neo4j ready bolt://127.0.0.1:PORT} when it accepts connections and runs until it is
  * sent SIGTERM/SIGINT, which shuts the database down cleanly.
+ *
+ * <p>{@code PLUGINS_DIR} is the server's plugin folder, as {@code server.directories.plugins} is a packaged
+ * server's: Neo4j registers the procedures of every jar in it. The jars must also be on the classpath (a
+ * packaged server puts {@code plugins/*} there) for their kernel extensions to load. Procedures named
+ * {@code gds.*} may then use the kernel's internals ({@code dbms.security.procedures.unrestricted=gds.*}),
+ * which the Graph Data Science library needs.
  */
 public final class Neo4jServer {
     private Neo4jServer() {}
@@ -33,13 +40,14 @@ public final class Neo4jServer {
     }
 
     private static void run(String[] args) {
-        if (args.length < 2 || args.length > 3) {
-            System.err.println("usage: kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB]");
+        if (args.length < 2 || args.length > 4) {
+            System.err.println("usage: kg.tools.Neo4jServer HOME_DIR PORT [PAGE_CACHE_MB [PLUGINS_DIR]]");
             System.exit(2);
         }
         Path home = Path.of(args[0]).toAbsolutePath();
         int port = Integer.parseInt(args[1]);
         long pageCacheMb = args.length > 2 ? Long.parseLong(args[2]) : 256L;
+        Path plugins = args.length > 3 ? Path.of(args[3]).toAbsolutePath() : null;
         Map<String, String> env = System.getenv();
         String password = env.getOrDefault("NEO4J_PASSWORD", "");
         if (password.length() < 8) {
@@ -56,7 +64,12 @@ public final class Neo4jServer {
             System.err.println("kg-neo4j: cannot create " + imports + ": " + e.getMessage());
             System.exit(1);
         }
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home);
+        if (plugins != null) {
+            builder.setConfig(GraphDatabaseSettings.plugin_dir, plugins)
+                    .setConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*"));
+        }
+        DatabaseManagementService dbms = builder
                 .setConfig(GraphDatabaseSettings.load_csv_file_url_root, imports)
                 .setConfig(GraphDatabaseSettings.allow_file_urls, true)
                 .setConfig(BoltConnector.enabled, true)
