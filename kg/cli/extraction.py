@@ -12,12 +12,12 @@ from kg.errors import KgError
 
 from kg.cli._common import (
     app, reports_errors, show, InputsArg, FormatOpt, DiversityOpt, PositionOpt, TitleOpt, PrecisionOpt,
-    CacheFileOpt, ProgressBar, ExtractorOpt, ModelOpt, extraction_weights
+    CacheFileOpt, ProgressBar, ExtractorOpt, ModelOpt, EngineOpt, extraction_weights
 )
 
 
 def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str],
-             precision: str = "auto", extractor: str = "kg", model: Optional[Path] = None):
+             precision: str = "auto", extractor: str = "kg", model: Optional[Path] = None, engine: str = "local"):
     from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
 
     extraction_weights(extractor, position_weight, title_weight)
@@ -26,7 +26,7 @@ def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache
         embedder = CachedEmbedder(embedder, cache)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
                                ("title_weight", title_weight)) if v is not None}
-    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, extractor=extractor,
+    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, extractor=extractor, engine=engine,
                               on_progress=ProgressBar(), **tuned)
 
 
@@ -45,17 +45,20 @@ def extract(
     title_weight: TitleOpt = None,
     precision: PrecisionOpt = "auto",
     cache: CacheFileOpt = None,
+    engine: EngineOpt = "local",
 ) -> None:
     """Extract keyphrases from INPUTS (the extraction kg build uses) and write them to --out."""
     from kg.export.files import atomic_write
     from kg.extract import keyphrases_jsonl
+    from kg.extract.ray_engine import check_engine
 
     from kg.ingest import load_corpus
 
     started = time.perf_counter()
+    check_engine(engine, extractor)
     corpus = load_corpus([str(p) for p in inputs], format=format)
     found = _extract(corpus.papers, top_n, diversity, position_weight, title_weight,
-                     str(cache) if cache else None, precision, extractor, model)
+                     str(cache) if cache else None, precision, extractor, model, engine)
     atomic_write(out, keyphrases_jsonl(corpus.papers, found))
     show(f"wrote keyphrases of {len(corpus.papers)} papers to {out} "
                f"in {time.perf_counter() - started:.1f}s")

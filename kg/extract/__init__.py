@@ -27,12 +27,14 @@ from kg.extract.ranking import prior_scores, rank_candidates
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract", "Extraction", "extract_keyphrases", "DIVERSITY", "POSITION_WEIGHT", "TITLE_WEIGHT", "document_text", "paper_candidates", "keyphrases_jsonl",
-           "load_embedder", "Embedder", "CachedEmbedder", "EXTRACTOR", "EXTRACTORS", "extractor_name"]
+           "load_embedder", "Embedder", "CachedEmbedder", "EXTRACTOR", "EXTRACTORS", "ENGINES", "extractor_name"]
 
 EXTRACTOR = "kg-nprank"
 # What ranks each paper's candidates: kg's own ranking, or the KeyBERT package's
 # (kg.extract.keybert_extractor).
 EXTRACTORS = ("kg", "keybert")
+# Where extraction runs: in this process, or on Ray Data (kg.extract.ray_engine; pip install 'kg[ray]').
+ENGINES = ("local", "ray")
 
 # Ranking defaults, tuned on Inspec validation (README, "Extraction").
 DIVERSITY = 0.3
@@ -40,6 +42,7 @@ POSITION_WEIGHT = 0.1
 TITLE_WEIGHT = 0.05
 
 Progress = Callable[[str, int, int], None]
+_CHUNK = 4096  # texts per embed() call (and per task of a distributed engine)
 
 
 def extractor_name(extractor: str = "kg") -> str:
@@ -131,6 +134,7 @@ def extract(
     n_jobs: int = 1,
     shortlist: bool = True,
     extractor: str = "kg",
+    engine: str = "local",
     on_progress: Progress | None = None,
 ) -> Extraction:
     """Rank every paper's candidate phrases by embedding similarity to the paper.
@@ -167,6 +171,11 @@ def extract(
         (:func:`kg.extract.keybert_extractor.extract_keybert`: cosine, or its MMR with
         ``diversity``); ``position_weight``, ``title_weight``, ``n_jobs`` and ``shortlist``
         are kg's ranking only.
+    engine : {"local", "ray"}
+        ``"ray"`` runs the same steps on Ray Data (:mod:`kg.extract.ray_engine`): on the
+        cluster ``ray.init()`` finds (``RAY_ADDRESS``), else on a local Ray runtime, or on
+        the one this process has started already. Same keyphrases, scores and vectors as
+        ``"local"``; ``n_jobs`` is then unused. Needs ``pip install 'kg[ray]'``.
     on_progress : callable, optional
         Called as ``on_progress(stage, done, total)``.
 
@@ -177,12 +186,20 @@ def extract(
     Raises
     ------
     OptionError
-        For an unknown ``extractor``.
+        For an unknown ``extractor`` or ``engine``, the ``"ray"`` engine without Ray
+        installed, or with the ``"keybert"`` extractor.
     """
     if extractor not in EXTRACTORS:
         from kg.errors import OptionError
 
         raise OptionError("extractor", f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+    if engine != "local":
+        from kg.extract.ray_engine import check_engine, extract_on_ray
+
+        check_engine(engine, extractor)
+        return extract_on_ray(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
+                              position_weight=position_weight, title_weight=title_weight,
+                              max_words=max_words, shortlist=shortlist, on_progress=on_progress)
     if extractor == "keybert":
         from kg.extract.keybert_extractor import extract_keybert
 
@@ -222,13 +239,19 @@ def extract(
     phrase_vectors = _embed_in_chunks(embedder, vocabulary, "phrases", on_progress, dtype=np.float16)
     result: dict[str, list[Keyphrase]] = {}
     for paper, doc, found in zip(papers, doc_vectors, cands):
-        rows = (phrase_vectors[[index[c.phrase] for c in found]] if found else phrase_vectors[:0]).astype(np.float32)
-        ranked = rank_candidates(doc, rows, found, top_n=depth, diversity=diversity,
-                                 position_weight=position_weight, title_weight=title_weight)
-        result[paper.id] = [Keyphrase(found[i].phrase, score) for i, score in ranked]
+        rows = phrase_vectors[[index[c.phrase] for c in found]] if found else phrase_vectors[:0]
+        result[paper.id] = _rank_paper(doc, rows, found, depth, diversity, position_weight, title_weight)
     if on_progress:
         on_progress("ranking", len(papers), len(papers))
     return Extraction(result, doc_vectors, _Rows(index, phrase_vectors))
+
+
+def _rank_paper(doc: np.ndarray, rows: np.ndarray, found: list[Candidate], depth: int, diversity: float,
+                position_weight: float, title_weight: float) -> list[Keyphrase]:
+    """One paper's keyphrases: its candidates ranked by their vectors ``rows`` (in candidate order)."""
+    ranked = rank_candidates(doc, rows.astype(np.float32), found, top_n=depth, diversity=diversity,
+                             position_weight=position_weight, title_weight=title_weight)
+    return [Keyphrase(found[i].phrase, score) for i, score in ranked]
 
 
 def _all_candidates(papers: Sequence[Paper], max_words: int) -> list[list[Candidate]]:
@@ -289,18 +312,28 @@ def keyphrases_jsonl(papers: Sequence[Paper], found: dict[str, list[Keyphrase]])
 
 
 def _embed_in_chunks(embedder: Embedder, texts: Sequence[str], stage: str,
-                     on_progress: Progress | None, chunk: int = 4096, dtype=np.float32) -> np.ndarray:
+                     on_progress: Progress | None, chunk: int = _CHUNK, dtype=np.float32) -> np.ndarray:
     """``embedder.embed(texts)`` in chunks (for progress), each chunk texts of similar length:
     the embedder pads a batch to its longest text, so a chunk of mixed lengths wastes work
     (23% of the tokens on ACM's phrases in alphabetical chunks)."""
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     out: np.ndarray | None = None  # filled in place: no second copy of a corpus' vectors
-    for start in range(0, len(order), chunk):
-        rows = order[start : start + chunk]
+    done = 0
+    for rows in _chunk_rows(texts, chunk):
         part = np.asarray(embedder.embed([texts[i] for i in rows]), dtype=np.float32)
         if out is None:
             out = np.empty((len(texts), part.shape[1]), dtype=dtype)
         out[rows] = part
+        done += len(rows)
         if on_progress:
-            on_progress(stage, min(start + chunk, len(texts)), len(texts))
+            on_progress(stage, done, len(texts))
     return out if out is not None else np.zeros((0, 1), dtype=dtype)
+
+
+def _chunk_rows(texts: Sequence[str], chunk: int = _CHUNK) -> list[list[int]]:
+    """The rows of ``texts`` in the chunks they are embedded in: shortest first, ``chunk`` at a time.
+
+    The embedder batches within a chunk, and the int8 model quantizes each batch's
+    activations afresh, so a vector depends on its batch: an engine that embeds these
+    chunks whole, anywhere, gets the vectors this process gets."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    return [order[start : start + chunk] for start in range(0, len(order), chunk)]

@@ -78,14 +78,14 @@ class _OnnxBackend:
 
     batch_tokens = 2048
 
-    def __init__(self, folder: Path, cache_dir, load_model):
+    def __init__(self, folder: Path, cache_dir, load_model, threads: int | None = None):
         from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
 
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
         # Each batch runs on one thread, ``workers`` batches at a time: on 2 cores this embeds
         # about 10% more tokens/s than one batch at a time split over 2 threads, and the
         # next batch is padded while the current ones run.
-        self.workers = _threads()
+        self.workers = max(1, threads) if threads else _threads()
         try:
             self.onnx = OnnxInt8Model(folder, cache, 1, load_model=load_model)
         except OSError as exc:

@@ -141,6 +141,20 @@ class CachedEmbedder:
         return hashlib.blake2b(data, digest_size=16).digest()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        found, missing = self.lookup_vectors(texts)
+        if missing:
+            found.update(self.store_vectors(missing, self.embedder.embed(missing)))
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([found[t] for t in texts]).astype(np.float32)
+
+    def lookup_vectors(self, texts: Sequence[str]) -> tuple[dict[str, np.ndarray], list[str]]:
+        """The vectors the cache holds for ``texts`` (float16, by text), and the distinct texts
+        it lacks, in first-seen order; counted in :attr:`hits` and :attr:`misses`.
+
+        :meth:`embed` is this, the model on the missing texts, and :meth:`store_vectors`;
+        a caller that runs the model elsewhere (kg.extract.ray_engine) does the same.
+        """
         db = self._connect()
         unique = list(dict.fromkeys(texts))
         keys = {text: self._key(text) for text in unique}
@@ -158,18 +172,20 @@ class CachedEmbedder:
         missing = [t for t in unique if t not in found]
         self.hits += len(unique) - len(missing)
         self.misses += len(missing)
-        if missing:
-            vectors = np.asarray(self.embedder.embed(missing), dtype=np.float32).astype(np.float16)
-            try:
-                with db:
-                    db.executemany("INSERT OR REPLACE INTO kg_vectors VALUES (?, ?)",
-                                   sorted((keys[t], v.tobytes()) for t, v in zip(missing, vectors)))
-            except sqlite3.Error as exc:
-                raise CacheError(f"cannot write the embedding cache {self.path}: {exc}") from None
-            found.update(zip(missing, vectors))
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.vstack([found[t] for t in texts]).astype(np.float32)
+        return found, missing
+
+    def store_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> dict[str, np.ndarray]:
+        """Keep the model's ``vectors`` of distinct ``texts``; returns them by text as they will
+        be read later (float16), so a build from the cache equals the build that filled it."""
+        db = self._connect()
+        vectors = np.asarray(vectors, dtype=np.float32).astype(np.float16)
+        try:
+            with db:
+                db.executemany("INSERT OR REPLACE INTO kg_vectors VALUES (?, ?)",
+                               sorted((self._key(t), v.tobytes()) for t, v in zip(texts, vectors)))
+        except sqlite3.Error as exc:
+            raise CacheError(f"cannot write the embedding cache {self.path}: {exc}") from None
+        return dict(zip(texts, vectors))
 
     def _memo_key(self, namespace: str, text: str) -> bytes:
         data = f"{namespace}\x00{self.signature}\x00{text}".encode("utf-8", "surrogatepass")

@@ -32,6 +32,7 @@ ever downloaded).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -110,11 +111,18 @@ class SentenceTransformerEmbedder:
     folder : path, optional
         The model's folder. With it, an int8 run whose ONNX file is already in ``cache_dir``
         never imports PyTorch (about 0.8 GB less memory and a faster start).
+    threads : int, optional
+        Batches the int8 model runs at once, one core each (default: every core this
+        process may use). The vectors do not depend on it.
+
+    Pickling keeps the settings and drops the loaded model, so an embedder travels to
+    other processes (kg.extract.ray_engine's workers) as a recipe and loads there.
     """
 
     def __init__(self, model, *, name: str = DEFAULT_MODEL, batch_tokens: int | None = None,
                  long_text: str = "truncate", precision: str = "auto", window: int | None = DEFAULT_WINDOW,
-                 cache_dir: str | os.PathLike[str] | None = None, folder: str | os.PathLike[str] | None = None):
+                 cache_dir: str | os.PathLike[str] | None = None, folder: str | os.PathLike[str] | None = None,
+                 threads: int | None = None):
         if long_text not in ("chunk", "truncate"):
             raise ValueError(f"long_text must be 'chunk' or 'truncate', not {long_text!r}")
         if precision not in PRECISIONS:
@@ -130,9 +138,16 @@ class SentenceTransformerEmbedder:
         self.window = window
         self.cache_dir = cache_dir
         self.folder = Path(folder) if folder is not None else None
+        self.threads = threads
         self._engine = None
         self._tokenizer = None  # tokenizer.json alone, for approximate() without the model
         self._table: np.ndarray | None = None
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__, _engine=None, _tokenizer=None, _table=None)
+        if self._loader is not None:
+            state["_model"] = None  # loaded again where it is needed
+        return state
 
     @property
     def model(self):
@@ -169,7 +184,7 @@ class SentenceTransformerEmbedder:
         if precision == "int8" and importlib.util.find_spec("onnxruntime") is not None:
             folder = self.folder or _folder_of(self._model)
             if folder is not None and _onnx_ready(folder):
-                return _OnnxBackend(folder, self.cache_dir, lambda: self.model)
+                return _OnnxBackend(folder, self.cache_dir, lambda: self.model, self.threads)
         return _TorchBackend(self.model, precision)
 
     def max_tokens(self) -> int:
@@ -296,8 +311,10 @@ def _batches(widths: Sequence[int], budget: int, slack: float = 0.1):
         start = stop
 
 
+@functools.lru_cache(maxsize=1)
 def _gpu_present() -> bool:
-    """Whether PyTorch sees a CUDA GPU (asked only where an NVIDIA driver is installed)."""
+    """Whether PyTorch sees a CUDA GPU (asked only where an NVIDIA driver is installed; once a process:
+    every cache lookup asks, through the embedder's signature)."""
     if not (os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")):
         return False
     import torch

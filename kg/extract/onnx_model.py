@@ -27,6 +27,7 @@ the original weights in memory.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -124,6 +125,23 @@ def _export(transformer, target: Path) -> None:
         os.replace(quantized, target)
 
 
+@contextlib.contextmanager
+def _exclusive(path: Path):
+    """Hold an exclusive lock on ``path`` + ``.lock`` (no lock where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: concurrent exports each write a whole file, the last one stays
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 class OnnxInt8Model:
     """Mean-pooled sentence embeddings from an int8 ONNX Runtime session.
 
@@ -148,7 +166,9 @@ class OnnxInt8Model:
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         self.path = Path(cache_dir) / "onnx" / f"{config.get('model_type', 'model')}-{_digest(folder)}-int8.onnx"
         if not self.path.exists():
-            _export(load_model()[0].auto_model, self.path)
+            with _exclusive(self.path):  # processes starting together (Ray workers) export once
+                if not self.path.exists():
+                    _export(load_model()[0].auto_model, self.path)
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
