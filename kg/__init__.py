@@ -8,16 +8,17 @@ From Python (see :mod:`kg.api`)::
     result.to_pandas()["papers"]          # tables; result.to_pyvis(); result in a notebook draws the page
     result.write("out/")                  # what kg build writes
     kg.load("out/")                       # a build read back
+    kg.update("out/", "new.bib").write("out/")  # papers added to a build: only new texts embedded
 """
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "build", "load", "KnowledgeGraph"]
+__all__ = ["__version__", "build", "load", "update", "KnowledgeGraph"]
 
 
 def __getattr__(name: str):
-    """``kg.build``, ``kg.load``, ``kg.KnowledgeGraph``, imported on first use (``import kg`` stays light)."""
-    if name in ("build", "load", "KnowledgeGraph"):
+    """``kg.build``, ``kg.load``, ``kg.update``, ``kg.KnowledgeGraph``, imported on first use (``import kg`` stays light)."""
+    if name in ("build", "load", "update", "KnowledgeGraph"):
         from kg import api
 
         return getattr(api, name)

@@ -24,7 +24,7 @@ from kg.analysis import analysis_for, load_analysis, membership, pagerank, saved
 from kg.errors import KgError, OptionError
 from kg.models import Concept, Corpus, Paper, Skip
 
-__all__ = ["KnowledgeGraph", "build", "load"]
+__all__ = ["KnowledgeGraph", "build", "load", "update"]
 
 PaperLike = Union[Paper, Mapping[str, object], str, "os.PathLike[str]"]
 
@@ -47,6 +47,9 @@ class KnowledgeGraph:
         Records that were not read, with where and why.
     options : BuildOptions
         The parameters of the build.
+    changelog : dict or None
+        What an update changed (:func:`update`; :func:`kg.incremental.changelog`), written
+        as ``changelog.json`` and ``changelog.md`` by :meth:`write`.
     """
 
     graph: nx.MultiDiGraph
@@ -55,6 +58,7 @@ class KnowledgeGraph:
     skipped: list[Skip] = field(default_factory=list)
     options: "object | None" = None  # kg.pipeline.BuildOptions
     _result: "object | None" = field(default=None, repr=False)  # kg.pipeline.BuildResult, for write()
+    changelog: dict | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         s = self.analysis.get("summary", {})
@@ -114,10 +118,17 @@ class KnowledgeGraph:
         return {**self._settings(), "method": made.get("method", "louvain"), "scoring": made.get("scoring", "ctfidf")}
 
     def reanalyze(self, *, seed: int | None = None, resolution: float | None = None, method: str = "louvain",
-                  scoring: str = "ctfidf", top: int = 15) -> "KnowledgeGraph":
+                  scoring: str = "ctfidf", top: int = 15, backend: str | None = None,
+                  engine=None) -> "KnowledgeGraph":
         """The same graph with a new analysis (``seed``, ``resolution``: ``None`` keeps the current one's).
 
-        Every view made from the result (report, page, Neo4j) shows the new communities.
+        Every view made from the result (report, page, Neo4j) shows the new communities. When
+        they are the communities this analysis has (e.g. only the labels change), they keep
+        its numbers (:func:`kg.incremental.keep_numbers`: after ``kg build --update`` those need
+        not follow size).
+        ``backend`` (a NetworkX backend) and ``engine`` (a :class:`kg.analyze.gds.GdsEngine`:
+        centralities and Leiden communities computed in Neo4j) are those of
+        :func:`kg.analyze.analyze`.
         """
         from kg.analyze import analyze
         from kg.analyze.communities import METHODS, SCORINGS
@@ -129,9 +140,14 @@ class KnowledgeGraph:
         saved = self._settings()
         seed = saved["seed"] if seed is None else seed
         resolution = saved["resolution"] if resolution is None else resolution
-        analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top)
+        analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top,
+                           backend=backend, engine=engine)
+        from kg.incremental import keep_numbers
+
+        analysis = keep_numbers(analysis, self.analysis)  # the same communities keep the numbers an update gave
         options = replace(self.options, seed=seed, resolution=resolution) if self.options is not None else None
-        again = KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, self._result)
+        result = replace(self._result, changelog=None) if self._result is not None else None  # numbers changed
+        again = KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, result)
         made = (self.analysis.get("evolution") or {}).get("parameters")
         if made:  # the same slices again, with the new communities' settings
             again = again.evolution(cuts=made.get("cuts"), equal=made.get("equal"),
@@ -156,7 +172,7 @@ class KnowledgeGraph:
             min_size=ev.MIN_SIZE if min_size is None else min_size,
             min_shared=ev.MIN_SHARED if min_shared is None else min_shared)
         return KnowledgeGraph(self.graph, {**self.analysis, "evolution": result}, self.concepts, self.skipped,
-                              self.options, self._result)
+                              self.options, self._result, self.changelog)
 
     # --- views -------------------------------------------------------------------------
 
@@ -274,7 +290,7 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
         ``on_progress(stage, done, total)``.
     **options
         Any field of :class:`kg.pipeline.BuildOptions` (``top_n``, ``link_depth``,
-        ``seed``, ``resolution``, ``extractor``, ``model``, …).
+        ``seed``, ``resolution``, ``extractor``, ``model``, ``engine``, …).
 
     Returns
     -------
@@ -296,6 +312,69 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
     result = run(inputs, chosen, embedder=embedder, cache=cache, on_progress=on_progress)  # type: ignore[arg-type]
     return KnowledgeGraph(result.graph, result.analysis, result.concepts, list(result.corpus.skipped), chosen,
                           result)
+
+
+def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None,
+           cache: "str | os.PathLike[str] | bool | None" = True, on_progress: Callable[[str, int, int], None] | None = None,
+           **options: object) -> KnowledgeGraph:
+    """The build in ``folder`` with ``papers`` added, in memory (``kg build --update``'s graph); nothing is
+    written (but the cache) until :meth:`KnowledgeGraph.write`, which also writes the changelog.
+
+    Parameters
+    ----------
+    folder : path
+        A folder that ``kg build`` (or :meth:`KnowledgeGraph.write`) wrote.
+    papers : path, or sequence of paths, Paper objects or dicts
+        The new papers, as for :func:`build`. A paper already in the build merges into it.
+    embedder : optional
+        As for :func:`build`.
+    cache : path or bool
+        ``True`` (default): the folder's own embedding cache (``.kg-cache/embeddings.sqlite``,
+        what ``kg build --out folder`` fills), so only new texts are embedded; ``False`` or
+        ``None``: none (every text is embedded again); or a cache file.
+    on_progress : callable, optional
+    **options
+        :class:`kg.pipeline.BuildOptions` fields: ``format``, ``strict``, ``mapping`` (how
+        the new files are read), ``thesaurus``, ``model`` (where the build's are now);
+        any other must equal the build's recorded value (see
+        :func:`kg.incremental.update_options`).
+
+    Returns
+    -------
+    KnowledgeGraph
+        With ``changelog`` (:func:`kg.incremental.changelog`), whose ``warnings`` say when
+        every text had to be embedded again.
+
+    Examples
+    --------
+    >>> updated = kg.update("out/", "new.bib")                          # doctest: +SKIP
+    >>> updated.changelog["counts"]["papers"], len(updated.changelog["moved"])  # doctest: +SKIP
+    >>> updated.write("out/")            # the build replaced, changelog.md beside it  # doctest: +SKIP
+    """
+    from kg.incremental import read_build, update_options
+    from kg.ingest import corpus_from_records
+    from kg.pipeline import folder_cache, run_update, update_warnings
+    from kg.extract import load_embedder
+
+    previous = read_build(folder)
+    chosen = update_options(previous, options)
+    items = [papers] if isinstance(papers, (str, os.PathLike)) else list(papers)
+    if not items:
+        raise OptionError("papers", "no papers or files given")
+    if all(isinstance(p, (str, os.PathLike)) for p in items):
+        inputs: object = items
+    elif any(isinstance(p, (str, os.PathLike)) for p in items):
+        raise OptionError("papers", "give either files or papers (Paper objects or dicts), not both")
+    else:
+        inputs = corpus_from_records(items, strict=chosen.strict)
+    cache = folder_cache(folder) if cache is True else (None if cache is False else cache)
+    if embedder is None:
+        embedder = load_embedder(chosen.model, precision=chosen.precision)
+    warnings = update_warnings(previous, embedder, cache)  # type: ignore[arg-type]
+    result = run_update(previous, inputs, chosen, embedder=embedder, cache=cache,  # type: ignore[arg-type]
+                        on_progress=on_progress, warnings=warnings)
+    return KnowledgeGraph(result.graph, result.analysis, result.concepts, list(result.corpus.skipped), chosen,
+                          result, result.changelog)
 
 
 def load(folder: str | os.PathLike[str]) -> KnowledgeGraph:

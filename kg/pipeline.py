@@ -1,6 +1,7 @@
 """The whole main job, stage after stage: ingest → extract → normalize → build → analyze → export.
 
-:func:`build` is what ``kg build`` calls; each stage is also usable on its own.
+:func:`build` is what ``kg build`` calls, :func:`update` what ``kg build --update`` calls (a build
+plus new papers, :mod:`kg.incremental`); each stage is also usable on its own.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import json
 import os
 import resource
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -28,14 +30,18 @@ from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder
 from kg.extract import (DIVERSITY, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
                         Embedder, extract, extractor_name, load_embedder)
 from kg.graph import build_graph
-from kg.ingest import load_corpus
+from kg.ingest import load_corpus, merge_corpora
 from kg.models import Corpus
 from kg.ingest.thesaurus import load_thesaurus
 from kg.normalize import MERGE_THRESHOLD, normalize_concepts, thesaurus_text
 from kg.report import write_report
 from kg.vectors import concept_vectors, save_concept_vectors, save_paper_vectors
 
-__all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs"]
+if TYPE_CHECKING:
+    from kg.incremental import PreviousBuild
+
+__all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs", "update", "run_update",
+           "update_warnings", "folder_cache"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -49,6 +55,7 @@ class BuildOptions:
     mapping: tuple[tuple[str, str], ...] = ()  # (kg field, CSV column) pairs, from --map
     top_n: int = 10  # keyphrases a paper is described by (its concepts)
     extractor: str = "kg"  # what ranks the candidates: kg's ranking, or the KeyBERT package ("keybert")
+    engine: str = "local"  # where extraction runs: in this process, or on Ray Data ("ray"; kg.extract.ray_engine)
     model: str | None = None  # a local sentence-transformers model folder (default: the packaged MiniLM)
     diversity: float = DIVERSITY
     position_weight: float = POSITION_WEIGHT
@@ -64,6 +71,7 @@ class BuildOptions:
     resolution: float = 1.0
     html: bool = True
     write_thesaurus: bool = False  # also write thesaurus.txt: the merges kg made
+    nx_backend: str | None = None  # a NetworkX backend for the analysis's NetworkX calls (kg.nxbackend)
 
     def __post_init__(self) -> None:
         """Refuse a value no stage can use now, before any minute of extraction is spent.
@@ -100,6 +108,9 @@ class BuildOptions:
                                         f"{', '.join(f for f in FORMATS if f != 'auto')}")
         if self.extractor not in EXTRACTORS:
             raise OptionError("extractor", f"unknown extractor {self.extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+        from kg.extract.ray_engine import check_engine
+
+        check_engine(self.engine, self.extractor)
         if self.model is not None and not isinstance(self.model, str):
             raise OptionError("model", f"must be a path (str) to a sentence-transformers model folder, not {self.model!r}")
         if self.precision not in PRECISIONS:
@@ -121,9 +132,18 @@ class BuildOptions:
         number("resolution", low=0.0, low_open=True)
         if self.thesaurus is not None and not isinstance(self.thesaurus, str):
             raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")
+        if self.nx_backend is not None:
+            from kg.nxbackend import check_backend
+
+            try:
+                check_backend(self.nx_backend)
+            except OptionError as exc:
+                raise OptionError("nx_backend", exc.reason) from None
 
 
-_OUTPUT_ONLY = ("html", "write_thesaurus")
+# Not recorded in the graph's parameters: they change what is written or where it is computed,
+# not what the graph or its analysis is.
+_OUTPUT_ONLY = ("html", "write_thesaurus", "nx_backend", "engine")
 
 
 @dataclass
@@ -140,6 +160,8 @@ class BuildResult:
     stages: list["Stage"] = field(default_factory=list)
     analysis_steps: dict[str, float] = field(default_factory=dict)  # analysis step -> seconds
     concept_vectors: "tuple[list[str], np.ndarray] | None" = None  # (concept ids, rows): kg search
+    embedded: dict[str, int] = field(default_factory=dict)  # with a cache: distinct texts "cached" / "embedded"
+    changelog: dict | None = None  # an update's (kg.incremental): written as changelog.json and changelog.md
 
 
 def _fingerprint(path: str) -> dict[str, str]:
@@ -199,10 +221,12 @@ class _Clock:
             self.on_stage(stage)
 
 
-def _release_memory() -> None:
-    """Collect garbage and hand freed heap pages back to the system (glibc's malloc_trim),
-    so that a stage's freed memory lowers the build's footprint, not only its own."""
-    gc.collect()
+def _release_memory(*, collect: bool = True) -> None:
+    """Collect garbage (unless ``collect`` is false: what was dropped had no cycles) and hand
+    freed heap pages back to the system (glibc's malloc_trim), so that a stage's freed memory
+    lowers the build's footprint, not only its own."""
+    if collect:
+        gc.collect()
     try:
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
@@ -249,15 +273,28 @@ def build(
     """
     clock = _Clock(on_stage)
     inputs = list(inputs)
-    staged = StagedFolder(out_dir)  # fails now, not after extraction, if out_dir cannot be written
+    staged = _staged(out_dir, inputs)  # fails now, not after extraction, if out_dir cannot be written
+    return _write_staged(staged, clock, options, lambda: run(inputs, options, embedder=embedder, cache=cache,
+                                                             on_progress=on_progress, clock=clock))
+
+
+def _staged(out_dir: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> StagedFolder:
+    """The staging folder of a build of ``inputs`` into ``out_dir``, refusing an input the build would overwrite."""
+    staged = StagedFolder(out_dir)
     for path in inputs:
         where = os.path.realpath(os.fspath(path))
         if os.path.dirname(where) == staged.target and os.path.basename(where) in KG_OUTPUTS:
             staged.abort()
             raise OutputFolderError(f"{os.fspath(path)} is in the output folder, where the build writes its own "
                                     f"{os.path.basename(where)}; move it or choose another output folder")
+    return staged
+
+
+def _write_staged(staged: StagedFolder, clock: _Clock, options: BuildOptions,
+                  compute: Callable[[], BuildResult]) -> BuildResult:
+    """``compute()``, its outputs written into ``staged`` and swapped in (nothing changes when it fails)."""
     try:
-        result = run(inputs, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock)
+        result = compute()
         write_outputs(result, staged.staging, options, clock=clock)
         staged.commit()
     except BaseException:
@@ -270,6 +307,154 @@ def build(
     return result
 
 
+def update(
+    inputs: Sequence[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    changes: "Mapping[str, object] | None" = None,
+    *,
+    embedder: Embedder | None = None,
+    cache: "str | os.PathLike[str] | bool | None" = True,
+    on_progress: Progress | None = None,
+    on_stage: Callable[[Stage], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
+) -> BuildResult:
+    """Add the papers of ``inputs`` to the build in ``out_dir`` (what ``kg build --update OUT`` runs).
+
+    The build of the union of its papers and the new ones (:func:`run_update`), with the
+    options it recorded, written as :func:`build` writes (the folder replaced as a whole),
+    plus ``changelog.json`` and ``changelog.md`` (:mod:`kg.incremental`). Papers the embedding
+    cache knows cost no model work: with the folder's cache only new texts are embedded.
+
+    Parameters
+    ----------
+    inputs : sequence of paths
+        The new corpus files (any format :func:`kg.ingest.load_corpus` reads).
+    out_dir : path
+        A folder that ``kg build`` wrote.
+    changes : mapping, optional
+        Options by their :class:`BuildOptions` name. ``format``, ``strict`` and ``mapping``
+        read the new files, ``html`` and ``write_thesaurus`` choose outputs, ``thesaurus``
+        and ``model`` say where the build's files are now; any other must equal the
+        recorded one.
+    embedder, on_progress, on_stage
+        As for :func:`build`.
+    cache : path or bool
+        ``True`` (default): the folder's own cache (:func:`folder_cache`, what
+        ``kg build --out OUT`` fills), so only new texts are embedded; ``False`` or ``None``:
+        none (every text is embedded again); or another cache file.
+    on_warning : callable, optional
+        Called with each warning (no cache, another embedding model); they are also in
+        the changelog.
+
+    Raises
+    ------
+    GraphFileError
+        When ``out_dir`` is not a kg build (before any other work).
+    OptionError
+        For an option that contradicts the build's (before any other work).
+    """
+    from kg.incremental import read_build, update_options
+
+    clock = _Clock(on_stage)
+    previous = read_build(out_dir)
+    options = update_options(previous, changes)
+    cache = folder_cache(out_dir) if cache is True else (None if cache is False else cache)
+    inputs = list(inputs)
+    warnings: list[str] = []
+
+    def say(message: str) -> None:
+        warnings.append(message)
+        if on_warning:
+            on_warning(message)
+
+    if embedder is None:
+        embedder = load_embedder(options.model, precision=options.precision)
+    for message in update_warnings(previous, embedder, cache):
+        say(message)
+    staged = _staged(out_dir, inputs)
+    return _write_staged(staged, clock, options, lambda: run_update(
+        previous, inputs, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock,
+        warnings=warnings))
+
+
+def folder_cache(folder: str | os.PathLike[str]) -> str:
+    """The embedding cache a build folder keeps (``FOLDER/.kg-cache/embeddings.sqlite``, kg build's default)."""
+    return os.path.join(os.fspath(folder), ".kg-cache", "embeddings.sqlite")
+
+
+def update_warnings(previous: "PreviousBuild", embedder: Embedder,
+                    cache: str | os.PathLike[str] | None) -> list[str]:
+    """What an update of ``previous`` with ``embedder`` and ``cache`` should say first: that every
+    text will be embedded again (no cache, or another model or precision than the build's)."""
+    out = []
+    signature = getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__))
+    recorded = previous.attrs.get("embedding")
+    if isinstance(recorded, str) and recorded != signature:
+        out.append(f"the build's texts were embedded as {recorded}, this update embeds as {signature}: every "
+                   "text is embedded again (old and new vectors are never mixed)")
+    elif cache is None:
+        out.append("no embedding cache: every paper is embedded again, not only the new ones (the same result, "
+                   "within the model's tolerance)")
+    elif not os.path.isfile(os.fspath(cache)):
+        out.append(f"no embedding cache at {os.fspath(cache)} (a build made with --no-cache, or the cache was "
+                   "removed): every paper is embedded again, not only the new ones; the cache is filled now")
+    return out
+
+
+def run_update(
+    previous: "PreviousBuild",
+    inputs: "Sequence[str | os.PathLike[str]] | Corpus",
+    options: BuildOptions,
+    *,
+    embedder: Embedder | None = None,
+    cache: str | os.PathLike[str] | None = None,
+    on_progress: Progress | None = None,
+    clock: "_Clock | None" = None,
+    warnings: Sequence[str] = (),
+) -> BuildResult:
+    """Everything :func:`update` computes, in memory: nothing is written (but the cache).
+
+    ``previous`` is :func:`kg.incremental.read_build` of the folder and ``options``
+    :func:`kg.incremental.update_options` of it; ``inputs`` may also be a :class:`~kg.models.Corpus`
+    read already. The union of the build's papers and the new ones goes through :func:`run`
+    (so every corpus-level step is that of a fresh build of the union); communities are
+    found as the folder's ``analysis.json`` found them (its seed, resolution, method and
+    labels) and numbered as there (:func:`kg.incremental.stable_analysis`); ``result.changelog``
+    says what changed (:func:`kg.incremental.changelog`).
+    """
+    from kg.incremental import changelog, stable_analysis
+
+    clock = clock or _Clock(None)
+    prior = Corpus(list(previous.papers))
+    paths = [] if isinstance(inputs, Corpus) else [os.fspath(p) for p in inputs]
+    if isinstance(inputs, Corpus):
+        corpus = merge_corpora([prior, inputs])
+        corpus.repaired = inputs.repaired
+    else:
+        corpus = load_corpus(paths, format=options.format, strict=options.strict,
+                             mapping=dict(options.mapping) or None, prior=prior)
+    records = {"skipped": len(corpus.skipped), "merged": corpus.merged}
+    added = [_fingerprint(p) for p in paths]
+    provenance = {"inputs": json.dumps(previous.inputs + added),
+                  "records_skipped": previous.count("records_skipped") + records["skipped"],
+                  "records_merged": previous.count("records_merged") + records["merged"]}
+    made = (previous.analysis or {}).get("parameters") or {}
+    settings = {k: made[k] for k in ("seed", "resolution", "method", "scoring", "top") if k in made}
+    result = run(corpus, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock,
+                 provenance=provenance, settings=settings)
+    evolution = ((previous.analysis or {}).get("evolution") or {}).get("parameters")
+    if evolution:  # the same slices again (as kg report does)
+        from kg.api import KnowledgeGraph
+
+        result.analysis = KnowledgeGraph(result.graph, result.analysis).evolution(
+            cuts=evolution.get("cuts"), equal=evolution.get("equal"), min_inclusion=evolution.get("min_inclusion"),
+            min_size=evolution.get("min_size"), min_shared=evolution.get("min_shared")).analysis
+    result.analysis = stable_analysis(result.analysis, previous.analysis)
+    result.changelog = changelog(previous, result, new_inputs=added, records=records, warnings=warnings)
+    clock.lap("changelog")
+    return result
+
+
 def run(
     inputs: "Sequence[str | os.PathLike[str]] | Corpus",
     options: BuildOptions = BuildOptions(),
@@ -278,11 +463,17 @@ def run(
     cache: str | os.PathLike[str] | None = None,
     on_progress: Progress | None = None,
     clock: "_Clock | None" = None,
+    provenance: dict | None = None,
+    settings: "Mapping[str, object] | None" = None,
 ) -> BuildResult:
     """Everything :func:`build` computes, in memory: nothing is written (but the cache).
 
     Parameters are those of :func:`build` (``inputs`` may also be a :class:`~kg.models.Corpus`
-    already read); ``clock`` times the stages.
+    already read); ``clock`` times the stages. ``provenance`` replaces the metadata that
+    say where the papers came from (``inputs``, ``records_skipped``, ``records_merged``):
+    an update records those of the whole build. ``settings`` are options of
+    :func:`kg.analyze.analyze` (``seed``, ``resolution``, ``method``, ``scoring``, ``top``)
+    replacing the build's: an update finds communities as the folder's analysis did.
     """
     clock = clock or _Clock(None)
     given = inputs if isinstance(inputs, Corpus) else None  # papers read already (kg.build from Python)
@@ -305,13 +496,15 @@ def run(
         found = extract(corpus.papers, cached or embedder, top_n=options.top_n,
                         depth=max(options.top_n, options.link_depth), diversity=options.diversity,
                         position_weight=options.position_weight, title_weight=options.title_weight,
-                        n_jobs=min(2, os.cpu_count() or 1), extractor=options.extractor, on_progress=progress)
+                        n_jobs=min(2, os.cpu_count() or 1), extractor=options.extractor, engine=options.engine,
+                        on_progress=progress)
         concepts, mentions = normalize_concepts(corpus.papers, found.keyphrases, thesaurus=thesaurus,
                                                 embedder=cached or embedder, vectors=found.phrase_vectors,
                                                 merge_threshold=options.merge_threshold, top_n=options.top_n)
     finally:
         if cached is not None:
             cached.close()
+    embedded = {"cached": cached.hits, "embedded": cached.misses} if cached is not None else {}
     concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors)
     found.doc_vectors = found.doc_vectors.astype(np.float16)  # as saved; the links use float16 too
     model, signature = (getattr(embedder, "name", type(embedder).__name__),
@@ -331,23 +524,31 @@ def run(
         "papers_read": len(corpus.papers),
         "records_skipped": len(corpus.skipped),
         "records_merged": corpus.merged,
+        **(provenance or {}),
     }
     graph = build_graph(corpus.papers, concepts, mentions, related_top_k=options.related_top_k,
                         min_shared=options.min_shared, min_cooccurrence=options.min_cooccurrence,
                         metadata=metadata, doc_vectors=found.doc_vectors)
     del mentions  # the graph holds them now
     found.keyphrases = {}
-    _release_memory()
+    _release_memory(collect=False)  # lists of plain records: freed as they were dropped
     clock.lap("graph")
     steps: dict[str, float] = {}
-    analysis = analyze(graph, seed=options.seed, resolution=options.resolution, timings=steps)
-    _release_memory()  # the projections the analysis dropped
+    # The graph lives to the end: a garbage collection need not walk its millions of objects
+    # (2-3 s each on 25k papers). Frozen objects are still freed when dropped; only cycles wait.
+    gc.freeze()
+    try:
+        analysis = analyze(graph, **{"seed": options.seed, "resolution": options.resolution, **(settings or {})},
+                           timings=steps, backend=options.nx_backend)
+        _release_memory()  # the projections the analysis dropped (NetworkX graphs hold cycles)
+    finally:
+        gc.unfreeze()
     clock.lap("analyze")
     if clock.on_stage:
         for step, seconds in steps.items():
             clock.on_stage(Stage(f"analyze: {step}", seconds, float("nan"), 0.0, 0.0))
     return BuildResult(corpus, graph, analysis, analysis_steps=steps, concepts=concepts,
-                       doc_vectors=found.doc_vectors, concept_vectors=concept_rows)
+                       doc_vectors=found.doc_vectors, concept_vectors=concept_rows, embedded=embedded)
 
 
 def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: BuildOptions = BuildOptions(),
@@ -357,12 +558,14 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
     ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json`` and
     ``concept_vectors.npy``/``.json`` (:mod:`kg.vectors`), the
     report (``.md``, ``.html``, ``.json``), ``graph.html`` unless ``options.html`` is
-    false, and ``thesaurus.txt`` when ``options.write_thesaurus``.
+    false, ``thesaurus.txt`` when ``options.write_thesaurus``, and an update's
+    ``changelog.json`` and ``changelog.md`` (:func:`kg.incremental.write_changelog`).
     """
     clock = clock or _Clock(None)
     folder = os.fspath(folder)
     graph, analysis = result.graph, result.analysis
-    files = write_graph_files(graph, folder, on_file=lambda name: clock.lap(f"write {name}"))
+    # run() made the graph with build_graph and nothing changed it since: what it implies need not be checked
+    files = write_graph_files(graph, folder, on_file=lambda name: clock.lap(f"write {name}"), built=True)
     if result.doc_vectors is not None:
         papers = result.corpus.papers
         order = sorted(range(len(papers)), key=lambda i: papers[i].id)
@@ -383,5 +586,10 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
         merges = os.path.join(folder, "thesaurus.txt")
         atomic_write(merges, thesaurus_text(result.concepts))
         files.append(merges)
+    if result.changelog is not None:
+        from kg.incremental import write_changelog
+
+        files.extend(write_changelog(result.changelog, folder))
+        clock.lap("write changelog")
     result.files = files
     return files

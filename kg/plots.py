@@ -57,7 +57,8 @@ def top_concepts_plot(analysis: Mapping) -> str | None:
 
 def community_sizes_plot(analysis: Mapping, *, top: int = 30) -> str | None:
     """Bars: the number of papers in each of the ``top`` largest communities."""
-    rows = [c for c in analysis.get("communities") or [] if c["size"] > 1][:top]
+    rows = sorted((c for c in analysis.get("communities") or [] if c["size"] > 1),
+                  key=lambda c: (-c["size"], c["id"]))[:top]  # numbers need not follow size after an update
     if not rows:
         return None
 

@@ -64,6 +64,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
             ["community labels", {"ctfidf": "class-based TF-IDF", "loglik": "log-likelihood ratio (G²)"}
              .get(p["scoring"], p["scoring"])],
             ["betweenness", between],
+            *([["engine", p["engine"] + ": centralities and communities computed in Neo4j"]] if p.get("engine")
+              else []),
         ]),
         _section("Top concepts", "Concepts by the number of papers that mention them, a one-word ordinary "
                  "English word (\"user\", \"query\") counting half; ties by id.",
@@ -85,7 +87,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
                                  [[r["name"], r["id"], r["cited_by"], r["cites"], r["pagerank"]]
                                   for r in analysis["citations"]]))
     communities = analysis["communities"]
-    shown = [c for c in communities if c["size"] > 1][:_COMMUNITY_ROWS]
+    # largest first (an updated build keeps earlier numbers, so numbers need not follow size)
+    shown = sorted((c for c in communities if c["size"] > 1), key=lambda c: (-c["size"], c["id"]))[:_COMMUNITY_ROWS]
     singletons = sum(1 for c in communities if c["size"] == 1)
     text = (f"{len(communities)} communities on the paper–paper graph, modularity {analysis['modularity']:.4f}"
             + (f" ({singletons} of them single papers without links, not listed)" if singletons else "")

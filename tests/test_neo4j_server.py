@@ -515,3 +515,45 @@ def test_query_embed_finds_what_kg_search_finds_with_the_real_model(neo4j, tmp_p
     twice = _cli(neo4j, "query", "--file", str(CYPHER_DIR / "semantic_search.cypher"), "--embed", text,
                  "--param", "embedding=[1, 0]")
     assert twice.exit_code == 1 and "not both" in twice.stderr
+
+
+def test_push_after_an_update_writes_only_what_changed(neo4j, tmp_path):
+    """kg build --update, then kg push: created, updated and deleted are exactly the rows that are new,
+    changed or gone (PageRank, recomputed over the union, changes on most nodes); with the communities
+    numbered as before, fewer papers change their community property than with numbers by size."""
+    from kg.api import load
+    from kg.pipeline import update
+
+    lines = EXAMPLE.read_text().splitlines(keepends=True)
+    (tmp_path / "a.jsonl").write_text("".join(lines[:20]))
+    (tmp_path / "b.jsonl").write_text("".join(lines[20:]))
+    out, cache = tmp_path / "out", str(tmp_path / "out" / ".kg-cache" / "embeddings.sqlite")
+    build([tmp_path / "a.jsonl"], out, BuildOptions(html=False), embedder=HashEmbedder(common=0.5), cache=cache)
+    before = load(out)
+    push = _cli(neo4j, "push", str(out), "--replace")
+    assert push.exit_code == 0, push.output + push.stderr
+    update([tmp_path / "b.jsonl"], out, {"html": False}, embedder=HashEmbedder(common=0.5), cache=cache)
+    after = load(out)
+    with neo4j.driver() as driver:
+        second = push_graph(driver, after.graph, analysis=after.analysis, database=neo4j.database)
+    assert not second.mismatches
+
+    def rows(graph, analysis):
+        nodes, rels = graph_tables(graph, analysis)
+        out = {t.label: {r["id"]: r["props"] for r in t.rows} for t in nodes}
+        out.update({t.name: {(r["source"], r["target"]): r["props"] for r in t.rows} for t in rels})
+        return out
+
+    old, new = rows(before.graph, before.analysis), rows(after.graph, after.analysis)
+    for name, table in new.items():
+        was = old.get(name, {})
+        assert second.created.get(name, 0) == len(table.keys() - was.keys()), name
+        assert second.updated.get(name, 0) == sum(table[k] != was[k] for k in table.keys() & was.keys()), name
+        assert second.deleted.get(name, 0) == len(was.keys() - table.keys()), name
+    # numbers by size, as a fresh build gives them, would move more papers' community property
+    by_size = sorted(after.analysis["communities"], key=lambda r: (-len(r["papers"]), min(r["papers"])))
+    fresh = {**after.analysis, "communities": [{**r, "id": i} for i, r in enumerate(by_size)]}
+    moved = {name: sum(new_rows[p].get("community") != old["Paper"][p].get("community")
+                       for p in old["Paper"]) for name, new_rows in
+             (("stable", new["Paper"]), ("by size", rows(after.graph, fresh)["Paper"]))}
+    assert moved["stable"] <= moved["by size"]

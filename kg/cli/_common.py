@@ -206,6 +206,20 @@ ModelOpt = Annotated[Optional[Path], typer.Option(
     help="A local sentence-transformers model folder (default: the packaged all-MiniLM-L6-v2).")]
 
 
+def _engine(value: str) -> str:
+    from kg.extract import ENGINES
+
+    if value not in ENGINES:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(ENGINES)}")
+    return value
+
+
+EngineOpt = Annotated[str, typer.Option(
+    "--engine", callback=_engine,
+    help="Where extraction runs: local (this process) or ray (Ray Data: the cluster at RAY_ADDRESS, else a "
+         "local Ray runtime; pip install 'kg[ray]'). Same keyphrases and graph either way.")]
+
+
 def extraction_weights(extractor: str, position_weight: Optional[float], title_weight: Optional[float]) -> None:
     """Refuse kg's ranking bonuses with the KeyBERT extractor, which has none."""
     if extractor == "keybert":
@@ -236,6 +250,30 @@ ResolutionOpt = Annotated[Optional[float], typer.Option(
 MethodOpt = Annotated[str, typer.Option("--method", help="Community detection: louvain or leiden.")]
 LabelsOpt = Annotated[str, typer.Option("--labels", help="Community labels: ctfidf or loglik.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print rows as JSON.")]
+NxBackendOpt = Annotated[Optional[str], typer.Option(
+    "--nx-backend", metavar="NAME", show_default=False,
+    help="Run the analysis's NetworkX calls (PageRank, Louvain, modularity) on this installed NetworkX "
+         "backend where it implements them, e.g. parallel (pip install 'kg[parallel]') or rustworkx.")]
+
+
+def nx_backend(name: Optional[str]) -> Optional[str]:
+    """``--nx-backend``, checked before any work (one error for an unknown or broken backend)."""
+    from kg.nxbackend import check_backend
+
+    try:
+        return check_backend(name)
+    except OptionError as exc:
+        raise OptionError("nx_backend", exc.reason) from None
+
+
+def show_backend_use(backend: Optional[str], counts) -> None:
+    """One line: which NetworkX calls ran on ``backend`` and which NetworkX ran itself."""
+    if backend is None:
+        return
+    def listed(where: str) -> str:
+        return ", ".join(f"{name} ×{n}" for (name, ran), n in sorted(counts.items()) if ran == where) or "none"
+    warn(f"NetworkX backend {backend}: ran {listed(backend)}; NetworkX ran (not implemented there): "
+         f"{listed('networkx')}")
 
 
 def analysis_options(built, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:

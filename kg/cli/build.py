@@ -11,16 +11,54 @@ import typer
 from kg.cli._common import (
     app, reports_errors, show, warn, InputsArg, FormatOpt, StrictOpt, MapOpt, DiversityOpt, PositionOpt,
     TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
-    ExtractorOpt, ModelOpt, extraction_weights
+    ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use
 )
 from kg.analysis import SEED
+from kg.errors import KgError
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given (on the command line or by its environment variable)."""
+    source = ctx.get_parameter_source(name)  # an enum of Typer's own click: compared by name
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | None, started: float) -> None:
+    """kg build --update: the papers of INPUTS added to the build in ``folder``."""
+    import os
+
+    from kg.pipeline import update as run_update
+    from kg.incremental import summary_lines
+
+    if cache_path is not None and os.path.isfile(cache_path):
+        from kg.extract.cache import check_cache
+
+        check_cache(cache_path)
+    progress = ProgressBar()
+    result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
+                        on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
+    log = result.changelog or {}
+    for line in summary_lines(log):
+        show(line)
+    corpus = result.corpus
+    for skip in corpus.skipped[:10]:
+        warn(f"  skipped {skip}")
+    if len(corpus.skipped) > 10:
+        warn(f"  … and {len(corpus.skipped) - 10} more")
+    show(f"changelog: {folder / 'changelog.md'} (and changelog.json)")
+    show(f"wrote {len(result.files)} files to {folder} in {time.perf_counter() - started:.1f}s")
 
 
 @app.command()
 @reports_errors
 def build(
+    ctx: typer.Context,
     inputs: InputsArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (created if missing).")] = Path("out"),
+    update: Annotated[Optional[Path], typer.Option(
+        "--update", show_default=False, metavar="OUT",
+        help="Add INPUTS to the build in OUT: only new texts are embedded (OUT's cache), the build's options are "
+             "kept, communities keep their numbers, and OUT/changelog.md says what changed.")] = None,
     format: FormatOpt = "auto",
     strict: StrictOpt = False,
     column_map: MapOpt = None,
@@ -55,12 +93,34 @@ def build(
     seed: Annotated[int, typer.Option(help="Seed for communities and layout.")] = SEED,
     resolution: Annotated[float, typer.Option(help="Community resolution (higher = smaller communities).")] = 1.0,
     html: Annotated[bool, typer.Option("--html/--no-html", help="Write graph.html.")] = True,
+    engine: EngineOpt = "local",
+    backend: NxBackendOpt = None,
 ) -> None:
-    """Build the paper–concept graph from INPUTS and write graph files, report and HTML to --out."""
+    """Build the paper–concept graph from INPUTS and write graph files, report and HTML to --out.
+
+    With --update OUT, add INPUTS to the build in OUT instead (see --update).
+    """
     from kg.pipeline import BuildOptions, build as run_build
 
     started = time.perf_counter()
+    if update is not None:
+        values = {"format": format, "strict": strict, "mapping": parse_map(column_map), "top_n": top_n,
+                  "link_depth": link_depth, "extractor": extractor, "model": str(model) if model else None,
+                  "diversity": diversity, "position_weight": position_weight, "title_weight": title_weight,
+                  "precision": precision, "merge_threshold": merge_threshold,
+                  "thesaurus": str(thesaurus) if thesaurus else None, "write_thesaurus": write_thesaurus,
+                  "related_top_k": related_top_k, "min_shared": min_shared, "min_cooccurrence": min_cooccurrence,
+                  "seed": seed, "resolution": resolution, "html": html, "engine": engine,
+                  "nx_backend": nx_backend(backend)}
+        flags = {"mapping": "column_map", "nx_backend": "backend"}
+        given = {name: value for name, value in values.items() if _given(ctx, flags.get(name, name))}
+        if _given(ctx, "out") and out.resolve() != update.resolve():
+            raise KgError(f"--out {out} and --update {update} name two folders; an update writes into the build "
+                          "it updates: give --update OUT alone")
+        _update(inputs, update, given, default_cache(cache, no_cache, update), started)
+        return
     extraction_weights(extractor, position_weight, title_weight)
+    backend = nx_backend(backend)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
                                ("title_weight", title_weight), ("merge_threshold", merge_threshold),
                                ("min_shared", min_shared), ("min_cooccurrence", min_cooccurrence))
@@ -69,7 +129,8 @@ def build(
                            top_n=top_n, link_depth=link_depth, extractor=extractor,
                            model=str(model) if model else None, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
                            write_thesaurus=write_thesaurus, **tuned,
-                           related_top_k=related_top_k, seed=seed, resolution=resolution, html=html)
+                           related_top_k=related_top_k, seed=seed, resolution=resolution, html=html, engine=engine,
+                           nx_backend=backend)
     output_folder(out)
     cache_path = default_cache(cache, no_cache, out)
     if cache_path is not None:
@@ -77,8 +138,12 @@ def build(
 
         check_cache(cache_path)
     progress = ProgressBar()
-    result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
-                       on_stage=progress.stage, cache=cache_path)
+    from kg.nxbackend import tally
+
+    with tally() as counts:
+        result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
+                           on_stage=progress.stage, cache=cache_path)
+    show_backend_use(backend, counts)
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     show(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"

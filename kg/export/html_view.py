@@ -85,8 +85,8 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
     (dict, list of dict)
         Node id -> community number, and one row per number (``label``, ``concepts``,
         ``papers``; see :func:`kg.analysis.community_table`). Concepts and authors take
-        the community of most of their papers (ties: the lower number, i.e. the larger
-        community); nodes in none get -1.
+        the community of most of their papers (ties: the larger community, then the lower
+        number); nodes in none get -1.
     """
     rows = community_table(graph, analysis=analysis, communities=communities, community_labels=community_labels,
                            seed=seed, resolution=resolution)
@@ -97,8 +97,9 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
             votes.setdefault(v, Counter())[membership[u]] += 1
         elif key == "wrote" and v in membership and u not in membership:  # author -> paper
             votes.setdefault(u, Counter())[membership[v]] += 1
+    size = {int(row["id"]): len(row["papers"]) for row in rows}
     for concept, counter in votes.items():
-        membership[concept] = min(counter, key=lambda k: (-counter[k], k))
+        membership[concept] = min(counter, key=lambda k: (-counter[k], -size.get(k, 0), k))
     return membership, rows
 
 
@@ -240,7 +241,12 @@ def _centrality(view: nx.Graph, size_by: str, seed: int) -> dict[str, float]:
     if size_by == "betweenness":
         k = min(view.number_of_nodes(), 256)
         return nx.betweenness_centrality(view, k=k, seed=seed, weight=None)
-    return nx.pagerank(view, weight="weight", max_iter=200, tol=1e-8)
+    if view.is_directed():
+        return nx.pagerank(view, weight="weight", max_iter=200, tol=1e-8)
+    from kg.analyze.centrality import _adjacency, _pagerank_matrix  # NetworkX's numbers, read once
+
+    nodes, matrix = _adjacency(view, "weight")
+    return _pagerank_matrix(matrix, nodes, max_iter=200, tol=1e-8)
 
 
 def graph_view(
@@ -272,7 +278,7 @@ def graph_view(
     min_weight : float
         Drop edges lighter than this, then nodes left without edges.
     community : int, optional
-        Keep one community (its index in the report, 0 = largest).
+        Keep one community (its number in the report).
     focus : str, optional
         Keep the ego network of this node (id, label, or a unique part of a label).
     depth : int

@@ -35,6 +35,7 @@ KG_OUTPUTS = frozenset({
     "report.md", "report.html", "report.json", "graph.html", "thesaurus.txt", "analysis.json",
     "paper_vectors.npy", "paper_vectors.json", "concept_vectors.npy", "concept_vectors.json",
     "vosviewer_map.txt", "vosviewer_network.txt", "vosviewer.json",  # kg export vosviewer OUT
+    "changelog.json", "changelog.md",  # kg build --update OUT
 })
 _MARK = ".kg-staging-"
 _RENAME_EXCHANGE = 2

@@ -147,7 +147,8 @@ def detect_format(path: str) -> str:
 
 
 def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto",
-                strict: bool = False, mapping: Mapping[str, str] | None = None) -> Corpus:
+                strict: bool = False, mapping: Mapping[str, str] | None = None,
+                prior: Corpus | None = None) -> Corpus:
     """Read every file in ``paths`` and merge them into one corpus.
 
     Parameters
@@ -161,6 +162,11 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
         counting it.
     mapping : dict, optional
         kg field -> column name, for CSV-like inputs (``--map abstract=AB``).
+    prior : Corpus, optional
+        Papers read before (a build's corpus, for ``kg build --update``): merged as the
+        first input, so a paper of ``paths`` that is already among them merges into it
+        as a paper read from two inputs does. ``strict`` and the error for no papers
+        apply to the records of ``paths``; ``merged`` counts the merges this call made.
     """
     if not paths:
         raise InputError("no input files given")
@@ -182,14 +188,15 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
     for part in parts:
         for paper in part.papers:
             repaired += bool(paper.extra.pop(REPAIRED, False))
-    corpus = merge_corpora(parts)
+    read = sum(len(part.papers) for part in parts)
+    corpus = merge_corpora([Corpus(list(prior.papers)), *parts] if prior is not None else parts)
     corpus.repaired = repaired
     if strict and corpus.skipped:
         first = corpus.skipped[0]
         raise InputError(first.reason + f" (strict: stopped at the first of {len(corpus.skipped)} "
                                         "record(s) skipped in all)",
                          path=first.source, line=first.location)
-    if not corpus.papers:
+    if not read:
         raise InputError("no papers with an abstract in the input"
                          + (f"; {len(corpus.skipped)} record(s) skipped" if corpus.skipped else ""),
                          path=", ".join(os.fspath(p) for p in paths))

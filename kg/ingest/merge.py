@@ -20,7 +20,7 @@ _MIN_TITLE_WORDS = 4
 
 
 def _strong_keys(paper: Paper) -> list[str]:
-    keys = ["id:" + paper.id]
+    keys = ["id:" + paper.id, *("id:" + alias for alias in paper.extra.get("aliases", ()))]  # type: ignore[union-attr]
     for scheme in ("doi", "arxiv", "openalex", "s2"):
         value = paper.ids.get(scheme)
         if value:
