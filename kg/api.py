@@ -296,22 +296,27 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
     -------
     KnowledgeGraph
     """
-    from kg.ingest import corpus_from_records
     from kg.pipeline import run
 
     chosen = _options(options)
+    inputs = _inputs(papers, strict=chosen.strict)
+    result = run(inputs, chosen, embedder=embedder, cache=cache, on_progress=on_progress)  # type: ignore[arg-type]
+    return KnowledgeGraph(result.graph, result.analysis, result.concepts, list(result.corpus.skipped), chosen,
+                          result)
+
+
+def _inputs(papers: "Sequence[PaperLike] | str | os.PathLike[str]", *, strict: bool) -> object:
+    """What :func:`kg.pipeline.run` takes for ``papers``: the paths, or a Corpus of the records."""
+    from kg.ingest import corpus_from_records
+
     items = [papers] if isinstance(papers, (str, os.PathLike)) else list(papers)
     if not items:
         raise OptionError("papers", "no papers or files given")
     if all(isinstance(p, (str, os.PathLike)) for p in items):
-        inputs: object = items
-    elif any(isinstance(p, (str, os.PathLike)) for p in items):
+        return items
+    if any(isinstance(p, (str, os.PathLike)) for p in items):
         raise OptionError("papers", "give either files or papers (Paper objects or dicts), not both")
-    else:
-        inputs = corpus_from_records(items, strict=chosen.strict)
-    result = run(inputs, chosen, embedder=embedder, cache=cache, on_progress=on_progress)  # type: ignore[arg-type]
-    return KnowledgeGraph(result.graph, result.analysis, result.concepts, list(result.corpus.skipped), chosen,
-                          result)
+    return corpus_from_records(items, strict=strict)
 
 
 def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None,
@@ -352,21 +357,12 @@ def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | o
     >>> updated.write("out/")            # the build replaced, changelog.md beside it  # doctest: +SKIP
     """
     from kg.incremental import read_build, update_options
-    from kg.ingest import corpus_from_records
     from kg.pipeline import folder_cache, run_update, update_warnings
     from kg.extract import load_embedder
 
     previous = read_build(folder)
     chosen = update_options(previous, options)
-    items = [papers] if isinstance(papers, (str, os.PathLike)) else list(papers)
-    if not items:
-        raise OptionError("papers", "no papers or files given")
-    if all(isinstance(p, (str, os.PathLike)) for p in items):
-        inputs: object = items
-    elif any(isinstance(p, (str, os.PathLike)) for p in items):
-        raise OptionError("papers", "give either files or papers (Paper objects or dicts), not both")
-    else:
-        inputs = corpus_from_records(items, strict=chosen.strict)
+    inputs = _inputs(papers, strict=chosen.strict)
     cache = folder_cache(folder) if cache is True else (None if cache is False else cache)
     if embedder is None:
         embedder = load_embedder(chosen.model, precision=chosen.precision)

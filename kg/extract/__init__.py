@@ -209,12 +209,8 @@ def extract(
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    # A cache (CachedEmbedder) also keeps each paper's shortlist: a rebuild runs neither
-    # the model nor the tagger.
-    memo = getattr(embedder, "lookup", None) is not None and approximate is not None
-    keys = [_shortlist_key(p, max_words, keep, position_weight, title_weight) for p in papers] if memo else []
-    known = embedder.lookup("shortlist", keys) if memo else {}
-    todo = [p for p, key in zip(papers, keys or [None] * len(papers)) if key not in known]
+    memo = _Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
+    todo = [papers[i] for i in memo.rows]
     if n_jobs > 1 and len(todo) >= 200:
         with ThreadPoolExecutor(max_workers=1) as pool:
             pending = pool.submit(_all_candidates, todo, max_words)
@@ -226,12 +222,9 @@ def extract(
     if on_progress:
         on_progress("candidates", len(papers), len(papers))
     if approximate is not None:
-        rows = [i for i, key in enumerate(keys or [None] * len(papers)) if key not in known]
-        found_now = _shortlist(found_now, doc_vectors[rows], approximate, keep, position_weight, title_weight)
-        if memo and rows:
-            embedder.store("shortlist", {keys[i]: _encode(c) for i, c in zip(rows, found_now)})
-    fresh = iter(found_now)
-    cands = [_decode(known[key]) if key in known else next(fresh) for key in (keys or [None] * len(papers))]
+        found_now = _shortlist(found_now, doc_vectors[memo.rows], approximate, keep, position_weight, title_weight)
+        memo.store(found_now)
+    cands = memo.every(found_now)
     vocabulary = sorted({c.phrase for doc in cands for c in doc})
     index = {phrase: i for i, phrase in enumerate(vocabulary)}
     # float16 holds the ~200,000 phrase vectors of a 25k-paper corpus in half the memory
@@ -244,6 +237,34 @@ def extract(
     if on_progress:
         on_progress("ranking", len(papers), len(papers))
     return Extraction(result, doc_vectors, _Rows(index, phrase_vectors))
+
+
+class _Shortlists:
+    """The shortlists a cache (:class:`CachedEmbedder`) keeps for papers it has seen, so that a
+    rebuild runs neither the model nor the tagger; one per engine run.
+
+    ``rows``: the indices of the papers whose shortlist is still to be found (all of them
+    without a cache or without ``approximate``).
+    """
+
+    def __init__(self, papers: Sequence[Paper], embedder, approximate, max_words: int, keep: int,
+                 position_weight: float, title_weight: float):
+        self.embedder = embedder
+        self.on = getattr(embedder, "lookup", None) is not None and approximate is not None
+        self.keys = ([_shortlist_key(p, max_words, keep, position_weight, title_weight) for p in papers]
+                     if self.on else [None] * len(papers))
+        self.known = embedder.lookup("shortlist", self.keys) if self.on else {}
+        self.rows = [i for i, key in enumerate(self.keys) if key not in self.known]
+
+    def store(self, found: list[list[Candidate]]) -> None:
+        """Keep the shortlists found for ``rows`` (in their order)."""
+        if self.on and self.rows:
+            self.embedder.store("shortlist", {self.keys[i]: _encode(c) for i, c in zip(self.rows, found)})
+
+    def every(self, found: list[list[Candidate]]) -> list[list[Candidate]]:
+        """Every paper's shortlist: the kept ones, and ``found`` (for ``rows``, in their order)."""
+        fresh = iter(found)
+        return [_decode(self.known[key]) if key in self.known else next(fresh) for key in self.keys]
 
 
 def _rank_paper(doc: np.ndarray, rows: np.ndarray, found: list[Candidate], depth: int, diversity: float,

@@ -46,7 +46,7 @@ import numpy as np
 
 from kg.errors import KgError, OptionError
 from kg.extract import (ENGINES, Extraction, Progress, _all_candidates, _chunk_rows, _decode, _encode,
-                        _rank_paper, _Rows, _shortlist, _shortlist_key, document_text)
+                        _rank_paper, _Rows, _shortlist, _Shortlists, document_text)
 from kg.extract.cache import CachedEmbedder
 from kg.models import Keyphrase, Paper
 
@@ -85,10 +85,8 @@ def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth:
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    memo = getattr(embedder, "lookup", None) is not None and approximate is not None
-    keys = [_shortlist_key(p, max_words, keep, position_weight, title_weight) for p in papers] if memo else []
-    known = embedder.lookup("shortlist", keys) if memo else {}
-    rows = [i for i, key in enumerate(keys or [None] * len(papers)) if key not in known]
+    memo = _Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
+    rows = memo.rows
     with _Cluster() as cluster:
         doc_vectors = _embed(cluster, embedder, texts, "documents", on_progress, np.float32)
         found_now = _candidates(cluster, embedder, [papers[i] for i in rows],
@@ -96,10 +94,8 @@ def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth:
                                 max_words, keep, position_weight, title_weight)
         if on_progress:
             on_progress("candidates", len(papers), len(papers))
-        if memo and rows:
-            embedder.store("shortlist", {keys[i]: _encode(c) for i, c in zip(rows, found_now)})
-        fresh = iter(found_now)
-        cands = [_decode(known[key]) if key in known else next(fresh) for key in (keys or [None] * len(papers))]
+        memo.store(found_now)
+        cands = memo.every(found_now)
         vocabulary = sorted({c.phrase for doc in cands for c in doc})
         index = {phrase: i for i, phrase in enumerate(vocabulary)}
         phrase_vectors = _embed(cluster, embedder, vocabulary, "phrases", on_progress, np.float16)
