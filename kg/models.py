@@ -75,6 +75,8 @@ class Corpus:
     skipped: list[Skip] = field(default_factory=list)
     merged: int = 0
     repaired: int = 0  # records read with lone surrogates or bidirectional overrides cleaned from their text
+    # records whose title or abstract was repaired, by kind (kg.ingest.repair.KINDS: markup, latex, …)
+    text_repairs: dict[str, int] = field(default_factory=dict)
 
     def skip_counts(self) -> dict[str, int]:
         """Number of skipped records by reason category (text before the first ':')."""

@@ -429,7 +429,7 @@ def run_update(
     paths = [] if isinstance(inputs, Corpus) else [os.fspath(p) for p in inputs]
     if isinstance(inputs, Corpus):
         corpus = merge_corpora([prior, inputs])
-        corpus.repaired = inputs.repaired
+        corpus.repaired, corpus.text_repairs = inputs.repaired, dict(inputs.text_repairs)
     else:
         corpus = load_corpus(paths, format=options.format, strict=options.strict,
                              mapping=dict(options.mapping) or None, prior=prior)

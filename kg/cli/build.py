@@ -146,11 +146,13 @@ def build(
     show_backend_use(backend, counts)
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
+    repairs = ", ".join(f"{n} {kind}" for kind, n in corpus.text_repairs.items())
     show(f"papers: {len(corpus.papers)} read, {len(corpus.skipped)} skipped"
                + (f" ({skipped})" if skipped else "")
                + (f", {corpus.merged} merged (same paper in several inputs)" if corpus.merged else "")
                + (f", {corpus.repaired} with unencodable or direction-changing characters removed"
-                  if corpus.repaired else ""))
+                  if corpus.repaired else "")
+               + (f", text repaired ({repairs})" if repairs else ""))
     for skip in corpus.skipped[:10]:
         warn(f"  skipped {skip}")
     if len(corpus.skipped) > 10:

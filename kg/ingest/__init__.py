@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kg.errors import InputError
 from kg.ingest._io import bomless_utf16
 from kg.ingest._json import first_json_record
-from kg.ingest._records import REPAIRED, RecordSkipped, paper_from_record
+from kg.ingest._records import REPAIRED, TEXT_REPAIRED, RecordSkipped, paper_from_record
 from kg.ingest.arxiv import load_arxiv
 from kg.ingest.bibtex import load_bibtex
 from kg.ingest.jsonl import load_jsonl
 from kg.ingest.merge import merge_corpora, merge_papers
 from kg.ingest.openalex import load_openalex
+from kg.ingest.repair import KINDS as REPAIR_KINDS
 from kg.ingest.ris import load_ris
 from kg.ingest.semantic_scholar import load_semantic_scholar
 from kg.ingest.table import detect_dialect, load_csv, load_scopus
@@ -146,6 +147,18 @@ def detect_format(path: str) -> str:
     )
 
 
+def _count_repairs(papers: Iterable[Paper]) -> tuple[int, dict[str, int]]:
+    """The records read with unsafe characters cleaned, and those with their text repaired by kind;
+    the marks that :func:`~kg.ingest._records.paper_from_record` left in ``extra`` are removed."""
+    repaired = 0
+    kinds: dict[str, int] = {}
+    for paper in papers:
+        repaired += bool(paper.extra.pop(REPAIRED, False))
+        for kind in paper.extra.pop(TEXT_REPAIRED, ()):
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return repaired, {kind: kinds[kind] for kind in REPAIR_KINDS if kind in kinds}
+
+
 def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto",
                 strict: bool = False, mapping: Mapping[str, str] | None = None,
                 prior: Corpus | None = None) -> Corpus:
@@ -184,13 +197,10 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
             parts.append(READERS[kind](name))
     if mapping and not used_mapping:
         raise InputError("a column mapping applies to CSV/TSV inputs, and none was given")
-    repaired = 0
-    for part in parts:
-        for paper in part.papers:
-            repaired += bool(paper.extra.pop(REPAIRED, False))
+    repaired, text_repairs = _count_repairs(paper for part in parts for paper in part.papers)
     read = sum(len(part.papers) for part in parts)
     corpus = merge_corpora([Corpus(list(prior.papers)), *parts] if prior is not None else parts)
-    corpus.repaired = repaired
+    corpus.repaired, corpus.text_repairs = repaired, text_repairs
     if strict and corpus.skipped:
         first = corpus.skipped[0]
         raise InputError(first.reason + f" (strict: stopped at the first of {len(corpus.skipped)} "
@@ -218,7 +228,7 @@ def corpus_from_records(records: Sequence[Paper | Mapping[str, object]], *, stri
         When no record is a paper with an abstract, or on the first skip when ``strict``.
     """
     corpus = Corpus()
-    repaired = 0
+    read: list[Paper] = []
     for number, record in enumerate(records, start=1):
         if isinstance(record, Paper):
             corpus.papers.append(record)
@@ -236,10 +246,11 @@ def corpus_from_records(records: Sequence[Paper | Mapping[str, object]], *, stri
             corpus.skipped.append(Skip(source, number, f"unparsable: malformed record ({type(exc).__name__}: "
                                                        f"{str(exc)[:80]})"))
             continue
-        repaired += bool(paper.extra.pop(REPAIRED, False))
+        read.append(paper)
         corpus.papers.append(paper)
+    repaired, text_repairs = _count_repairs(read)
     merged = merge_corpora([corpus])
-    merged.repaired = repaired
+    merged.repaired, merged.text_repairs = repaired, text_repairs
     if strict and merged.skipped:
         first = merged.skipped[0]
         raise InputError(f"{first} (strict; {len(merged.skipped)} record(s) skipped in all)")

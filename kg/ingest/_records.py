@@ -15,6 +15,7 @@ from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
 from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
 from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
+from kg.ingest.repair import KINDS, repair_text
 from kg.models import Paper
 
 __all__ = [
@@ -37,6 +38,9 @@ MAX_FIELD_CHARS = 100_000
 
 #: Key of :attr:`Paper.extra` that marks a record whose text was repaired (see :func:`clean_text`).
 REPAIRED = "_repaired"
+#: Key of :attr:`Paper.extra` with the kinds of :func:`~kg.ingest.repair.repair_text` that changed its
+#: title or abstract (popped and counted as :attr:`~kg.models.Corpus.text_repairs` by :mod:`kg.ingest`).
+TEXT_REPAIRED = "_text_repaired"
 
 
 class RecordSkipped(Exception):
@@ -129,19 +133,26 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     (or ``arxiv``), ``ids`` (dict), ``extra`` (dict) and ``fallback_id`` (the
     id to use when there is no ``id``, DOI or arXiv id, e.g. a BibTeX key).
 
+    Title and abstract are repaired (:func:`~kg.ingest.repair.repair_text`: markup, TeX, words
+    split at line breaks, missing spaces after full stops); an id made from the abstract is
+    made from it as read, so it stays what it was.
+
     Raises
     ------
     RecordSkipped
         When the record has no abstract or a field cannot be parsed.
     """
-    abstract = clean_text(record.get("abstract"))
-    if not abstract:
+    read = clean_text(record.get("abstract"))
+    if not read:
         raise RecordSkipped("empty: no abstract")
     for name in ("abstract", "title"):
         size = len(str(record.get(name) or ""))
         if size > MAX_FIELD_CHARS:
             raise RecordSkipped(f"unparsable: {name} is {size:,} characters (limit {MAX_FIELD_CHARS:,}); "
                                 "is it a full text or a broken export?")
+    abstract, repairs = repair_text(read)
+    if not abstract:  # markup and nothing else
+        raise RecordSkipped("empty: no abstract")
     ids: dict[str, str] = {}
     for scheme, value in dict(record.get("ids") or {}).items():  # type: ignore[arg-type]
         if value:
@@ -158,14 +169,16 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     if arxiv:
         ids["arxiv"] = arxiv
     paper_id = (raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or clean_text(record.get("fallback_id"))
-                or text_id(abstract))
-    title = clean_text(record.get("title"))
+                or text_id(read))
+    title, title_repairs = repair_text(clean_text(record.get("title")))
     derived = not title
     if derived:
         title = derive_title(abstract)
     extra = _clean_json(dict(record.get("extra") or {}))  # type: ignore[arg-type]
     if _needs_repair(record):
         extra[REPAIRED] = True
+    if repairs or title_repairs:
+        extra[TEXT_REPAIRED] = [kind for kind in KINDS if kind in repairs or kind in title_repairs]
     return Paper(
         id=paper_id,
         abstract=abstract,

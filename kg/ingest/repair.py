@@ -1,0 +1,271 @@
+"""Text repair at ingest: the damage sources leave in titles and abstracts, undone once for every reader.
+
+Four kinds, in the order they run (:data:`KINDS`):
+
+``markup``
+    HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
+    → ``Extra``); entities unescaped (``Q&amp;A`` → ``Q&A``). Only real tags go: a known
+    tag name or a namespaced one (``<jats:p>``), and a bare opening tag only where its
+    closing tag follows, so ``a < b`` and ``<S>`` (an expectation value) stay.
+``latex``
+    TeX to plain Unicode text (:func:`kg.ingest._latex.decode_latex`): ``$AdS_5\\times S^5$`` →
+    ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``.
+``hyphenation``
+    Words split at a line break joined again: ``doc-ument`` → ``document``, ``un- labeled`` →
+    ``unlabeled``; only where the joined word is an English word and the hyphenated form
+    is no compound (``real-time``, ``multi-task`` and ``e-commerce`` stay).
+``sentence space``
+    The space lost after a full stop put back: ``graphs.DeepWalk is`` → ``graphs. DeepWalk is``;
+    ``e.g.``, ``3.5``, ``Node.js``, ``U.S.``, ``Amazon.Com`` and web addresses stay.
+
+:func:`repair_text` applies them all and says which changed the text; repairing repaired
+text changes nothing, so a build's ``corpus.jsonl`` reads back as written.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import os
+import re
+from functools import lru_cache
+
+from kg.ingest._latex import decode_latex
+
+__all__ = ["KINDS", "repair_text", "strip_markup", "join_hyphenation", "space_sentences", "decode_latex"]
+
+#: The kinds of repair, in the order :func:`repair_text` applies them.
+KINDS = ("markup", "latex", "hyphenation", "sentence space")
+
+
+# --- markup ---------------------------------------------------------------------------
+
+_INLINE_TAGS = frozenset(
+    "a abbr b bdi bdo big bi cite code dfn em font i inf ins kbd mark q s samp sc scp small smallcaps span strike ul "
+    "strong sub sup tt u var italic bold roman sans-serif monospace underline overline named-content "
+    "styled-content inline-formula tex-math alternatives math mi mo mn ms mtext msub msup msubsup mrow mfrac "
+    "msqrt mroot mstyle mspace munder mover munderover mfenced menclose mtable mtr mtd semantics".split())
+_BLOCK_TAGS = frozenset(
+    "p br div li ol dl dt dd h1 h2 h3 h4 h5 h6 hr table tbody thead tfoot tr td th blockquote section sec "
+    "title abstract label caption list list-item pre article body disp-formula def-list def-item".split())
+_VOID_TAGS = frozenset("br hr wbr img".split())
+_TAG = re.compile(r"<(/?)((?:[A-Za-z][\w.-]*:)?[A-Za-z][\w.-]*)"
+                  r"((?:\s+[\w:.-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'<>]+))*)\s*(/?)>")
+_HIDDEN = re.compile(r"<((?:\w+:)?annotation(?:-xml)?)\b[^>]*>.*?</\1>|<!--.*?-->"
+                     r"|<((?:\w+:)?title)\b[^>]*>\s*(?:Abstract|ABSTRACT|Summary|SUMMARY)\s*</\2>", re.S)
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _unescape(text: str) -> str:
+    for _ in range(3):  # an entity escaped twice ("&amp;lt;") is still one character
+        done = _ENTITY.sub(lambda m: html.unescape(m.group()), text)
+        if done == text:
+            break
+        text = done
+    return text
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without HTML/JATS/MathML tags (their text kept) and with entities unescaped.
+
+    Examples
+    --------
+    >>> strip_markup('E<span class="smallcaps SmallerCapital">xtra</span>: Top-<i>N</i> for Q&amp;A')
+    'Extra: Top-N for Q&A'
+    >>> strip_markup('<jats:p>First.</jats:p><jats:p>Second, with <i>k &lt; m</i>.</jats:p>')
+    ' First.  Second, with k < m. '
+    >>> strip_markup("if a < b and c > d, <S> is finite")
+    'if a < b and c > d, <S> is finite'
+    """
+    if "&" in text:
+        text = _unescape(text)
+    if "<" not in text:
+        return text
+    text = _HIDDEN.sub(" ", text)
+    closing = {m.group(2).lower() for m in _TAG.finditer(text) if m.group(1)}
+
+    def tag(match: re.Match[str]) -> str:
+        end, name, attributes, empty = match.groups()
+        local = name.lower().rpartition(":")[2]
+        if ":" not in name and local not in _INLINE_TAGS and local not in _BLOCK_TAGS:
+            return match.group()
+        if ":" not in name and not (end or attributes or empty or local in _VOID_TAGS
+                                    or name.lower() in closing):
+            return match.group()  # "<b>" with no "</b>": not markup
+        return " " if local in _BLOCK_TAGS else ""
+
+    return _TAG.sub(tag, text)
+
+
+# --- hyphenation -------------------------------------------------------------------------
+
+# Left parts that make a compound with whatever follows: "multi-task", "co-author", "re-use".
+_PREFIXES = frozenset("a an anti auto bi bio co counter cross de di dis e eco ex extra geo hyper il im in inter "
+                      "intra ir macro meta micro mid mini mis mono multi neo neuro non omni out over para poly post "
+                      "pre pro proto pseudo psycho quasi re self semi socio sub super supra trans tri ultra un under "
+                      "uni".split())
+# The hyphen and what follows; the word before is found by hand (a pattern that starts with
+# a look-behind is tried at every character: seconds on a corpus).
+_SPLIT = re.compile(r"-( ?)([a-z]{2,})(?![\w\-])")
+
+
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str] | dict[str, str]:
+    """The words of the TextBlob/Pattern tagger lexicon (kg's part-of-speech tagger).
+
+    Read from TextBlob's file directly: importing TextBlob (NLTK, SciPy) takes longer than
+    reading a whole corpus.
+    """
+    spec = importlib.util.find_spec("textblob")
+    if spec is not None and spec.origin:
+        path = os.path.join(os.path.dirname(spec.origin), "en", "en-lexicon.txt")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:  # "word TAG" lines, ";;;" comments
+                return frozenset(line.split(" ", 1)[0] for line in handle
+                                 if line.strip() and not line.startswith(";;;"))
+    from textblob.en import lexicon  # the same words, the slow way
+
+    return lexicon
+
+
+def _word(word: str) -> bool:
+    words = _english()
+    return word in words or word.lower() in words
+
+
+def _part(word: str) -> bool:
+    """A word, or the plural of one ("offs" in "trade-offs")."""
+    return _word(word) or (word.endswith("s") and _word(word[:-1]))
+
+
+def join_hyphenation(text: str) -> str:
+    """``text`` with words that a line break split at a hyphen joined again.
+
+    ``doc-ument`` is joined where ``document`` is a word and ``ument`` is not; ``X- Y`` (a
+    hyphen, then a space) where ``XY`` is a word. Compounds stay: both parts words
+    (``real-time``), a prefix first (``multi-task``, ``co-author``), three parts or more
+    (``state-of-the-art``), a suspended hyphen (``first- and second-order``). Soft hyphens go.
+
+    Examples
+    --------
+    >>> join_hyphenation("a doc-ument represen-tation of un- labeled data in real-time, multi-task e-commerce")
+    'a document representation of unlabeled data in real-time, multi-task e-commerce'
+    >>> join_hyphenation("state-of-the-art, pre-trained trade-offs and first- and second-order terms")
+    'state-of-the-art, pre-trained trade-offs and first- and second-order terms'
+    """
+    if "\u00ad" in text:
+        text = text.replace("\u00ad", "")
+    if "-" not in text:
+        return text
+
+    out, done = [], 0
+    for match in _SPLIT.finditer(text):
+        at = start = match.start()
+        while start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
+            start -= 1
+        if at - start < 2 or start < done or (start and (text[start - 1].isalnum() or text[start - 1] in "-_")):
+            continue
+        left, (space, right) = text[start:at], match.groups()
+        if not _word(left + right):
+            continue
+        if not space and (left.lower() in _PREFIXES or (_word(left) and _part(right))):
+            continue
+        out += [text[done:at], right]
+        done = match.end()
+    return "".join(out) + text[done:] if out else text
+
+
+# --- sentence space ----------------------------------------------------------------------
+
+# "Amazon.Com", "Last.Fm", "Robots.Txt", "Node.Js": a domain or file name, not two sentences.
+_NOT_SENTENCES = frozenset("com org net edu gov mil int info biz io ai fm tv ly co me us uk eu de fr nl pl ch jp cn "
+                           "ru ca au es se no dk fi be at cz js ts txt pdf csv xml json html htm php py md doc docx "
+                           "xls xlsx ppt jpg png gif zip".split()) - {"in", "it", "is", "as", "at", "no", "us"}
+# Journal abbreviations ("Phys.Rev.Lett."): one reference, not sentences.
+_ABBREVIATIONS = frozenset("Phys Nucl Math Mod Lett Rev Comm Commun Quant Grav Geom Ann Proc Teor Mat Fiz Theor Sov "
+                           "Int Vol Acad Sci Suppl Progr Prog Jour".split())
+_MISSING_SPACE = re.compile(r"\.(?=[A-Z][a-z])")
+_LEADING_WORD = re.compile(r"[A-Za-z]+")
+_LAST_WORD = re.compile(r"\w*$")
+_DOTTED = re.compile(r"\w\.\w")
+_ENDS = frozenset(")]\"'”’0123456789")
+
+
+def space_sentences(text: str) -> str:
+    """``text`` with the space put back between two sentences: ``graphs.DeepWalk`` → ``graphs. DeepWalk``.
+
+    A full stop gets a space after it where it follows a word of two letters or more, a
+    closing bracket or quote, or a number, and an upper-case letter followed by a lower-case
+    one starts the next word. Abbreviations of single letters (``e.g.``, ``U.S.``), numbers
+    (``3.5``, PACS codes ``03.65.Fd``), journal abbreviations (``Phys.Rev.``), dotted names
+    (``Node.js``, ``System.Text.RegularExpressions``, ``Win32.Perrun``), domain and file names
+    (``Amazon.Com``, ``www.Example.org``, ``a@b.Org``) stay.
+
+    Examples
+    --------
+    >>> space_sentences("on graphs.DeepWalk is above.An efficient effort.We e.g.Node.js, 3.5, U.S.")
+    'on graphs. DeepWalk is above. An efficient effort. We e.g.Node.js, 3.5, U.S.'
+    >>> space_sentences("Visit Amazon.Com or www.Foo.Com in System.Text.Json; since 2016.The [1].We")
+    'Visit Amazon.Com or www.Foo.Com in System.Text.Json; since 2016. The [1]. We'
+    """
+    if "." not in text:
+        return text
+
+    def space(match: re.Match[str]) -> str:
+        at = match.start()
+        before = text[max(0, at - 2):at]
+        if not (before[-1:] in _ENDS or (len(before) == 2 and before.isascii() and before.isalpha())):
+            return "."
+        start = text.rfind(" ", 0, at) + 1
+        end = text.find(" ", at)
+        left, right = text[start:at], text[at + 1:end if end != -1 else len(text)]
+        word = _LEADING_WORD.match(right).group()  # type: ignore[union-attr]
+        if word.lower() in _NOT_SENTENCES and not right[len(word):len(word) + 1].isalpha():
+            return "."  # Amazon.Com, Robots.Txt
+        if "@" in left + right or "://" in left or (left.lstrip("([{<\"'") + ".").lower().startswith("www."):
+            return "."
+        if _DOTTED.search(left) or _DOTTED.search(right):
+            return "."  # 03.65.Fd, System.Text.Json: one name, not two sentences
+        last = _LAST_WORD.search(left).group()  # type: ignore[union-attr]
+        if last in _ABBREVIATIONS or (before[-1].isdigit() and not last.isdigit()):
+            return "."  # Phys.Rev, Win32.Perrun
+        return ". "
+
+    return _MISSING_SPACE.sub(space, text)
+
+
+# --- all ---------------------------------------------------------------------------------
+
+
+def repair_text(text: str) -> tuple[str, tuple[str, ...]]:
+    """``text`` repaired, and the :data:`KINDS` of repair that changed it (in that order).
+
+    ``text`` is one line as :func:`~kg.ingest.identifiers.clean_text` gives it; the runs of
+    spaces that dropped tags or TeX leave are collapsed. Repairing the result changes nothing.
+
+    Examples
+    --------
+    >>> repair_text("Line graphs.We study <i>doc-uments</i> on $AdS_5\\\\times S^5$ &amp; more")
+    ('Line graphs. We study documents on AdS_5×S^5 & more', ('markup', 'latex', 'hyphenation', 'sentence space'))
+    >>> repair_text("Nothing to repair here.")
+    ('Nothing to repair here.', ())
+    """
+    kinds = []
+    for kind, step in zip(KINDS, (strip_markup, _decode_latex, join_hyphenation, space_sentences)):
+        done = step(text)  # each returns its input at once when there is nothing to do
+        if done != text:
+            kinds.append(kind)
+            text = done
+    if "markup" in kinds or "latex" in kinds:  # the two that may leave runs of spaces
+        text = " ".join(text.split())
+    return text, tuple(kinds)
+
+
+def _decode_latex(text: str) -> str:
+    """:func:`decode_latex` until nothing changes: a ``$`` left unpaired may pair once its neighbours are gone."""
+    for _ in range(3):
+        done = decode_latex(text)
+        if done == text or ("$" not in done and "\\" not in done):
+            return done
+        text = done
+    return text
