@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg.notation import PROTECTED, is_notation, modifier_notation
+
 __all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
@@ -50,7 +52,8 @@ GENERIC_MODIFIERS = frozenset(
     considerable crucial enormous essential exceptional great huge immense impressive
     notable promising remarkable substantial tremendous unprecedented vast
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
-    innovative interesting modern popular powerful practical prominent realistic satisfactory thorough""".split()
+    innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
+    overall respective accurate ubiquitous preliminary conventional""".split()
 )
 
 
@@ -64,6 +67,9 @@ def _tagger():
 _SPACES = re.compile(r"\s+")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
 _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)": the acronym is no part of the word
+# Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
+# addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t.").
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@]|\.[A-Z]|\..*\.")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -78,7 +84,57 @@ def tag(text: str) -> list[tuple[str, str]]:
     text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text))).strip()
     if not text:
         return []
-    return _in_context([(w, _fix(w, t)) for w, t in _tagger()(text, tokenize=True)])
+    text, kept = _protect(text)
+    tagged = [(kept.get(w, w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
+    return _in_context([(w, _notation_tag(w, t)) for w, t in tagged])
+
+
+def _placeholder(i: int) -> str:
+    """A word the tagger keeps whole and reads as a proper noun: Kgnotqa, Kgnotqb, …"""
+    letters = ""
+    while True:
+        i, r = divmod(i, 26)
+        letters += chr(97 + r)
+        if not i:
+            return "Kgnotq" + letters
+
+
+def _protect(text: str) -> tuple[str, dict[str, str]]:
+    """``text`` with each notation the tokenizer would cut ("SU(2)", "Bogomol'nyi") replaced by a
+    placeholder word, and the placeholders' originals."""
+    if "(" not in text and "'" not in text and "’" not in text:
+        return text, {}
+    kept: dict[str, str] = {}
+
+    def keep(match: re.Match) -> str:
+        word = _placeholder(len(kept))
+        kept[word] = match.group(0)
+        return word
+
+    return PROTECTED.sub(keep, text), kept
+
+
+# Particles of names ("de Sitter", "van der Waals", "'t Hooft") before a capitalized word.
+_PARTICLES = frozenset("de van von der den di da du le la del della dos 't".split())
+# A short prefix joined to a noun: p-brane, D-branes, T-duality, M-theory, k-means, n-gram.
+_SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
+_ADJECTIVE_ENDINGS = ("ic", "al", "ous", "ive", "able", "ible", "ed", "ing", "ar", "ful", "less", "ent", "ant", "ary")
+
+
+def _notation_tag(word: str, pos: str) -> str:
+    """Notation and short-prefix nouns, which the lexicon does not know: "N=1", "2+1", "1/N"
+    qualify a noun (JJ: they may start a phrase, not end one); "SU(2)", "Z_2", "AdS/CFT" name
+    things (NNP); "p-branes", "T-duality" are nouns."""
+    if is_notation(word):
+        return "JJ" if modifier_notation(word) else "NNP"
+    if pos.startswith("JJ") or pos.startswith("VB"):
+        found = _SHORT_PREFIX.fullmatch(word)
+        if found:
+            tail = found.group(1)
+            klass = _lexicon().get(tail) or (_lexicon().get(tail[:-1]) and tail.endswith("s") and "NNS")
+            if klass in ("NN", "NNS") or (klass is None and not tail.endswith(_ADJECTIVE_ENDINGS)):
+                return "NNS" if klass == "NNS" else "NN"
+    return pos
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +174,7 @@ _VERBISH = frozenset(
     """address advance aid aim alleviate attack balance benefit boost bridge capture correct
     decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
     leverage limit mitigate need outperform power promote report result review shift show spur
-    study support tackle underpin""".split()
+    study support tackle underpin conduct access design survey present answer work""".split()
 )
 # Gerunds that name an activity inside a compound ("meta learning methods", "model
 # checking games"); any other gerund after a noun starts a verb phrase ("approach
@@ -176,7 +232,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
+        if low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
+            out[i] = (word, "NNP")  # "de Sitter space"
+        elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
@@ -186,7 +244,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NNS" and word.islower() and (prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SUBJECTS) and (
                 (low not in _lexicon() and (low[:-1] in _lexicon() or ahead_word.lower() in _SUBJECTS
                                             or _verb_stem(low))
-                 and next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB", "IN"))
+                 and (next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB")
+                      or (next_pos == "IN" and (prev_pos != "NNP" or ahead_word.lower() in _SUBJECTS))))
                 or (next_pos in ("DT", "PRP$") and prev_pos in ("NN", "NNP"))
                 or (next_pos == "JJ" and next_word.lower() not in ("such", "same") and after_pos in ("JJ", "NN", "NNS")
                     and prev_pos in ("NN", "NNP"))
@@ -252,6 +311,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
 
 
 def _is_word(token: str) -> bool:
+    if is_notation(token):
+        return True
+    if _DAMAGED.search(token) or token.count("(") != token.count(")"):
+        return False
     return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 

@@ -93,10 +93,10 @@ class _Acronyms:
         view._folded = {a.casefold(): f for a, f in view.local.items() if len(a) > 2}
         return view
 
-    def lookup(self, token: str, *, folded: bool = False) -> str | None:
+    def lookup(self, token: str, *, folded: bool = False, corpus: bool = True) -> str | None:
         forms = (token, token[:-1]) if token.endswith("s") and len(token) > 2 else (token,)
         for form in forms:
-            found = self.local.get(form) or self.corpus.get(form)
+            found = self.local.get(form) or (self.corpus.get(form) if corpus else None)
             if found:
                 return found
         if folded and not token.islower():
@@ -108,11 +108,21 @@ class _Acronyms:
 
 
 def _expand(surface: str, acronyms: _Acronyms) -> str:
-    """Replace acronym tokens in ``surface`` by their long forms."""
+    """Replace acronym tokens in ``surface`` by their long forms.
+
+    Inside a longer phrase a two-letter acronym expands only where the paper defines it: the
+    corpus's "EL" (entity linking) is not the "EL" of "OWL EL".
+
+    Examples
+    --------
+    >>> table = _Acronyms({"EL": "entity linking", "GNN": "graph neural network"})
+    >>> _expand("OWL EL", table), _expand("GNN layers", table), _expand("EL", table)
+    ('OWL EL', 'graph neural network layers', 'entity linking')
+    """
     tokens = surface.split()
     if len(tokens) == 1:
         return acronyms.lookup(surface, folded=True) or surface
-    return " ".join(acronyms.lookup(t) or t for t in tokens)
+    return " ".join(acronyms.lookup(t, corpus=len(t.rstrip("s")) > 2) or t for t in tokens)
 
 
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:

@@ -17,6 +17,9 @@ CONCEPT_PREFIX = "c:"
 _SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
 _DROP = re.compile(r"[^\w\s+#.]")
 _WS = re.compile(r"\s+")
+# A phrase ending in a name joined from capitalized parts ("Yang-Mills", "Chern–Simons",
+# "Navier-Stokes"): its last word is a name, never a plural.
+_NAMED_HEAD = re.compile(r"[A-Z][\w'’]*[\-‐‑‒–—]+[A-Z][a-z]+s$")
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
@@ -25,7 +28,7 @@ _INVARIANT = frozenset(
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
     "phenomena": "phenomenon", "analyses": "analysis", "hypotheses": "hypothesis",
-    "theses": "thesis", "bases": "basis", "axes": "axis", "children": "child", "people": "person",
+    "theses": "thesis", "bases": "base", "axes": "axis", "children": "child", "people": "person",
     "men": "man", "women": "woman", "mice": "mouse", "leaves": "leaf", "halves": "half",
     "lives": "life", "knives": "knife", "shelves": "shelf", "appendices": "appendix",
     "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
@@ -41,17 +44,23 @@ def singularize(word: str) -> str:
     --------
     >>> [singularize(w) for w in ["embeddings", "strategies", "processes", "bias", "gans"]]
     ['embedding', 'strategy', 'process', 'bias', 'gan']
+    >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses"]]
+    ['movie', 'bias', 'base', 'ad', 'case', 'use']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    if len(word) == 3 and word_class(word) == "NNS":
+        return word[:-1]  # ads
     if len(word) <= 3 or word in _INVARIANT or not word.isalpha():
         return word
     if word.endswith(("ss", "us", "is", "ics")):
         return word
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
+        return word[:-1] if word_class(word[:-1]) == "NN" else word[:-3] + "y"  # movies, strategies
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
         return word[:-2]
+    if word.endswith("ses") and len(word) > 5 and word_class(word[:-2]) == "NN":
+        return word[:-2]  # biases, lenses
     if word.endswith("s"):
         return word[:-1]
     return word
@@ -67,8 +76,11 @@ def concept_key(phrase: str) -> str:
     'rotary position embedding'
     >>> concept_key("LLMs")
     'llm'
+    >>> concept_key("Yang–Mills"), concept_key("knowledge bases")
+    ('yang mills', 'knowledge base')
     """
     text = unicodedata.normalize("NFKC", phrase)
+    named = _named_head(text)
     text = _SEPARATORS.sub(" ", text)
     text = _DROP.sub(" ", text)
     words = _WS.sub(" ", text).strip().split(" ")
@@ -81,8 +93,19 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    words[-1] = singularize(words[-1])
+    if not named:
+        words[-1] = singularize(words[-1])
     return " ".join(words)
+
+
+def _named_head(text: str) -> bool:
+    """Whether ``text`` ends in a name joined from capitalized parts, the first of them no
+    ordinary word: "Yang-Mills", "Chern–Simons" (not "Position-Embeddings" of a title)."""
+    found = _NAMED_HEAD.search(text)
+    if found is None:
+        return False
+    first = re.split(r"[\-‐‑‒–—]+", found.group(0))[0]
+    return not _common_word(first.lower())
 
 
 @lru_cache(maxsize=1)

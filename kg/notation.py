@@ -1,0 +1,59 @@
+"""Scientific notation that names things: groups (SU(2), SO(10)), N=1, Z_2, 2+1, 1/N, AdS/CFT,
+apostrophe names (Bogomol'nyi). Shared by the tagger (which must not cut them apart) and the
+concept keys and names (which must not flatten them).
+
+A leaf module: regular expressions and pure functions, no kg imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NOTATION", "PROTECTED", "is_notation", "modifier_notation"]
+
+# Group and algebra names with their argument: SU(2), SO(10), U(1), SL(2,R), O(N), QED(0+1),
+# su(2), SU_q(2), F(R). Not "GNN(s)" (a plural in brackets) nor a word glued to an acronym.
+_GROUP = (r"(?:[A-Z][A-Za-z]{0,3}|su|so|sl|gl|sp|osp|u|o)(?:_[A-Za-z0-9]{1,2})?"
+          r"\(\s*(?!s\))(?:\d+|[A-Za-z]{1,2})(?:\s*[,|+]\s*(?:\d+|[A-Za-z]{1,2}))*\s*\)(?![\w(])")
+# Names with an apostrophe inside a word: Bogomol'nyi(-Prasad-Sommerfield), 't Hooft is a particle.
+_APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"
+#: What the tagger must see as one token (it splits these at brackets and apostrophes).
+PROTECTED = re.compile(rf"(?<![\w(])(?:{_GROUP}|{_APOSTROPHE})")
+
+# Tokens that are notation by themselves: the group names above, N=1 / c=1 / D=4, N=(2,2),
+# Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, AdS/CFT.
+_TOKEN = re.compile(
+    rf"{_GROUP}"
+    r"|[A-Za-z]=\(?\d+(?:,\d+)?\)?"
+    r"|[A-Za-z]{1,4}[_^]\{?[0-9A-Za-z]{1,3}\}?(?:[_^]\{?[0-9A-Za-z]{1,3}\}?)?"
+    r"|\d+\+\d+"
+    r"|\d+/[A-Za-z]"
+    r"|[A-Z][A-Za-z]{1,5}/[A-Z][A-Za-z]{1,5}"
+)
+# Notation that qualifies a noun rather than naming a thing: "N=1 supersymmetry", "2+1 dimensions".
+_MODIFIER = re.compile(r"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/[A-Za-z]")
+
+#: A notation token anywhere in a phrase (for keys and names).
+NOTATION = re.compile(rf"(?<![\w(]){_TOKEN.pattern}(?![\w(])")
+
+
+def is_notation(token: str) -> bool:
+    """Whether ``token`` is one notation token.
+
+    Examples
+    --------
+    >>> [is_notation(t) for t in ["SU(2)", "N=1", "Z_2", "2+1", "1/N", "AdS/CFT", "GNN(s)", "model"]]
+    [True, True, True, True, True, True, False, False]
+    """
+    return _TOKEN.fullmatch(token) is not None
+
+
+def modifier_notation(token: str) -> bool:
+    """Notation that qualifies a noun and is no concept alone ("N=1", "2+1", "1/N").
+
+    Examples
+    --------
+    >>> [modifier_notation(t) for t in ["N=1", "2+1", "1/N", "SU(2)", "AdS/CFT"]]
+    [True, True, True, False, False]
+    """
+    return _MODIFIER.fullmatch(token) is not None

@@ -1,0 +1,110 @@
+"""Concepts an expert would write: notation and names survive, generic words and restatements go.
+
+Each case is a failure reviewers found on random papers of ACM-CR and hep-th.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from kg.extract.candidates import candidate_phrases
+from kg.models import Keyphrase, Paper
+from kg.normalize import concept_key, normalize_concepts
+from kg.normalize.generic import generic_words
+from kg.normalize.names import _display_name, truecase_counts
+
+
+def _kp(*phrases):
+    return [Keyphrase(p, round(1 - i / 100, 4)) for i, p in enumerate(phrases)]
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("We study N=1 supersymmetric gauge theory with SU(2) symmetry.", ["N=1 supersymmetric gauge theory", "SU(2) symmetry"]),
+    ("Gravity in 2+1 dimensions and the 1/N expansion of QED(0+1).", ["2+1 dimensions", "1/N expansion", "QED(0+1)"]),
+    ("Black holes in de Sitter space saturate the Bogomol'nyi-Prasad-Sommerfield limit.",
+     ["de Sitter space", "Bogomol'nyi-Prasad-Sommerfield limit"]),
+    ("We study p-branes and D-branes under T-duality.", ["p-branes", "D-branes", "T-duality"]),
+    ("Chern-Simons theory on Calabi-Yau manifolds with a Z_2 orbifold.", ["Chern-Simons theory", "Calabi-Yau manifolds", "Z_2 orbifold"]),
+])
+def test_notation_and_names_are_candidates_whole(text, wanted):
+    found = candidate_phrases(text)
+    for phrase in wanted:
+        assert phrase in found
+
+
+def test_notation_alone_that_only_qualifies_is_no_candidate():
+    assert "N=1" not in candidate_phrases("The theory has N=1 and more.")
+
+
+@pytest.mark.parametrize("text, junk", [
+    ("As shown by A.Zabrodin in Proc.R.Soc the bound holds w.r.t. the norm.", ["A.Zabrodin", "Proc.R.Soc"]),
+    ("See ref.[1,2] for the space AdS_{p+2} and groups H^k(s|d) here.", ["ref.[1,2", "AdS_{p+2", "groups H^k(s|d"]),
+])
+def test_damaged_tokens_are_no_words(text, junk):
+    found = " | ".join(candidate_phrases(text))
+    for piece in junk:
+        assert piece not in found
+
+
+def test_verbs_that_look_like_nouns_end_a_phrase():
+    found = candidate_phrases("We conduct an empirical comparison and propose to access social media.")
+    assert "social media" in found and not any(p.startswith(("conduct", "access")) for p in found)
+
+
+@pytest.mark.parametrize("phrase, key", [
+    ("Yang–Mills", "yang mills"), ("Chern-Simons", "chern simons"), ("Navier-Stokes equations", "navier stokes equation"),
+    ("Rotary Position-Embeddings", "rotary position embedding"), ("movies", "movie"), ("biases", "bias"),
+    ("knowledge bases", "knowledge base"), ("online ads", "online ad"),
+])
+def test_a_plural_rule_never_eats_a_name(phrase, key):
+    assert concept_key(phrase) == key
+
+
+@pytest.mark.parametrize("key, surfaces, truecase, name", [
+    ("yang mills theory", {"Yang–Mills theories": 2, "Yang-Mills Theory": 1}, {}, "Yang–Mills theory"),
+    ("su 2 gauge theory", {"SU(2) gauge theories": 2}, {}, "SU(2) gauge theory"),
+    ("n 1 supersymmetry", {"N=1 supersymmetry": 1}, {}, "N=1 supersymmetry"),
+    ("t duality", {"T-duality": 3, "T-Duality": 1}, {}, "T-duality"),
+    ("hilbert space", {"Hilbert space": 1, "Hilbert spaces": 1}, {"hilbert": (12, 0), "space": (0, 40)}, "Hilbert space"),
+    ("brans dicke theory", {"brans-Dicke theory": 1, "Brans-Dicke theory": 1}, {"dicke": (5, 0)}, "Brans-Dicke theory"),
+    ("graph neural network", {"Graph neural networks": 2, "graph neural networks": 1}, {"graph": (1, 30)}, "graph neural network"),
+])
+def test_a_name_is_written_as_the_corpus_writes_it(key, surfaces, truecase, name):
+    assert _display_name(key, Counter(surfaces), truecase=truecase) == name
+
+
+def test_truecase_counts_skip_sentence_starts():
+    counts = truecase_counts(["Lie algebras are studied. The Lie algebra of a group; lie groups lie flat."], {"lie"})
+    assert counts == {"lie": (1, 2)}
+
+
+def test_generic_one_word_concepts_are_everyday_or_bare_field_words():
+    texts = ["Symmetry of branes and retrieval."] * 30 + ["Crowdsourcing supersymmetry."] * 2
+    keys = {"feature", "theory", "context", "symmetry", "brane", "crowdsourcing", "supersymmetry",
+            "explicit expression", "empirical comparison", "sentiment analysis", "social medium"}
+    assert generic_words(texts, keys) == {"feature", "theory", "context", "symmetry", "explicit expression",
+                                           "empirical comparison"}
+
+
+def test_a_papers_top_concepts_hold_one_concept_per_idea():
+    papers = [Paper("a", "Networked team recommendation: team recommendation algorithms recommend teams.", "A"),
+              Paper("b", "Team recommendation for experts.", "B")]
+    keyphrases = {"a": _kp("networked team recommendation", "team recommendation algorithm", "team recommendation",
+                           "team recommendation result", "expert finding", "theory"),
+                  "b": _kp("team recommendation", "expert")}
+    concepts, mentions = normalize_concepts(papers, keyphrases, top_n=10)
+    ranked = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
+    # the filler words go, the wider restatement follows the top 10 only, "theory" is generic
+    assert ranked == ["c:networked team recommendation", "c:expert finding"]
+    assert [m.concept_id for m in mentions if m.paper_id == "b"] == ["c:team recommendation"]
+
+
+def test_a_two_letter_acronym_inside_a_phrase_is_not_expanded_from_other_papers():
+    papers = [Paper("el1", "Entity linking (EL) maps mentions to entities.", "A"),
+              Paper("el2", "We study entity linking (EL) on tweets.", "B"),
+              Paper("owl", "Reasoning in OWL EL ontologies is tractable.", "C")]
+    keyphrases = {"el1": _kp("EL"), "el2": _kp("EL"), "owl": _kp("OWL EL ontologies")}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert {m.concept_id for m in mentions if m.paper_id == "owl"} == {"c:owl el ontology"}
