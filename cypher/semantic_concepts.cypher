@@ -4,5 +4,5 @@
 // param embedding  the query vector (--embed TEXT computes it)
 // param limit = 10  rows to return
 CALL db.index.vector.queryNodes('kg_concept_embedding', $limit, $embedding) YIELD node AS c, score
-RETURN c.id AS concept, c.name AS name, c.papers AS papers, round(score, 4) AS score
+RETURN c.id AS concept, c.name AS name, c.acronym AS acronym, c.papers AS papers, round(score, 4) AS score
 ORDER BY score DESC, concept

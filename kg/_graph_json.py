@@ -22,7 +22,7 @@ __all__ = ["check_node_link", "NODE_KINDS"]
 
 NODE_KINDS = ("paper", "concept", "author", "venue")
 _EDGE_KINDS = ("mentions", "related", "co_occurs", "cites", "wrote", "published_in")
-_TEXT = ("label", "title", "name", "abstract", "venue", "doi", "source")
+_TEXT = ("label", "title", "name", "acronym", "abstract", "venue", "doi", "source")
 _TEXT_LISTS = ("authors", "keyphrases", "references", "aliases", "ids", "shared")
 _COUNTS = ("papers", "rank", "n_shared", "position", "count")
 _NUMBERS = ("weight", "score")

@@ -239,7 +239,8 @@ class KnowledgeGraph:
                                "community": member.get(node, -1), "pagerank": ranks.get(node),
                                "abstract": data.get("abstract")})
             elif kind == "concept":
-                concepts.append({"id": node, "name": data.get("name"), "papers": data.get("papers", 0),
+                concepts.append({"id": node, "name": data.get("name"), "acronym": data.get("acronym"),
+                                 "papers": data.get("papers", 0),
                                  "aliases": list(data.get("aliases") or []), "pagerank": ranks.get(node)})
         mentions, links = [], []
         for u, v, key, data in self.graph.edges(keys=True, data=True):
@@ -253,7 +254,7 @@ class KnowledgeGraph:
         frames = {"papers": papers, "concepts": concepts, "mentions": mentions, "links": links,
                   "communities": communities}
         columns = {"papers": ["id", "title", "year", "venue", "authors", "community", "pagerank", "abstract"],
-                   "concepts": ["id", "name", "papers", "aliases", "pagerank"],
+                   "concepts": ["id", "name", "acronym", "papers", "aliases", "pagerank"],
                    "mentions": ["paper", "concept", "score", "rank"],
                    "links": ["source", "target", "kind", "weight"],
                    "communities": ["id", "size", "label", "concepts", "central_papers"]}

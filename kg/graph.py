@@ -7,7 +7,8 @@ node kind     id                     attributes
 ============  =====================  ==================================================
 ``paper``     the paper id           label, title, title_derived, abstract, year, venue,
                                      authors, keyphrases, doi, ids, references, source
-``concept``   ``c:`` + concept key   label, name, aliases, papers (document frequency)
+``concept``   ``c:`` + concept key   label (name and acronym), name, acronym (only when it has
+                                     one), aliases, papers (document frequency)
 ``author``    ``a:`` + person key    label, name, papers (number of papers)
 ``venue``     ``v:`` + venue key     label, name, papers (number of papers)
 ============  =====================  ==================================================
@@ -58,7 +59,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.identity import author_id, cited_pairs, paper_ids, venue_id
-from kg.models import Concept, Mention, Paper
+from kg.models import Concept, Mention, Paper, concept_label
 
 __all__ = [
     "build_graph",
@@ -71,6 +72,7 @@ __all__ = [
     "load_graph",
     "papers_of",
     "concepts_of",
+    "node_label",
     "cited_pairs",
     "author_id",
     "venue_id",
@@ -416,7 +418,8 @@ def build_graph(
     concept_ids = sorted(c for c in concepts if df.get(c))
     for cid in concept_ids:
         concept = concepts[cid]
-        graph.add_node(cid, kind="concept", label=concept.name, name=concept.name,
+        acronym = {"acronym": concept.acronym} if concept.acronym else {}
+        graph.add_node(cid, kind="concept", label=concept.label, name=concept.name, **acronym,
                        aliases=list(concept.aliases), papers=df[cid])
 
     # weight: the score, but never negative (ranking bonuses and penalties can take a
@@ -510,6 +513,24 @@ def projection(graph: nx.MultiDiGraph, kind: str, *, attrs: Sequence[str] | None
 def papers_of(graph: nx.Graph) -> list[str]:
     """Ids of the paper nodes, in graph order."""
     return [n for n, d in graph.nodes(data=True) if d.get("kind") == "paper"]
+
+
+def node_label(data: Mapping, default: str = "") -> str:
+    """How pages, reports and listings show a node, from its attributes ``data``: a concept's
+    name with its acronym (:func:`kg.models.concept_label`), else the node's name, title or label.
+
+    Examples
+    --------
+    >>> node_label({"kind": "concept", "name": "collaborative filtering", "acronym": "CF"})
+    'collaborative filtering (CF)'
+    >>> node_label({"kind": "paper", "title": "A study"}), node_label({}, "c:x")
+    ('A study', 'c:x')
+    """
+    name = data.get("name")
+    if data.get("kind") == "concept" and isinstance(name, str) and name:
+        acronym = data.get("acronym")
+        return concept_label(name, acronym if isinstance(acronym, str) else None)
+    return str(name or data.get("title") or data.get("label") or default)
 
 
 def concepts_of(graph: nx.Graph) -> list[str]:

@@ -5,8 +5,10 @@ timestamps, so equal graphs give equal bytes and memory does not grow with the g
 What other attributes imply is left out, and :func:`graph_from_json` puts it back, so
 that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 
-* an edge's ``kind`` (its key); a ``label`` equal to a paper's title or a node's name;
-  ``aliases`` equal to ``[name]``; a mention's ``surface`` equal to its concept's name;
+* an edge's ``kind`` (its key); a ``label`` equal to a paper's title, a concept's name with
+  its ``acronym`` (:func:`kg.models.concept_label`; a concept without one has no ``acronym``
+  attribute) or another node's name; ``aliases`` equal to ``[name]``; a mention's
+  ``surface`` equal to its concept's name;
 * a ``weight`` equal to a mention's score (0 if negative), a co-occurrence's count, or 1;
 * a ``related`` link's ``shared`` and ``n_shared``: the concepts both papers mention,
   rarest first (ties by id), as :func:`kg.graph.build_graph` lists them;
@@ -32,6 +34,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.errors import GraphFileError
+from kg.models import concept_label
 
 if TYPE_CHECKING:
     from kg.models import Paper
@@ -221,6 +224,16 @@ def _ranks_by_order(graph: nx.MultiDiGraph) -> bool:
     return True
 
 
+def _implied_label(data: dict) -> str | None:
+    """The ``label`` a node's other attributes imply: a paper's title, a concept's name with its
+    acronym, another node's name (None when the node lacks them)."""
+    kind = data.get("kind")
+    value = data.get(_LABEL_OF[kind]) if kind in _LABEL_OF else None
+    if kind == "concept" and isinstance(value, str) and isinstance(data.get("acronym"), str):
+        return concept_label(value, data["acronym"])
+    return value
+
+
 # A paper attribute equal to its default is left out (the long texts excepted: absent from a
 # graph.json written without them, they are unknown, not empty).
 _PAPER_DEFAULTS = {"title_derived": False, "year": None, "venue": None, "doi": None, "authors": [],
@@ -229,8 +242,7 @@ _PAPER_DEFAULTS = {"title_derived": False, "year": None, "venue": None, "doi": N
 
 def _compact_node(data: dict) -> dict:
     out = dict(data)
-    source = _LABEL_OF.get(data.get("kind"))
-    if source and "label" in out and out["label"] == data.get(source):
+    if "label" in out and out["label"] is not None and out["label"] == _implied_label(data):
         del out["label"]
     if data.get("kind") == "concept" and out.get("aliases") == [data.get("name")]:
         del out["aliases"]
@@ -334,13 +346,14 @@ def _expand(graph: nx.MultiDiGraph) -> None:
     for node, data in graph.nodes(data=True):
         if data.get("kind") == "concept" and "papers" not in data:
             data["papers"] = counts.get(node, 0)
-        source = _LABEL_OF.get(data.get("kind"))
         if data.get("kind") == "paper":
             for name, default in _PAPER_DEFAULTS.items():
                 if name not in data:
                     data[name] = list(default) if isinstance(default, list) else default
-        if source and "label" not in data and data.get(source) is not None:
-            data["label"] = data[source]
+        if "label" not in data:
+            label = _implied_label(data)
+            if label is not None:
+                data["label"] = label
         if data.get("kind") == "concept":
             if "aliases" not in data and isinstance(data.get("name"), str):
                 data["aliases"] = [data["name"]]

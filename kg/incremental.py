@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from kg.errors import GraphFileError, OptionError
-from kg.models import Paper
+from kg.models import Paper, concept_label
 
 __all__ = ["PreviousBuild", "read_build", "update_options", "stable_numbers", "renumber_rows", "stable_analysis",
            "keep_numbers", "changelog", "summary_lines", "changelog_markdown", "write_changelog", "CHANGELOG_FILES",
@@ -64,7 +64,9 @@ class PreviousBuild:
     papers : list of Paper
         Every paper of the build, as the build read it (duplicates merged).
     concepts : dict
-        Concept id -> ``{"name", "aliases", "papers"}``.
+        Concept id -> ``{"name", "acronym", "label", "aliases", "papers"}`` (``label``: how the
+        build showed it, :func:`kg.models.concept_label`; a build made before concepts had an
+        ``acronym`` has it in its names, "collaborative filtering (CF)", and the same label).
     analysis : dict or None
         Its ``analysis.json`` (None when missing or not this graph's).
     """
@@ -135,9 +137,11 @@ def read_build(folder: str | os.PathLike[str]) -> PreviousBuild:
             paper_nodes[node["id"]] = node
         elif kind == "concept" or (kind is None and implied and node["id"].startswith("c:")):
             concept_name = str(node.get("name") or node["id"])
+            acronym = node.get("acronym") if isinstance(node.get("acronym"), str) else None
             aliases = node.get("aliases")
             papers = node.get("papers")
-            concepts[node["id"]] = {"name": concept_name,
+            concepts[node["id"]] = {"name": concept_name, "acronym": acronym,
+                                    "label": concept_label(concept_name, acronym),
                                     "papers": papers if isinstance(papers, int) else mentioned.get(node["id"], 0),
                                     "aliases": list(aliases) if isinstance(aliases, list) else [concept_name]}
     del nodes, mentioned
@@ -399,6 +403,7 @@ def changelog(previous: PreviousBuild, result, *, new_inputs: Sequence[dict], re
         Said during the update (no cache, another model, …).
     """
     import kg
+    from kg.graph import node_label
 
     graph, analysis = result.graph, result.analysis
     before = {p.id: p for p in previous.papers}
@@ -412,9 +417,10 @@ def changelog(previous: PreviousBuild, result, *, new_inputs: Sequence[dict], re
     old_rows = {int(r["id"]): r for r in (previous.analysis or {}).get("communities") or ()}
 
     concepts_now = {n: d for n, d in graph.nodes(data=True) if d.get("kind") == "concept"}
+    label_now = {cid: node_label(data, cid) for cid, data in concepts_now.items()}  # as the changelog shows them
     by_alias: dict[str, list[str]] = defaultdict(list)
     for cid, data in concepts_now.items():
-        for alias in {*(data.get("aliases") or ()), data.get("name")}:
+        for alias in {*(data.get("aliases") or ()), data.get("name"), label_now[cid]}:
             if alias:
                 by_alias[str(alias).casefold()].append(cid)
     new_concepts = sorted(set(concepts_now) - set(previous.concepts),
@@ -423,13 +429,14 @@ def changelog(previous: PreviousBuild, result, *, new_inputs: Sequence[dict], re
     for cid in sorted(set(previous.concepts) - set(concepts_now),
                       key=lambda c: (-previous.concepts[c]["papers"], c)):
         old = previous.concepts[cid]
-        heirs = {h for alias in old["aliases"] + [old["name"]] for h in by_alias.get(str(alias).casefold(), ())}
+        heirs = {h for alias in old["aliases"] + [old["name"], old["label"]]
+                 for h in by_alias.get(str(alias).casefold(), ())}
         heir = min(heirs, key=lambda h: (-concepts_now[h].get("papers", 0), h)) if heirs else None
-        gone.append({"id": cid, "name": old["name"], "papers": old["papers"], "now": heir,
-                     "now_name": concepts_now[heir].get("name") if heir else None})
-    renamed = [{"id": cid, "from": previous.concepts[cid]["name"], "to": concepts_now[cid].get("name")}
+        gone.append({"id": cid, "name": old["label"], "papers": old["papers"], "now": heir,
+                     "now_name": label_now[heir] if heir else None})
+    renamed = [{"id": cid, "from": previous.concepts[cid]["label"], "to": label_now[cid]}
                for cid in sorted(set(previous.concepts) & set(concepts_now))
-               if previous.concepts[cid]["name"] != concepts_now[cid].get("name")]
+               if previous.concepts[cid]["label"] != label_now[cid]]
     grown = sorted(((cid, concepts_now[cid].get("papers", 0) - previous.concepts[cid]["papers"])
                     for cid in set(previous.concepts) & set(concepts_now)), key=lambda t: (-t[1], t[0]))
 
@@ -492,11 +499,11 @@ def changelog(previous: PreviousBuild, result, *, new_inputs: Sequence[dict], re
             "records_merged": int(records.get("merged", 0)),
         },
         "concepts": {
-            "added": [{"id": c, "name": concepts_now[c].get("name"), "papers": concepts_now[c].get("papers", 0)}
+            "added": [{"id": c, "name": label_now[c], "papers": concepts_now[c].get("papers", 0)}
                       for c in new_concepts],
             "gone": gone,
             "renamed": renamed,
-            "grown": [{"id": c, "name": concepts_now[c].get("name"), "papers": concepts_now[c].get("papers", 0),
+            "grown": [{"id": c, "name": label_now[c], "papers": concepts_now[c].get("papers", 0),
                        "added": n} for c, n in grown[:20] if n > 0],
         },
         "communities": communities,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Paper", "Skip", "Corpus", "Keyphrase", "Concept", "Mention"]
+__all__ = ["Paper", "Skip", "Corpus", "Keyphrase", "Concept", "Mention", "concept_label"]
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,49 @@ class Keyphrase:
     score: float
 
 
+def concept_label(name: str, acronym: str | None = None) -> str:
+    """How a concept is shown to a reader: its name, then its acronym in brackets.
+
+    The acronym is left out when there is none, when it is the name itself (any case),
+    or when the name already ends with it in brackets.
+
+    Examples
+    --------
+    >>> concept_label("collaborative filtering", "CF")
+    'collaborative filtering (CF)'
+    >>> concept_label("BERT", "bert"), concept_label("graph", None)
+    ('BERT', 'graph')
+    """
+    if not acronym or acronym.casefold() == name.casefold() or name.endswith(f"({acronym})"):
+        return name
+    return f"{name} ({acronym})"
+
+
 @dataclass(frozen=True)
 class Concept:
-    """A normalized concept: one canonical key, a display name and its surface forms."""
+    """A normalized concept: one canonical key, a name, its surface forms and its acronym.
+
+    Attributes
+    ----------
+    id : str
+        ``c:`` + the canonical key.
+    name : str
+        The plain phrase a user types ("collaborative filtering"), never with its acronym.
+    aliases : tuple of str
+        The surface forms the corpus uses, the acronym among them.
+    acronym : str or None
+        The acronym the corpus defines for it ("CF"), None when there is none.
+    """
 
     id: str
     name: str
     aliases: tuple[str, ...] = ()
+    acronym: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name with its acronym, as pages and reports show it (:func:`concept_label`)."""
+        return concept_label(self.name, self.acronym)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ import networkx as nx
 import numpy as np
 
 from kg.errors import GraphFileError, KgError, OptionError
+from kg.graph import node_label
 
 __all__ = ["search", "search_build", "query_embedder", "embed_query", "EmbeddingMismatchError"]
 
@@ -118,7 +119,7 @@ def _ranked(vectors: Vectors | None, query: np.ndarray, top: int, keep) -> list[
 
 
 def _names(graph: nx.MultiDiGraph, nodes) -> list[str]:
-    return [str(graph.nodes[n].get("name") or n) for n in nodes]
+    return [node_label(graph.nodes[n], n) for n in nodes]
 
 
 def search(graph: nx.MultiDiGraph, query: np.ndarray, *, papers: Vectors | None = None,
@@ -148,9 +149,10 @@ def search(graph: nx.MultiDiGraph, query: np.ndarray, *, papers: Vectors | None 
     dict
         ``{"papers": [...], "concepts": [...]}``, best first (ties by id). A paper row:
         ``id``, ``title``, ``year``, ``score`` (cosine), ``community``, ``community_label``,
-        ``concepts`` (its top-ranked concept names). A concept row: ``id``, ``name``,
-        ``score``, ``papers``, ``community`` (where most of its papers are; None when
-        none), ``community_label``, ``concepts`` (names it co-occurs with most).
+        ``concepts`` (its top-ranked concepts). A concept row: ``id``, ``name``, ``score``,
+        ``papers``, ``community`` (where most of its papers are; None when none),
+        ``community_label``, ``concepts`` (those it co-occurs with most). Concepts are
+        named as readers see them, acronym included: "collaborative filtering (CF)".
     """
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise OptionError("top", f"must be a whole number >= 1, not {top!r}")
@@ -188,7 +190,7 @@ def search(graph: nx.MultiDiGraph, query: np.ndarray, *, papers: Vectors | None 
             if k == "co_occurs":
                 cooc[u] = d.get("count", d.get("weight", 1))
         strongest = sorted(cooc, key=lambda c: (-cooc[c], c))[:context]
-        concept_rows.append({"id": cid, "name": data.get("name", cid), "score": score,
+        concept_rows.append({"id": cid, "name": node_label(data, cid), "score": score,
                              "papers": data.get("papers", len(citing)), "community": community,
                              "community_label": labels.get(community), "concepts": _names(graph, strongest)})
     return {"papers": paper_rows, "concepts": concept_rows}

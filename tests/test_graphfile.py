@@ -93,3 +93,47 @@ def test_a_build_written_on_trust_is_byte_for_byte_the_checked_file(hash_embedde
     assert trusted.getvalue() == checked.getvalue()
     header = json.loads(checked.getvalue())["graph"]
     assert header["co_occurs_min_count"] == 2 and header["people_from_papers"] is True
+
+
+def _acronym_graph():
+    papers = [Paper(p, f"abstract of {p}", f"Title {p}") for p in "ab"]
+    concepts = {"c:collaborative filtering": Concept("c:collaborative filtering", "collaborative filtering",
+                                                     ("CF", "collaborative filtering"), "CF"),
+                "c:graph": Concept("c:graph", "graph", ("graph",))}
+    mentions = [Mention(p, c, 0.5, rank, surface) for p in "ab"
+                for rank, (c, surface) in enumerate([("c:collaborative filtering", "CF"), ("c:graph", "graph")], 1)]
+    return build_graph(papers, concepts, mentions)
+
+
+def test_a_concepts_acronym_is_an_attribute_and_its_label_is_implied():
+    graph = _acronym_graph()
+    cf = graph.nodes["c:collaborative filtering"]
+    assert (cf["name"], cf["acronym"], cf["label"]) == ("collaborative filtering", "CF",
+                                                         "collaborative filtering (CF)")
+    assert "acronym" not in graph.nodes["c:graph"] and graph.nodes["c:graph"]["label"] == "graph"
+    text = graph_to_json(graph)
+    node = next(n for n in json.loads(text)["nodes"] if n["id"] == "c:collaborative filtering")
+    assert node["name"] == "collaborative filtering" and node["acronym"] == "CF" and "label" not in node
+    back = graph_from_json(text)
+    assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
+    assert graph_to_json(back) == text
+
+
+def test_concepts_csv_graphml_and_gexf_carry_the_acronym(tmp_path):
+    import csv
+
+    from kg.export.files import write_graph_files
+    from kg.graph import load_graph
+
+    write_graph_files(_acronym_graph(), tmp_path)
+    assert load_graph(tmp_path).nodes["c:collaborative filtering"]["acronym"] == "CF"
+    with open(tmp_path / "concepts.csv", newline="", encoding="utf-8") as handle:
+        rows = {r["id"]: r for r in csv.DictReader(handle)}
+    assert list(next(iter(rows.values()))) == ["id", "name", "acronym", "aliases", "papers"]
+    assert (rows["c:collaborative filtering"]["name"], rows["c:collaborative filtering"]["acronym"]) == (
+        "collaborative filtering", "CF")
+    assert rows["c:graph"]["acronym"] == ""
+    graphml = (tmp_path / "graph.graphml").read_text(encoding="utf-8")
+    assert 'attr.name="acronym"' in graphml and ">CF</data>" in graphml
+    gexf = (tmp_path / "graph.gexf").read_text(encoding="utf-8")
+    assert 'label="collaborative filtering (CF)"' in gexf and 'title="acronym"' in gexf

@@ -305,3 +305,26 @@ def _graph_with_a_loner() -> nx.MultiDiGraph:
     g.add_node("c:only", kind="concept", label="only here", name="only here", papers=1)
     g.add_edge("loner", "c:only", key="mentions", kind="mentions", weight=0.5)
     return g
+
+
+def test_a_concept_is_shown_with_its_acronym_and_found_by_it():
+    from kg.graph import build_graph
+    from kg.models import Concept, Mention, Paper
+
+    concepts = {"c:collaborative filtering": Concept("c:collaborative filtering", "collaborative filtering",
+                                                     ("CF", "Collaborative Filtering", "collaborative filtering"),
+                                                     "CF"),
+                "c:rating": Concept("c:rating", "rating", ("ratings",))}
+    mentions = [Mention(p, c, 0.5, rank, c[2:]) for p in ("a", "b")
+                for rank, c in enumerate(("c:collaborative filtering", "c:rating"), start=1)]
+    g = build_graph([Paper("a", "x", "A"), Paper("b", "y", "B")], concepts, mentions)
+    data = _data(render_html(g, top=None))
+    nodes = {n["id"]: n for n in data["nodes"]}
+    cf = nodes["c:collaborative filtering"]
+    assert cf["label"] == cf["info"]["title"] == "collaborative filtering (CF)"
+    assert cf["info"]["aliases"] == ["Collaborative Filtering"]  # the title shows the name and the acronym
+    assert nodes["a"]["info"]["concepts"] == ["collaborative filtering (CF)", "rating"]
+    assert nodes["c:rating"]["label"] == "rating"
+    view = graph_view(g)
+    for typed in ("CF", "collaborative filtering", "Collaborative Filtering (CF)"):
+        assert find_node(view, g, typed) == "c:collaborative filtering"

@@ -29,7 +29,7 @@ from kg.analyze.communities import detect_communities, label_communities
 from kg.cli import app
 from kg.export.cypher import CYPHER_DIR, run_query
 from kg.export.neo4j import count_graph, graph_tables, open_driver, push_graph
-from kg.graph import concepts_of, graph_from_json, papers_of, projection
+from kg.graph import concepts_of, graph_from_json, node_label, papers_of, projection
 from kg.pipeline import BuildOptions, build
 
 from conftest import EXAMPLE, HashEmbedder
@@ -188,12 +188,16 @@ def _name(graph, node):
     return graph.nodes[node]["name"]
 
 
+def _acronym(graph, node):
+    return graph.nodes[node].get("acronym")
+
+
 def expect_top_concepts(graph, params):
     df = Counter(c for cs in _mentions(graph).values() for c in cs)
     pagerank = dict(central_concepts(graph))
     ranked = sorted(concepts_of(graph), key=lambda c: (-df[c], c))[: params["limit"]]
-    return [{"concept": c, "name": _name(graph, c), "papers": df[c], "pagerank": pytest.approx(pagerank[c], abs=1e-9)}
-            for c in ranked]
+    return [{"concept": c, "name": _name(graph, c), "acronym": _acronym(graph, c), "papers": df[c],
+             "pagerank": pytest.approx(pagerank[c], abs=1e-9)} for c in ranked]
 
 
 def expect_similar_papers(graph, params):
@@ -226,14 +230,15 @@ def expect_community(graph, params):
     k = params["community"]
     pagerank = dict(central_papers(graph))
     members = sorted(communities[k], key=lambda p: (-pagerank[p], p))[: params["limit"]]
-    label = ", ".join(_name(graph, c) for c in labels[k][:3])
+    label = ", ".join(node_label(graph.nodes[c]) for c in labels[k][:3])
     return [{"community": k, "label": label, "size": len(communities[k]), "paper": p,
              "title": graph.nodes[p]["title"], "pagerank": pytest.approx(pagerank[p], abs=1e-9)} for p in members]
 
 
 def expect_concept_neighbourhood(graph, params):
     co = projection(graph, "co_occurs")
-    rows = [{"concept": o, "name": _name(graph, o), "papers": co.edges[params["concept"], o]["count"]}
+    rows = [{"concept": o, "name": _name(graph, o), "acronym": _acronym(graph, o),
+             "papers": co.edges[params["concept"], o]["count"]}
             for o in co.neighbors(params["concept"])]
     return sorted(rows, key=lambda r: (-r["papers"], r["concept"]))[: params["limit"]]
 
@@ -254,7 +259,8 @@ def expect_concepts_by_year(graph, params):
     rows = []
     for year in sorted(counts):
         top = sorted(counts[year].items(), key=lambda kv: (-kv[1], kv[0]))[: params["per_year"]]
-        rows += [{"year": year, "rank": i + 1, "concept": c, "name": _name(graph, c), "papers": n}
+        rows += [{"year": year, "rank": i + 1, "concept": c, "name": _name(graph, c), "acronym": _acronym(graph, c),
+                  "papers": n}
                  for i, (c, n) in enumerate(top)]
     return rows
 
@@ -557,3 +563,51 @@ def test_push_after_an_update_writes_only_what_changed(neo4j, tmp_path):
                        for p in old["Paper"]) for name, new_rows in
              (("stable", new["Paper"]), ("by size", rows(after.graph, fresh)["Paper"]))}
     assert moved["stable"] <= moved["by size"]
+
+
+# ---- names a user types: a concept by its plain name, its acronym or an alias, in any case ----
+
+RECOMMENDER = ROOT / "tests" / "fixtures" / "recommender.jsonl"  # defines "collaborative filtering (CF)", "… (MF)"
+
+
+def test_concepts_are_found_by_name_acronym_and_alias_in_any_case(neo4j, tmp_path):
+    out = tmp_path / "recommender"
+    build([RECOMMENDER], out, BuildOptions(html=False), embedder=HashEmbedder(common=0.5))
+    graph = graph_from_json((out / "graph.json").read_text())
+    cf, mf = "c:collaborative filtering", "c:matrix factorization"
+    assert (graph.nodes[cf]["name"], graph.nodes[cf]["acronym"]) == ("collaborative filtering", "CF")
+    assert (graph.nodes[mf]["name"], graph.nodes[mf]["acronym"]) == ("matrix factorization", "MF")
+    pushed = _cli(neo4j, "push", str(out), "--replace")
+    assert pushed.exit_code == 0, pushed.output + pushed.stderr
+    with neo4j.driver() as driver:
+        _, stored = run_query(driver, "MATCH (c:Concept) WHERE c.id IN $ids RETURN c.id AS id, c.name AS name, "
+                                      "c.acronym AS acronym, c.label AS label, c.aliases AS aliases ORDER BY id",
+                              database=neo4j.database, parameters={"ids": [cf, mf]})
+    assert [(r["name"], r["acronym"], r["label"]) for r in stored] == [
+        ("collaborative filtering", "CF", "collaborative filtering (CF)"),
+        ("matrix factorization", "MF", "matrix factorization (MF)")]
+    assert "CF" in stored[0]["aliases"]  # the acronym stays an alias
+
+    def query(name, **params):
+        args = ["query", "--file", str(CYPHER_DIR / f"{name}.cypher"), "--json"]
+        for key, value in params.items():
+            args += ["--param", f"{key}={value}"]
+        result = _cli(neo4j, *args)
+        assert result.exit_code == 0, result.output + result.stderr
+        return json.loads(result.stdout)
+
+    co = projection(graph, "co_occurs")
+    neighbours = sorted(co.neighbors(cf))
+    assert mf in neighbours
+    for typed in ("collaborative filtering", "CF", "Collaborative Filtering", "cf", cf,
+                  "collaborative filtering (CF)", "Collaborative filtering"):
+        rows = query("concept_neighbourhood", concept=typed)
+        assert sorted(r["concept"] for r in rows) == neighbours, typed
+    assert next(r for r in rows if r["concept"] == mf)["acronym"] == "MF"
+    assert query("concept_neighbourhood", concept="no such concept") == []
+    for source, target in (("collaborative filtering", "matrix factorization"), ("CF", "mf"),
+                           ("Collaborative Filtering", "MATRIX FACTORIZATION")):
+        path = query("concept_path", source=source, target=target)
+        assert path and (path[0]["concept"], path[-1]["concept"]) == (cf, mf), (source, target)
+        assert [r["name"] for r in (path[0], path[-1])] == ["collaborative filtering", "matrix factorization"]
+        assert path[0]["hops"] == nx.shortest_path_length(co, cf, mf)

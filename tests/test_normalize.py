@@ -230,10 +230,40 @@ def test_display_name_is_the_well_formed_common_writing(surfaces, expected):
     assert _display_name(keys.pop(), Counter(surfaces), None) == expected
 
 
-def test_display_name_names_the_acronym_singular():
+def test_the_acronym_is_its_own_field_singular_and_an_alias():
     papers = [Paper("a", "Spiking Neural Networks (SNNs) spike.", "A")]
     concepts, _ = normalize_concepts(papers, {"a": _kp("Spiking Neural Networks")})
-    assert concepts["c:spiking neural network"].name == "spiking neural network (SNN)"
+    snn = concepts["c:spiking neural network"]
+    assert (snn.name, snn.acronym, snn.label) == ("spiking neural network", "SNN", "spiking neural network (SNN)")
+    assert "SNNs" in snn.aliases
+
+
+def test_a_name_is_what_a_user_types_and_the_acronym_lives_beside_it():
+    papers = [Paper("r1", "Collaborative filtering (CF) and matrix factorization (MF) recommend items.", "A"),
+              Paper("r2", "We improve collaborative filtering with implicit feedback.", "B"),
+              Paper("r3", "A study of graph neural networks.", "C")]
+    keyphrases = {"r1": _kp("collaborative filtering", "matrix factorization"),
+                  "r2": _kp("collaborative filtering", "implicit feedback"), "r3": _kp("graph neural networks")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    cf, mf = concepts["c:collaborative filtering"], concepts["c:matrix factorization"]
+    assert (cf.name, cf.acronym) == ("collaborative filtering", "CF")
+    assert (mf.name, mf.acronym) == ("matrix factorization", "MF")
+    assert "CF" in cf.aliases and "MF" in mf.aliases  # the acronym is still an alias
+    assert cf.label == "collaborative filtering (CF)"
+    gnn = concepts["c:graph neural network"]
+    assert gnn.acronym is None and gnn.label == "graph neural network"
+    assert not any("(" in c.name for c in concepts.values())
+
+
+def test_concept_label_and_old_positional_construction():
+    from kg.models import Concept, concept_label
+
+    assert concept_label("collaborative filtering", "CF") == "collaborative filtering (CF)"
+    assert concept_label("BERT", "bert") == "BERT"  # the acronym is the name
+    assert concept_label("graph", None) == concept_label("graph", "") == "graph"
+    assert concept_label("Collaborative Filtering (CF)", "CF") == "Collaborative Filtering (CF)"  # a thesaurus name
+    old = Concept("c:x", "x", ("x", "X"))
+    assert old.acronym is None and old.label == "x" and old == Concept("c:x", "x", ("x", "X"), None)
 
 
 # --- acronyms hold in the paper that defines them -----------------------------------------
@@ -255,8 +285,9 @@ def test_flickr_tags_are_not_a_temporally_annotated_graph():
               Paper("caps", "The TAG of each event is drawn.", "D")]
     keyphrases = {"tag1": _kp("TAG", "exploration graph"), "tag2": _kp("Temporally-Annotated Graph"),
                   "flickr": _kp("tags", "Flickr photos"), "caps": _kp("TAG")}
-    cid, concepts = _concept_of(papers, keyphrases, "flickr", "tags")
-    assert cid == "c:tag" and concepts[cid].name == "tag"
+    # "tags" alone is a generic word now, and never the graph
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert "c:temporally annotated graph" not in {m.concept_id for m in mentions if m.paper_id == "flickr"}
     # in its own paper, and as the exact token where two papers define it alike, TAG expands
     assert _concept_of(papers, keyphrases, "tag1", "TAG")[0] == "c:temporally annotated graph"
     assert _concept_of(papers, keyphrases, "caps", "TAG")[0] == "c:temporally annotated graph"
@@ -271,9 +302,10 @@ def test_mobile_apps_are_not_an_affinity_poisson_process_model():
     keyphrases = {"app": _kp("APP"), "mobile": _kp("mobile apps", "apps"),
                   "caps": _kp("mobile APP recommendations", "APP")}
     assert _concept_of(papers, keyphrases, "mobile", "mobile apps")[0] == "c:mobile app"
-    assert _concept_of(papers, keyphrases, "mobile", "apps")[0] == "c:app"
-    # "APP" is also a word in capitals, and only one paper defines it: it stays there
-    assert _concept_of(papers, keyphrases, "caps", "APP")[0] == "c:app"
+    # "app" alone is everyday English (a generic one-word concept); never the Poisson model
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert {m.concept_id for m in mentions if m.paper_id in ("mobile", "caps")}.isdisjoint(
+        {"c:affinity poisson process model"})
     assert _concept_of(papers, keyphrases, "caps", "mobile APP recommendations")[0] == "c:mobile app recommendation"
     assert _concept_of(papers, keyphrases, "app", "APP")[0] == "c:affinity poisson process model"
 
@@ -285,8 +317,8 @@ def test_online_ads_are_not_an_all_distances_sketch():
               Paper("web", "Dwell time can be used by web publishers to decide where to place online ads and what "
                            "type of ads to place.", "C")]
     keyphrases = {"ads": _kp("ADS"), "kdd": _kp("ADS"), "web": _kp("online ads", "ads")}
-    assert _concept_of(papers, keyphrases, "web", "online ads")[0] == "c:online ads"
-    assert _concept_of(papers, keyphrases, "web", "ads")[0] == "c:ads"
+    assert _concept_of(papers, keyphrases, "web", "online ads")[0] == "c:online ad"
+    assert "c:ad" not in normalize_concepts(papers, keyphrases)[0]  # "ads" alone is everyday English
     # two papers define ADS differently: each keeps its own
     assert _concept_of(papers, keyphrases, "ads", "ADS")[0] == "c:all distances sketch"
     assert _concept_of(papers, keyphrases, "kdd", "ADS")[0] == "c:applied data science"
@@ -302,11 +334,11 @@ def test_enumerations_and_one_word_long_forms_are_no_acronym_definitions():
 
 
 def _containment_corpus():
-    papers = [Paper("u", "We train a diffusion probabilistic model on crystals. Crystals are hard.", "U"),
+    papers = [Paper("u", "We train a diffusion probabilistic model on perovskite crystals. They are hard.", "U"),
               Paper("f", "Video diffusion models generate videos from text prompts.", "F"),
               Paper("g", "A gradient-free oracle guides sparse training.", "G"),
               Paper("o", "Gradient oracles answer queries about the objective.", "O")]
-    keyphrases = {"u": _kp("crystals"), "f": _kp("video diffusion models", "text prompts", "diffusion models"),
+    keyphrases = {"u": _kp("perovskite crystals"), "f": _kp("video diffusion models", "text prompts", "diffusion models"),
                   "g": _kp("sparse training"), "o": _kp("gradient oracles", "objective")}
     return papers, keyphrases
 
@@ -318,7 +350,7 @@ def test_a_paper_links_to_a_corpus_concept_its_longer_phrase_contains():
     # "diffusion probabilistic model" contains "diffusion model", which paper f holds (rank 3)
     assert ("u", "c:diffusion model") in linked and ("f", "c:diffusion model") in linked
     assert linked[("u", "c:diffusion model")].surface == "diffusion probabilistic model"
-    assert linked[("u", "c:diffusion model")].rank > linked[("u", "c:crystal")].rank  # after its own concepts
+    assert linked[("u", "c:diffusion model")].rank > linked[("u", "c:perovskite crystal")].rank  # after its own concepts
     assert concepts["c:diffusion model"].name == "diffusion model"
     # a gap never cuts a hyphenated word: "gradient-free oracle" is no "gradient oracle"
     assert ("g", "c:gradient oracle") not in linked

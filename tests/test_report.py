@@ -219,3 +219,35 @@ def test_html_and_json_reports_drop_surrogates_and_bidi_overrides(analysis):
     data.encode("utf-8")
     assert "\u202e" not in data
     assert json.loads(data)["top_concepts"][0]["name"].startswith("</script>")  # JSON keeps the text itself
+
+
+RECOMMENDER = Path(__file__).resolve().parent / "fixtures" / "recommender.jsonl"
+
+
+def test_report_page_and_listings_show_a_concept_with_its_acronym(tmp_path, hash_embedder):
+    from kg.pipeline import BuildOptions, build
+
+    build([RECOMMENDER], tmp_path, BuildOptions(), embedder=hash_embedder)
+    graph = load_graph(tmp_path)
+    assert graph.nodes["c:collaborative filtering"]["name"] == "collaborative filtering"
+    data = json.loads((tmp_path / "report.json").read_text())
+    shown = {c["id"]: c["name"] for c in data["top_concepts"]}
+    assert shown["c:collaborative filtering"] == "collaborative filtering (CF)"
+    assert shown["c:matrix factorization"] == "matrix factorization (MF)"
+    assert shown["c:implicit feedback"] == "implicit feedback"
+    markdown = (tmp_path / "report.md").read_text()
+    assert "| collaborative filtering (CF) | c:collaborative filtering |" in markdown
+    label = data["communities"][0]["label"]
+    assert "collaborative filtering (CF)" in label and f"| {label} |" in markdown
+    (body,) = re.findall(r'<script[^>]*id="kg-data"[^>]*>(.*?)</script>', (tmp_path / "graph.html").read_text(), re.S)
+    page = {n["id"]: n for n in json.loads(body)["nodes"]}
+    cf = page["c:collaborative filtering"]
+    assert cf["label"] == cf["info"]["title"] == "collaborative filtering (CF)"
+    assert "CF" not in cf["info"]["aliases"] and "collaborative filtering" not in cf["info"]["aliases"]
+    assert "collaborative filtering (CF)" in page["rec-2010-implicit"]["info"]["concepts"]
+    result = runner.invoke(app, ["concepts", str(tmp_path), "--top", "3"])
+    assert result.exit_code == 0, result.output
+    assert "collaborative filtering (CF)" in result.stdout and "matrix factorization (MF)" in result.stdout
+    result = runner.invoke(app, ["related", str(tmp_path), "rec-2010-implicit", "--top", "3"])
+    assert result.exit_code == 0, result.output
+    assert "collaborative filtering (CF)" in result.stdout

@@ -75,7 +75,7 @@ def test_hits_carry_the_report_community_and_strongest_concepts(seeds_build):
         assert row["community"] == member[row["id"]] and row["community_label"] == labels[row["community"]]
         first = sorted((d["rank"], v) for _, v, k, d in graph.out_edges(row["id"], keys=True, data=True)
                        if k == "mentions")[0][1]
-        assert row["concepts"][0] == graph.nodes[first]["name"]
+        assert row["concepts"][0] == graph.nodes[first]["label"]  # the name, with its acronym if any
     for row in found["concepts"]:
         papers = [u for u, _, k in graph.in_edges(row["id"], keys=True) if k == "mentions"]
         assert row["community"] in {member[p] for p in papers}
@@ -92,6 +92,19 @@ def test_search_ranks_by_cosine_and_breaks_ties_by_id():
     assert rows[0]["community"] is None and rows[0]["concepts"] == []
     with pytest.raises(EmbeddingMismatchError, match="dimensions"):
         search(g, np.ones(3), papers=vectors)
+
+
+def test_hits_show_a_concept_with_its_acronym():
+    from kg.graph import build_graph
+    from kg.models import Concept, Mention, Paper
+
+    concepts = {"c:collaborative filtering": Concept("c:collaborative filtering", "collaborative filtering",
+                                                     ("CF",), "CF")}
+    g = build_graph([Paper("a", "x", "A")], concepts, [Mention("a", "c:collaborative filtering", 0.9, 1, "CF")])
+    found = search(g, np.array([1.0, 0.0]), papers=(["a"], np.array([[1.0, 0.0]], np.float32)),
+                   concepts=(["c:collaborative filtering"], np.array([[1.0, 0.0]], np.float32)))
+    assert found["papers"][0]["concepts"] == ["collaborative filtering (CF)"]
+    assert found["concepts"][0]["name"] == "collaborative filtering (CF)"
 
 
 def test_a_build_of_another_model_is_refused_in_one_line(hash_build, real_embedder):

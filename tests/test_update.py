@@ -530,3 +530,30 @@ def test_cli_update_prints_the_changelog_and_embeds_only_the_new_papers(tmp_path
     assert log["embedding"]["cached"] > 0 and "Warning" not in result.output
     assert not (out / "graph.html").exists()
     assert json.loads(load_graph(out).graph["inputs"])[-1]["path"] == "b.jsonl"
+
+
+def test_an_update_reads_acronyms_and_a_build_from_before_them_shows_no_renames(tmp_path, example_halves):
+    a, b = example_halves
+    up = tmp_path / "up"
+    build([a], up, BuildOptions(html=False), embedder=HashEmbedder(), cache=_cache(up))
+    concepts = read_build(up).concepts
+    gcn = concepts["c:graph convolutional network"]
+    assert (gcn["name"], gcn["acronym"], gcn["label"]) == ("graph convolutional network", "GCN",
+                                                           "graph convolutional network (GCN)")
+    # graph.json as kg wrote it before concepts had an acronym: "name (ACR)" as the name
+    lines = (up / "graph.json").read_text(encoding="utf-8").splitlines(keepends=True)
+    old = []
+    for line in lines:
+        node = json.loads(line.rstrip(",\n")) if line.startswith('{"acronym"') else None
+        if node is not None:
+            node["name"] = f"{node['name']} ({node.pop('acronym')})"
+            line = json.dumps(node, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + line[len(line.rstrip(",\n")):]
+        old.append(line)
+    assert old != lines
+    (up / "graph.json").write_text("".join(old), encoding="utf-8")
+    before = read_build(up).concepts["c:graph convolutional network"]
+    assert (before["name"], before["acronym"], before["label"]) == ("graph convolutional network (GCN)", None,
+                                                                    "graph convolutional network (GCN)")
+    result = update([b], up, {"html": False}, embedder=HashEmbedder(), cache=_cache(up))
+    assert not [r for r in result.changelog["concepts"]["renamed"] if r["id"] in concepts and concepts[r["id"]]["acronym"]]
+    assert load_graph(up).nodes["c:graph convolutional network"]["name"] == "graph convolutional network"

@@ -70,7 +70,7 @@ def test_cli_writes_map_network_and_json_that_parse_back_to_the_graph(acm_build,
     membership, _ = community_membership(graph)
     for item in items:
         i, concept = int(item["id"]), node[int(item["id"])]
-        assert item["label"] == graph.nodes[concept]["name"]
+        assert item["label"] == graph.nodes[concept]["label"]  # the name, with its acronym if any
         assert int(item["weight<Links>"]) == degree[i] and int(item["weight<Total link strength>"]) == total[i]
         assert int(item["weight<Occurrences>"]) == graph.nodes[concept]["papers"]
         assert -1 <= float(item["x"]) <= 1 and -1 <= float(item["y"]) <= 1

@@ -11,7 +11,9 @@ One module per question:
 * :mod:`~kg.analyze.gds`: the same centralities and communities computed in Neo4j (Graph Data Science).
 
 :func:`analyze` runs the standard set and returns a JSON-safe dict (every table's rows
-carry node ids) that :mod:`kg.report` renders. Node and edge kinds it does not use
+carry node ids) that :mod:`kg.report` renders. A row's ``name`` (and each label) shows the
+node as readers see it (:func:`kg.graph.node_label`): a concept's name with its acronym,
+"collaborative filtering (CF)"; the graph's ``name`` attribute is the plain phrase. Node and edge kinds it does not use
 (authors, venues, …) are ignored. Its NetworkX calls go to a NetworkX backend when given one
 (``backend``, :mod:`kg.nxbackend`); its graph algorithms go to Neo4j when given a
 :class:`~kg.analyze.gds.GdsEngine` (``engine``).
@@ -52,7 +54,7 @@ from kg.analyze.thematic import thematic_map
 from kg.analyze.trends import concept_bursts, concept_trends, papers_per_year
 from kg.analysis import DETAIL, RESOLUTION, SEED, check_analysis, saved_parameters
 from kg.errors import NodeNotFoundError
-from kg.graph import projection
+from kg.graph import node_label, projection
 from kg.nxbackend import check_backend
 
 __all__ = [
@@ -86,8 +88,8 @@ def _r(value: float) -> float:
 
 
 def _name(graph: nx.MultiDiGraph, node: str) -> str:
-    data = graph.nodes[node]
-    return str(data.get("name") or data.get("title") or data.get("label") or node)
+    """How tables and labels show a node: a concept with its acronym (:func:`kg.graph.node_label`)."""
+    return node_label(graph.nodes[node], node)
 
 
 def _summary(graph: nx.MultiDiGraph) -> dict:

@@ -38,6 +38,7 @@ from scipy import sparse
 
 from kg.analysis import SEED
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts, modularity
+from kg.graph import node_label
 
 __all__ = ["MAPS", "citation_map", "silhouettes", "internal_share", "ordered_subgraph"]
 
@@ -189,5 +190,5 @@ def _cited_by(graph: nx.MultiDiGraph, paper: str) -> int:
 
 
 def _name(graph: nx.MultiDiGraph, node: str) -> str:
-    data = graph.nodes[node]
-    return str(data.get("name") or data.get("title") or data.get("label") or node)
+    """How tables and labels show a node: a concept with its acronym (:func:`kg.graph.node_label`)."""
+    return node_label(graph.nodes[node], node)

@@ -44,7 +44,7 @@ from kg.analyze.citation_maps import ordered_subgraph
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts
 from kg.analysis import SEED
 from kg.errors import OptionError
-from kg.graph import projection
+from kg.graph import node_label, projection
 
 __all__ = ["time_slices", "link_themes", "thematic_evolution", "MIN_INCLUSION", "MIN_SIZE", "MIN_SHARED"]
 
@@ -136,8 +136,8 @@ def _r(value: float) -> float:
 
 
 def _name(graph: nx.MultiDiGraph, node: str) -> str:
-    data = graph.nodes[node]
-    return str(data.get("name") or data.get("title") or data.get("label") or node)
+    """How tables and labels show a node: a concept with its acronym (:func:`kg.graph.node_label`)."""
+    return node_label(graph.nodes[node], node)
 
 
 def thematic_evolution(graph: nx.MultiDiGraph, *, cuts: Sequence[int] | None = None, equal: int | None = None,

@@ -33,6 +33,7 @@ import networkx as nx
 
 from kg.analysis import SEED
 from kg.analyze.communities import detect_communities
+from kg.graph import node_label
 
 __all__ = ["QUADRANTS", "association_graph", "callon_metrics", "place_in_quadrants", "thematic_map"]
 
@@ -151,7 +152,7 @@ def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2,
         papers = {p for c in members for p, _, k in graph.in_edges(c, keys=True) if k == "mentions"}
         rows.append({
             "id": index,
-            "label": ", ".join(graph.nodes[c].get("name", c) for c in concepts[:3]),
+            "label": ", ".join(node_label(graph.nodes[c], c) for c in concepts[:3]),
             "concepts": concepts,
             "papers": len(papers),
             "centrality": metric["centrality"],

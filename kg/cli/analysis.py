@@ -109,7 +109,7 @@ def related(
     from kg.analyze import find_paper
     from kg.analyze.related import RELATED_BY, related_by
     from kg.errors import GraphFileError, OptionError
-    from kg.graph import load_graph
+    from kg.graph import load_graph, node_label
     from kg.vectors import load_paper_vectors
 
     if by not in RELATED_BY:
@@ -123,7 +123,7 @@ def related(
     rows = related_by(graph, paper_id, by=by, top=top, vectors=vectors)
     if not as_json:
         def name(key: str) -> str:
-            return str(graph.nodes[key].get("name") or key) if key in graph else key
+            return node_label(graph.nodes[key], key) if key in graph else key
         rows = [{**row, "shared": ", ".join(name(c) for c in row["shared"])} for row in rows]
     warn(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}) by {by}:")
     if not rows and by in ("cocitation", "coupling"):

@@ -19,7 +19,8 @@ What each file carries:
   nothing; in large corpora the threshold rises until at most 20,000 concepts remain) and
   every edge between those, co-occurrence links of the smallest count that keeps at most
   100,000 of them (:func:`gephi_thresholds`; the GraphML records both thresholds); nodes
-  without aliases (and a title or name equal to the label), edges without the ``shared``
+  without aliases (and a title or name equal to the label: a concept's label is its name
+  with its ``acronym``, which is an attribute of its own), edges without the ``shared``
   and ``surface`` explanations; no abstracts, raw references or external ids (they are
   in ``corpus.jsonl``); lists as ``"; "``-joined strings.
 * ``papers.csv``, ``concepts.csv``, ``mentions.csv`` -- flat tables. Cells a spreadsheet
@@ -323,8 +324,8 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
                      d.get("authors", []), n_concepts[p], d.get("source")] for p, d in papers))
 
     def concepts_csv(handle):
-        _write_csv(handle, ["id", "name", "aliases", "papers"],
-                   ([c, d.get("name"), d.get("aliases", []), d.get("papers")]
+        _write_csv(handle, ["id", "name", "acronym", "aliases", "papers"],
+                   ([c, d.get("name"), d.get("acronym"), d.get("aliases", []), d.get("papers")]
                     for c, d in nodes(data=True) if d.get("kind") == "concept"))
 
     def mentions_csv(handle):

@@ -33,6 +33,7 @@ import numpy as np
 from kg.fastgraph import seeded_igraph
 from kg.analysis import SEED
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
+from kg.graph import node_label
 
 __all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
 
@@ -191,7 +192,7 @@ def _excerpt(text: str, limit: int = _EXCERPT) -> str:
 def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[str]:
     mentioned = [(d.get("rank", 0), c) for _, c, k, d in graph.out_edges(paper, keys=True, data=True)
                  if k == "mentions"]
-    return [str(graph.nodes[c].get("name", c)) for _, c in sorted(mentioned)[:limit]]
+    return [node_label(graph.nodes[c], c) for _, c in sorted(mentioned)[:limit]]
 
 
 def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
@@ -212,8 +213,9 @@ def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
             "concepts": _top_concepts(graph, node),
             "abstract": _excerpt(data.get("abstract", "")),
         }
-    aliases = [str(a) for a in data.get("aliases") or [] if str(a) != str(data.get("name"))]
-    return {"title": str(data.get("name") or node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
+    shown = {data.get("name"), data.get("acronym")}  # the title has them
+    aliases = [str(a) for a in data.get("aliases") or [] if a not in shown]
+    return {"title": node_label(data, node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
 
 
 def _width(edge: dict, heaviest: dict[str, float]) -> float:
@@ -253,7 +255,8 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, ti
         data = view.nodes[node]
         community = int(data.get("community", -1))
         sizes_in[community] = sizes_in.get(community, 0) + (int(data.get("papers", 0)) if overview else 1)
-        label = str(data.get("label") or data.get("name") or node)
+        label = node_label(data, node) if data.get("kind") == "concept" else str(
+            data.get("label") or data.get("name") or node)
         if data.get("kind") == "community":
             label = f"{community} · {label}"
         out_nodes.append({

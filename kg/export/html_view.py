@@ -159,7 +159,7 @@ def _linked_top(view: nx.Graph, scores: dict[str, float], top: int, first: str |
 
 
 def _names(data: dict) -> set[str]:
-    names = {str(data.get(key) or "").casefold() for key in ("label", "name", "title")}
+    names = {str(data.get(key) or "").casefold() for key in ("label", "name", "acronym", "title")}
     return names | {str(alias).casefold() for alias in data.get("aliases") or []}
 
 

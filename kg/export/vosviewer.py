@@ -41,6 +41,7 @@ from collections.abc import Mapping
 import networkx as nx
 
 from kg.escape import clean_text, csv_cell
+from kg.graph import node_label
 
 __all__ = ["vosviewer_network", "vosviewer_map_text", "vosviewer_network_text", "vosviewer_json",
            "save_vosviewer", "VOSVIEWER_FILES", "MAP_COLUMNS"]
@@ -110,13 +111,13 @@ def vosviewer_network(graph: nx.MultiDiGraph, *, top: int | None = 1000, seed: i
         cluster = community + 1 if community >= 0 else unclustered
         used.add(cluster)
         x, y = position.get(node, (0.0, 0.0))
-        aliases = [a for a in data.get("aliases") or () if a != data.get("name")]
-        description = f"<b>{html.escape(_label(data.get('name', node)))}</b> ({html.escape(node)})"
+        aliases = [a for a in data.get("aliases") or () if a not in (data.get("name"), data.get("acronym"))]
+        description = f"<b>{html.escape(_label(node_label(data, node)))}</b> ({html.escape(node)})"
         if aliases:
             description += "<br>also: " + html.escape(_label(", ".join(map(str, aliases[:10]))))
         if 0 <= community < len(labels):
             description += f"<br>community {community}: {html.escape(_label(labels[community]))}"
-        item = {"id": number[node], "node": node, "label": _label(data.get("name", node)),
+        item = {"id": number[node], "node": node, "label": _label(node_label(data, node)),
                 "description": description, "x": round(x / scale, 4), "y": round(-y / scale, 4),
                 "cluster": cluster,
                 "weights": {"Links": len(links_of.get(number[node], ())),

@@ -12,7 +12,9 @@ from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
-from kg.normalize.names import _display_name
+from kg.normalize.generic import generic_words, trim_filler
+from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
+from kg.normalize.restatements import restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
 __all__ = ["normalize_concepts"]
@@ -98,25 +100,42 @@ def normalize_concepts(
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
     best: dict[tuple[str, str], tuple[float, str]] = {}
-    keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
-    primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
+    found_keys: dict[str, list[tuple[str, Keyphrase]]] = {}
     shared_keys: dict[str, str | None] = {}  # surface -> key, in papers that define no acronym
     for paper in papers:
         acronyms = table.for_paper(local[paper.id])
-        rows = keyed[paper.id] = []
-        seen: set[str] = set()
+        rows = found_keys[paper.id] = []
         for phrase in keyphrases.get(paper.id, []):
+            surface = trim_filler(phrase.phrase)
+            if surface != phrase.phrase:
+                phrase = Keyphrase(surface, phrase.score)
             if local[paper.id]:  # the paper's own definitions may change its keys
-                key = _key_of(phrase.phrase, acronyms, replace, preferred)
-            elif phrase.phrase in shared_keys:
-                key = shared_keys[phrase.phrase]
+                key = _key_of(surface, acronyms, replace, preferred)
+            elif surface in shared_keys:
+                key = shared_keys[surface]
             else:
-                key = shared_keys[phrase.phrase] = _key_of(phrase.phrase, acronyms, replace, preferred)
+                key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
             if key and key not in stop:
-                if top_n is None or len(seen) < top_n or key in seen:
-                    primary[key].add(paper.id)
                 rows.append((key, phrase))
-                seen.add(key)
+    if stoplist is None:  # the default stoplist comes with the corpus's generic words
+        every = {key for rows in found_keys.values() for key, _ in rows}
+        single = {key for key in every if " " not in key and key.isalpha()}
+        written = truecase_counts((p.abstract for p in papers), single)
+        names = {key for key in single if 2 * written.get(key, (0, 0))[0] > sum(written.get(key, (0, 0)))}
+        names |= {key for rows in found_keys.values() for key, phrase in rows
+                  if key in single and _NAME_FORM.search(phrase.phrase)}  # XML, AutoRec
+        stop = stop | (generic_words(every, names=names) - set(preferred))
+    keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
+    primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
+    for paper in papers:
+        rows = keyed[paper.id] = [(key, phrase) for key, phrase in found_keys.pop(paper.id) if key not in stop]
+        ideas: list[str] = []  # the paper's top_n keys, none restating another
+        for key, phrase in rows:
+            if top_n is None or key in ideas:
+                primary[key].add(paper.id)
+            elif len(ideas) < top_n and not restatements(ideas + [key]):
+                primary[key].add(paper.id)
+                ideas.append(key)
     contained: dict[str, dict[str, str]] = {}  # paper id -> concept key -> the words its text has
     if top_n is not None and contain:
         contained = _contained_keys(papers, keyed, primary, max_df=max(_MIN_CONTAIN_DF, contain_df * len(papers)),
@@ -130,6 +149,7 @@ def normalize_concepts(
             previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
                 best[(paper.id, key)] = (phrase.score, phrase.phrase)
+    linked_only: set[tuple[str, str]] = set()  # (paper, key) that only containment links
     if contained:  # links by containment rank after the paper's own concepts
         lowest: dict[str, float] = {}
         for (pid, _), (score, _) in best.items():
@@ -139,6 +159,7 @@ def normalize_concepts(
                 if (pid, key) not in best:
                     surfaces[key]  # noqa: B018 - the concept exists even if only containment links it
                     best[(pid, key)] = (round(0.9 * lowest.get(pid, 0.0), 4), words)
+                    linked_only.add((pid, key))
 
     if embedder is not None and surfaces:
         df = Counter(key for _, key in best)
@@ -148,6 +169,8 @@ def normalize_concepts(
         if merged:
             surfaces, best = _apply_merges(merged, surfaces, best)
 
+    words = {w for key in surfaces for w in key.split() if w.isalpha()}
+    truecase = truecase_counts((p.abstract for p in papers), words)
     concepts: dict[str, Concept] = {}
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
@@ -155,8 +178,12 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        name = preferred.get(key) or _display_name(key, surfaces[key], acronym)
-        concepts[cid] = Concept(cid, name, tuple(sorted(aliases)))
+        name = preferred.get(key) or _display_name(key, surfaces[key], truecase=truecase)
+        if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
+            acronym = acronym[:-1]  # LLMs -> LLM
+        if acronym and acronym.casefold() == name.casefold():
+            acronym = None  # the name is the acronym ("BERT")
+        concepts[cid] = Concept(cid, name, tuple(sorted(aliases)), acronym)
 
     by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
     for (pid, key), (score, surface) in best.items():
@@ -164,6 +191,17 @@ def normalize_concepts(
     mentions: list[Mention] = []
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
+        restating = restatements([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked])
+        if restating:  # one concept per idea: a narrower restatement adds nothing to the concept it
+            # restates; a wider one ("diffusion model" below "video diffusion model") is how the paper
+            # meets the corpus's wider concept, so it stays, ranked last like a link by containment
+            wider = {key for key, other in restating.items()
+                     if set(key.split()) < set(other.split()) or (paper.id, key) in linked_only}
+            ranked = [t for t in ranked if t[1][len(CONCEPT_PREFIX):] not in restating
+                      or t[1][len(CONCEPT_PREFIX):] in wider]
+            ranked.sort(key=lambda t: t[1][len(CONCEPT_PREFIX):] in wider)
+            if top_n is not None:  # and never inside the paper's top_n, where it would restate
+                ranked = [t for i, t in enumerate(ranked) if i >= top_n or t[1][len(CONCEPT_PREFIX):] not in wider]
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions

@@ -1,18 +1,18 @@
-"""Which one-word concepts are too generic to stand alone, and which trailing words add nothing.
+"""Which concepts are too generic for a field map, and which trailing words add nothing.
 
-A one-word concept names a topic on a field map only when it is specific: "crowdsourcing",
-"supersymmetry", "instanton", "DeepWalk". An ordinary English word is generic when everyday
-English uses it a lot ("feature", "context", "theory", "note", "possibility": general-language
-frequency, the contrast that termhood measures such as Ahmad et al.'s *weirdness* rest on) or
-when it is a bare field word, written by a large share of this corpus's papers ("retrieval" in
-an IR corpus, "symmetry" in hep-th). Multi-word concepts are never judged here: "social media"
-and "search engine" are made of common words and are specific.
+A one-word concept names a topic only when it is a name or acronym ("Netflix", "XML",
+"DeepWalk") or a technical word, rare in general English ("supersymmetry", "instanton",
+"blogosphere": general-language frequency from ``wordfreq``, the contrast that termhood measures
+such as Ahmad et al.'s *weirdness* rest on). A lower-case word that general English uses is
+generic alone ("feature", "retrieval", "inference", "theory"). Longer phrases are generic when
+ordinary adjectives precede a noun of academic prose ("explicit expression") or a filler word
+follows one word ("probabilistic framework"); "social media" and "search engine" are made of
+common words and are specific.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 from math import log10
@@ -20,17 +20,16 @@ from math import log10
 from kg.extract.candidates import GENERIC_MODIFIERS, word_class
 from kg.normalize.keys import singularize
 
-__all__ = ["generic_words", "generic_phrase", "generic_heads", "trim_filler", "COMMON_ZIPF", "FIELD_SHARE", "FIELD_ZIPF", "FILLER_HEADS"]
+__all__ = ["generic_words", "generic_phrase", "generic_heads", "trim_filler", "COMMON_ZIPF", "RARE_ZIPF", "FILLER_HEADS"]
 
 #: Zipf frequency (log10 of occurrences per billion words of general English, wordfreq) from
 #: which an ordinary word is everyday English: "feature" 4.8, "context" 4.6, "theory" 4.9,
 #: "note" 5.0; below it "privacy" 4.4, "inflation" 4.1, "query" 3.6, "entropy" 3.3.
 COMMON_ZIPF = 4.5
-#: Share of the corpus's papers whose text has the word, from which it is a bare field word.
-FIELD_SHARE = 0.04
-#: ... when it is also at least this common in general English ("retrieval" 3.3, "symmetry"
-#: 3.5; a technical word a whole subfield writes, "brane" 2.1, "supergravity", stays).
-FIELD_ZIPF = 2.8
+#: Below this Zipf frequency a one-word concept is a technical word ("brane" 2.1, "supersymmetry"
+#: 2.2, "reproducibility" 2.5); from it, a lower-case word alone is generic ("retrieval" 3.3,
+#: "symmetry" 3.5, "inference" 3.3).
+RARE_ZIPF = 2.8
 #: Words that end a phrase without adding to it when two or more words precede them
 #: ("team recommendation algorithm", "multi-view semi-supervised learning method").
 FILLER_HEADS = frozenset(
@@ -38,8 +37,6 @@ FILLER_HEADS = frozenset(
     result task paradigm setting case context scenario perspective""".split()
 )
 
-_MIN_FIELD_PAPERS = 10  # a share of a handful of papers says nothing about a field
-_TOKEN = re.compile(r"[a-z][a-z\-']+")
 
 
 @lru_cache(maxsize=1)
@@ -91,44 +88,34 @@ def generic_phrase(key: str) -> bool:
     [True, True, False, False, False]
     """
     words = key.split()
+    if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
+        return True  # "probabilistic framework", "session-based method", "learning approach"
     if not words or singularize(words[-1]) not in generic_heads():
         return False
     return all(word_class(w) in _ADJECTIVAL or w in GENERIC_MODIFIERS for w in words[:-1])
 
 
-def generic_words(texts: Iterable[str], keys: Collection[str], *, common_zipf: float = COMMON_ZIPF,
-                  field_share: float = FIELD_SHARE, field_zipf: float = FIELD_ZIPF) -> set[str]:
-    """The concept keys among ``keys`` that are too generic for a map: one-word keys (see the
-    module docstring) and the phrases of :func:`generic_phrase`.
+def generic_words(keys: Collection[str], *, names: Collection[str] = (), common_zipf: float = COMMON_ZIPF,
+                  rare_zipf: float = RARE_ZIPF) -> set[str]:
+    """The concept keys among ``keys`` that are too generic for a map.
 
-    Parameters
-    ----------
-    texts : iterable of str
-        Each paper's text (title and abstract): the corpus the field share is counted in.
-    keys : collection of str
-        Concept keys; those with more than one word are never generic here.
-    common_zipf, field_share, field_zipf : float
-        See the module constants.
+    A one-word key is generic unless the corpus writes it as a name or acronym (``names``) or it
+    is rare in general English (Zipf below ``rare_zipf``: "brane", "supersymmetry",
+    "reproducibility", "blogosphere"); an ordinary word of the tagger's lexicon is generic from
+    ``common_zipf``... which ``rare_zipf`` already covers when lower. Reviewers judged one-word
+    lower-case concepts of real corpora generic almost always ("inference", "schema", "workload",
+    "cluster", "participant"). Longer keys are generic as :func:`generic_phrase` says.
 
     Examples
     --------
-    >>> texts = ["Retrieval of documents by query."] * 19 + ["Crowdsourcing retrieval."]
-    >>> sorted(generic_words(texts, {"retrieval", "crowdsourcing", "theory", "query", "supergravity"}))
-    ['query', 'retrieval', 'theory']
+    >>> sorted(generic_words({"feature", "inference", "netflix", "brane", "supersymmetry",
+    ...                       "explicit expression", "sentiment analysis"}, names={"netflix"}))
+    ['explicit expression', 'feature', 'inference']
     """
-    single = {k for k in keys if " " not in k and k.isalpha() and _ordinary(k)}
-    generic = {k for k in single if zipf(k) >= common_zipf} | {k for k in keys if generic_phrase(k)}
-    field = {k for k in single - generic if zipf(k) >= field_zipf}
-    if not field:
-        return generic
-    counts = dict.fromkeys(field, 0)
-    n = 0
-    for text in texts:
-        n += 1
-        seen = {singularize(t) for t in set(_TOKEN.findall(text.lower()))}
-        for word in seen & field:
-            counts[word] += 1
-    return generic | {k for k, c in counts.items() if c >= max(field_share * n, _MIN_FIELD_PAPERS)}
+    names = set(names)
+    single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
+    generic = {k for k in single if zipf(k) >= rare_zipf or (_ordinary(k) and zipf(k) >= common_zipf)}
+    return generic | {k for k in keys if generic_phrase(k)}
 
 
 def trim_filler(phrase: str) -> str:

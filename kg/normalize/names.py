@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Container, Iterable, Mapping
 
 from kg.extract.candidates import word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, _common_word, concept_key
+from kg.notation import NOTATION
 
-__all__ = []
+__all__ = ["truecase_counts"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -38,20 +40,29 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
         return word
     capital = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
     proper = not common and word_class(word.capitalize()) in ("NNP", "NNPS")
-    if (proper and 2 * capital >= total) or (not common and capital >= 2 and 10 * capital >= 9 * total):
+    if (proper and 2 * capital >= total) or (not common and capital >= 1 and 10 * capital >= 9 * total):
         return word[:1].upper() + word[1:]  # Twitter, Wikipedia, Markov
     return word
 
 
-def _display_name(key: str, surfaces: Counter[str], acronym: str | None) -> str:
-    """A concept's name: its words as the corpus writes them, lower case unless a name.
+def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
+                  truecase: Mapping[str, tuple[int, int]] | None = None) -> str:
+    """A concept's name: as the corpus writes it, lower case unless a name.
 
-    Each word is lower case unless most of its occurrences write it as an acronym or a
-    mixed-case name ("BERT", "GNN", "LLaMA", "YaRN", "3D"; so "SystEm" or "TweeTs" seen
-    once among many "systems" and "tweets" does not count; an ordinary word in capitals,
-    "DATA", "PAGE", needs two occurrences and twice as many as all other forms) or
-    almost all of them capitalize it (a proper noun: "Wikipedia", "Markov"). Words of multi-word title-case
-    surfaces ("Graph Neural Networks") and of all-caps ones are not evidence of a name.
+    The name keeps the punctuation of the concept's most used plain surface form (not a
+    title's casing, not all capitals): "Yang–Mills theory", "SU(2) gauge theory", "N=1
+    supersymmetry", "AdS/CFT", with the head word singular as in the key. Each word is lower
+    case unless most of its occurrences write it as an acronym or a mixed-case name ("BERT",
+    "GNN", "LLaMA", "YaRN", "3D"; so "SystEm" or "TweeTs" seen once among many "systems" and
+    "tweets" does not count; an ordinary word in capitals, "DATA", "PAGE", needs two occurrences
+    and twice as many as all other forms) or the corpus capitalizes it: ``truecase`` gives, per
+    word, how often the corpus's sentences write it capitalized and in lower case away from a
+    sentence's start (:func:`truecase_counts`; "de Sitter", "Hilbert space", "Lie algebra"),
+    and without it almost all of the concept's own forms must capitalize it ("Wikipedia",
+    "Markov"). Words of multi-word title-case surfaces ("Graph Neural Networks") and of all-caps
+    ones are not evidence of a name. Notation keeps its letters as written ("N=1", "Z_2").
+    The name never carries the acronym (``acronym`` is ignored): that is the concept's own
+    field, :attr:`kg.models.Concept.acronym`, and :func:`kg.models.concept_label` shows both.
 
     Examples
     --------
@@ -60,10 +71,17 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None) -> str:
     >>> _display_name("gnn", Counter({"GNNs": 2, "gnn": 1}), None)
     'GNN'
     >>> _display_name("large language model", Counter({"Large Language Models": 3}), "LLMs")
-    'large language model (LLM)'
+    'large language model'
+    >>> _display_name("yang mills theory", Counter({"Yang–Mills theories": 2, "Yang-Mills Theory": 1}))
+    'Yang–Mills theory'
+    >>> _display_name("de sitter space", Counter({"de Sitter spaces": 1}), truecase={"sitter": (9, 0)})
+    'de Sitter space'
+    >>> _display_name("n 1 supersymmetry", Counter({"N=1 supersymmetry": 3}))
+    'N=1 supersymmetry'
     """
     words = key.split()
     forms: list[Counter[str]] = [Counter() for _ in words]
+    templates: list[tuple[bool, int, bool, str]] = []
     for surface, n in surfaces.items():
         tokens = _cased_words(surface)
         if len(tokens) != len(words) or concept_key(surface) != key:
@@ -71,11 +89,93 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None) -> str:
         letters = [t for t in tokens if any(ch.isalpha() for ch in t)]
         shouting = len(letters) > 1 and all(t.isupper() for t in letters)
         titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
+        templates.append((shouting or titled, -n, tokens[-1].casefold() != words[-1], surface))
         for i, token in enumerate(tokens):
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
             forms[i][token] += n
-    name = " ".join(_word_name(w, f, i == len(words) - 1) for i, (w, f) in enumerate(zip(words, forms)))
-    if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
-        acronym = acronym[:-1]  # LLMs -> LLM
-    return f"{name} ({acronym})" if acronym and acronym.casefold() != name.casefold() else name
+    cased = [_true_word(w, f, i == len(words) - 1, truecase) for i, (w, f) in enumerate(zip(words, forms))]
+    if not templates:
+        return " ".join(cased)
+    template = unicodedata.normalize("NFKC", min(templates)[3])
+    spans = _spans(template)
+    notation = [m.span() for m in NOTATION.finditer(template)]
+    for i in range(1, len(spans)):  # a name joined by dashes is capitalized alike: Brans–Dicke
+        left, right = template[slice(*spans[i - 1])], template[slice(*spans[i])]
+        if _DASHES.fullmatch(template[spans[i - 1][1]:spans[i][0]]) and left[:1].isupper() and right[:1].isupper():
+            if cased[i - 1][:1].isupper() or cased[i][:1].isupper():
+                cased[i - 1] = cased[i - 1][:1].upper() + cased[i - 1][1:]
+                cased[i] = cased[i][:1].upper() + cased[i][1:]
+    out, at = [], 0
+    for (start, end), word in zip(spans, cased):
+        kept = template[start:end]
+        inside = any(a <= start and end <= b for a, b in notation)
+        out.append(template[at:start])
+        as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
+        out.append(kept if as_written and kept.casefold() == word.casefold() else word)
+        at = end
+    out.append(template[at:])
+    return " ".join("".join(out).split())
+
+
+_DASHES = re.compile(r"[\-‐‑‒–—]+")
+_WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.])+")
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    """Where the words of :func:`_cased_words` lie in ``text`` (already NFKC)."""
+    out = []
+    for match in _WORD_SPAN.finditer(text):
+        start, end = match.span()
+        while start < end and text[start] == ".":
+            start += 1
+        while end > start and text[end - 1] == ".":
+            end -= 1
+        if start < end:
+            out.append((start, end))
+    return out
+
+
+def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None) -> str:
+    """One word of a name: :func:`_word_name`, with the corpus's own casing deciding between
+    capitalized and lower case when it has seen the word often enough away from sentence starts."""
+    chosen = _word_name(word, forms, last)
+    if not truecase or not word.isalpha() or _NAME_FORM.search(chosen):
+        return chosen
+    capital, lower = truecase.get(word, (0, 0))
+    if capital + lower >= 3:
+        if 2 * capital > capital + lower:
+            return word[:1].upper() + word[1:]
+        if 5 * capital < capital + lower:
+            return word
+    return chosen
+
+
+_TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([A-Za-z][a-z]+)(?![\w'’])")
+_SENTENCE_END = frozenset(".!?:")
+
+
+def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
+    """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
+    lower case where a sentence does not start: the evidence that a word is a name.
+
+    Examples
+    --------
+    >>> truecase_counts(["Spaces are flat. We study de Sitter space and anti-de Sitter space."], {"sitter", "space"})
+    {'sitter': (2, 0), 'space': (0, 2)}
+    """
+    counts: dict[str, list[int]] = {}
+    for text in texts:
+        for match in _TRUECASE_TOKEN.finditer(text):
+            token = match.group(1)
+            low = token.lower()
+            if low not in words:
+                continue
+            i = match.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            if i < 0 or text[i] in _SENTENCE_END:
+                continue
+            row = counts.setdefault(low, [0, 0])
+            row[0 if token[0].isupper() else 1] += 1
+    return {w: (c, l) for w, (c, l) in counts.items()}
