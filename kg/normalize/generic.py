@@ -18,7 +18,7 @@ from importlib import resources
 from math import log10
 
 from kg.extract.candidates import GENERIC_MODIFIERS, word_class
-from kg.normalize.keys import singularize
+from kg.normalize.keys import _common_word, singularize
 
 __all__ = ["generic_words", "generic_phrase", "generic_heads", "trim_filler", "COMMON_ZIPF", "RARE_ZIPF", "FILLER_HEADS"]
 
@@ -56,15 +56,6 @@ def zipf(word: str) -> float:
     """
     freq = _frequencies().get(word.lower(), 0.0)
     return round(log10(freq) + 9, 2) if freq > 0 else 0.0
-
-
-def _ordinary(word: str) -> bool:
-    """A word the tagger's lexicon knows as a common word (not a proper noun)."""
-    for form in (word, singularize(word)):
-        found = word_class(form)
-        if found:
-            return not found.startswith("NNP")
-    return False
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +105,7 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), common_
     """
     names = set(names)
     single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
-    generic = {k for k in single if zipf(k) >= rare_zipf or (_ordinary(k) and zipf(k) >= common_zipf)}
+    generic = {k for k in single if zipf(k) >= rare_zipf or (_common_word(k) and zipf(k) >= common_zipf)}
     return generic | {k for k in keys if generic_phrase(k)}
 
 
