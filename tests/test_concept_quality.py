@@ -109,3 +109,13 @@ def test_a_two_letter_acronym_inside_a_phrase_is_not_expanded_from_other_papers(
     keyphrases = {"el1": _kp("EL"), "el2": _kp("EL"), "owl": _kp("OWL EL ontologies")}
     concepts, mentions = normalize_concepts(papers, keyphrases)
     assert {m.concept_id for m in mentions if m.paper_id == "owl"} == {"c:owl el ontology"}
+
+
+def test_wider_restatements_never_fill_a_short_top_list():
+    papers = [Paper("a", "Extremal charged black holes emit Hawking radiation; charged black holes and black holes.", "A"),
+              Paper("b", "Black holes evaporate.", "B"), Paper("c", "Charged black holes are stable.", "C")]
+    keyphrases = {"a": _kp("extremal charged black holes", "Hawking radiation", "charged black holes", "black holes"),
+                  "b": _kp("black holes"), "c": _kp("charged black holes")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=3, contain=False)
+    assert [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"] == [
+        "c:extremal charged black hole", "c:hawking radiation"]

@@ -200,8 +200,9 @@ def normalize_concepts(
             ranked = [t for t in ranked if t[1][len(CONCEPT_PREFIX):] not in restating
                       or t[1][len(CONCEPT_PREFIX):] in wider]
             ranked.sort(key=lambda t: t[1][len(CONCEPT_PREFIX):] in wider)
-            if top_n is not None:  # and never inside the paper's top_n, where it would restate
-                ranked = [t for i, t in enumerate(ranked) if i >= top_n or t[1][len(CONCEPT_PREFIX):] not in wider]
+            plain = sum(t[1][len(CONCEPT_PREFIX):] not in wider for t in ranked)
+            if top_n is not None and plain < top_n:  # never inside the paper's top_n, where it would restate
+                ranked = ranked[:plain]
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions
