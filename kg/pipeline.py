@@ -501,11 +501,12 @@ def run(
         concepts, mentions = normalize_concepts(corpus.papers, found.keyphrases, thesaurus=thesaurus,
                                                 embedder=cached or embedder, vectors=found.phrase_vectors,
                                                 merge_threshold=options.merge_threshold, top_n=options.top_n)
+        concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors,
+                                       embedder=cached or embedder)
     finally:
         if cached is not None:
             cached.close()
     embedded = {"cached": cached.hits, "embedded": cached.misses} if cached is not None else {}
-    concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors)
     found.doc_vectors = found.doc_vectors.astype(np.float16)  # as saved; the links use float16 too
     model, signature = (getattr(embedder, "name", type(embedder).__name__),
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))

@@ -105,8 +105,8 @@ def load_concept_vectors(folder: str | os.PathLike[str]) -> tuple[list[str], np.
     return _load(_paths(folder, (CONCEPT_VECTORS_FILE, CONCEPT_IDS_FILE)))
 
 
-def concept_vectors(mentions: Iterable[tuple[str, str]],
-                    phrase_vectors: Mapping[str, np.ndarray]) -> tuple[list[str], np.ndarray] | None:
+def concept_vectors(mentions: Iterable[tuple[str, str]], phrase_vectors: Mapping[str, np.ndarray],
+                    embedder=None) -> tuple[list[str], np.ndarray] | None:
     """Each concept's vector: the phrase vector of its most used surface form.
 
     Parameters
@@ -116,12 +116,14 @@ def concept_vectors(mentions: Iterable[tuple[str, str]],
     phrase_vectors : mapping
         Phrase -> unit vector, as extraction computed them
         (:attr:`kg.extract.Extraction.phrase_vectors`).
+    embedder : Embedder, optional
+        Embeds the most used surface of a concept none of whose surfaces has a vector (a
+        concept only a link by containment reaches); without it such a concept is left out.
 
     Returns
     -------
     (ids, matrix) or None
-        Ids sorted; a concept none of whose surfaces has a vector is left out. None
-        when no concept has one.
+        Ids sorted. None when no concept has a vector.
 
     Examples
     --------
@@ -137,12 +139,16 @@ def concept_vectors(mentions: Iterable[tuple[str, str]],
     ids, surfaces = [], []
     for concept in sorted(counts):
         ranked = sorted(counts[concept].items(), key=lambda kv: (-kv[1], kv[0]))
-        surface = next((s for s, _ in ranked if s in phrase_vectors), None)
+        surface = next((s for s, _ in ranked if s in phrase_vectors), None if embedder is None else ranked[0][0])
         if surface is not None:
             ids.append(concept)
             surfaces.append(surface)
     if not ids:
         return None
+    missing = sorted({s for s in surfaces if s not in phrase_vectors})
+    if missing:
+        phrase_vectors = {**dict(zip(missing, np.asarray(embedder.embed(missing), dtype=np.float32))),
+                          **{s: phrase_vectors[s] for s in surfaces if s in phrase_vectors}}
     first = np.asarray(phrase_vectors[surfaces[0]])
     matrix = np.empty((len(ids), first.shape[0]), dtype=np.float16)  # as stored: half the memory
     for row, surface in enumerate(surfaces):

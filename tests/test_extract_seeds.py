@@ -25,11 +25,14 @@ def _concepts_of(graph, paper):
     return {v for _, v, k in graph.out_edges(paper, keys=True) if k == "mentions"}
 
 
-def test_every_seed_paper_gets_at_least_five_concepts(seed_graph):
+def test_every_seed_paper_gets_at_least_four_concepts(seed_graph):
+    # four, not ten: generic words and restatements are dropped, so a paper with few ideas lists
+    # few (STARC: reward learning, reinforcement learning, reward function, reward metric)
     papers = [n for n, d in seed_graph.nodes(data=True) if d["kind"] == "paper"]
     assert len(papers) == 38
     counts = {p: len(_concepts_of(seed_graph, p)) for p in papers}
-    assert min(counts.values()) >= 5, sorted(counts.items(), key=lambda kv: kv[1])[:3]
+    assert min(counts.values()) >= 4, sorted(counts.items(), key=lambda kv: kv[1])[:3]
+    assert sum(counts.values()) / len(counts) >= 8
 
 
 def test_seed_papers_share_concepts(seed_graph):

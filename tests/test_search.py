@@ -12,7 +12,7 @@ from kg.cli import app
 from kg.graph import load_graph
 from kg.pipeline import BuildOptions, build
 from kg.search import EmbeddingMismatchError, search, search_build
-from kg.vectors import load_concept_vectors, load_paper_vectors
+from kg.vectors import concept_vectors, load_concept_vectors, load_paper_vectors
 
 from conftest import EXAMPLE, SEEDS, HashEmbedder
 
@@ -153,3 +153,19 @@ def test_a_build_of_a_model_folder_is_searched_with_that_folder():
     with pytest.raises(EmbeddingMismatchError, match="give that model's folder"):
         query_embedder(graph)
     assert query_embedder(graph, model=folder).signature == graph.graph["embedding"]  # the model is not loaded
+
+
+def test_every_concept_has_a_vector_even_one_only_a_link_by_containment_reaches(hash_build):
+    out = hash_build
+    graph = load_graph(out)
+    ids, matrix = load_concept_vectors(out)
+    assert set(ids) == {n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"}
+    assert not np.isnan(matrix.astype(np.float32)).any()
+
+
+def test_a_concept_without_a_phrase_vector_is_embedded_when_an_embedder_is_given():
+    vectors = {"team recommendation algorithm": HashEmbedder().embed(["team recommendation algorithm"])[0]}
+    mentions = [("c:team recommendation", "team recommendation algorithm"), ("c:diffusion model", "diffusion model")]
+    assert concept_vectors(mentions, vectors)[0] == ["c:team recommendation"]
+    ids, matrix = concept_vectors(mentions, vectors, embedder=HashEmbedder())
+    assert ids == ["c:diffusion model", "c:team recommendation"] and matrix.shape[0] == 2

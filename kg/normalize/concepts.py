@@ -14,7 +14,7 @@ from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
 from kg.normalize.generic import generic_words, trim_filler
 from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
-from kg.normalize.restatements import restatements
+from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
 __all__ = ["normalize_concepts"]
@@ -106,9 +106,7 @@ def normalize_concepts(
         acronyms = table.for_paper(local[paper.id])
         rows = found_keys[paper.id] = []
         for phrase in keyphrases.get(paper.id, []):
-            surface = trim_filler(phrase.phrase)
-            if surface != phrase.phrase:
-                phrase = Keyphrase(surface, phrase.score)
+            surface = trim_filler(phrase.phrase)  # the key's; the mention keeps what the paper wrote
             if local[paper.id]:  # the paper's own definitions may change its keys
                 key = _key_of(surface, acronyms, replace, preferred)
             elif surface in shared_keys:
@@ -145,7 +143,7 @@ def normalize_concepts(
             if not primary[key] - {paper.id} and paper.id not in primary[key] and not (
                     key in contained.get(paper.id, ())):
                 continue
-            surfaces[key][phrase.phrase] += 1
+            surfaces[key][trim_filler(phrase.phrase)] += 1
             previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
                 best[(paper.id, key)] = (phrase.score, phrase.phrase)
@@ -191,18 +189,14 @@ def normalize_concepts(
     mentions: list[Mention] = []
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
-        restating = restatements([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked])
-        if restating:  # one concept per idea: a narrower restatement adds nothing to the concept it
-            # restates; a wider one ("diffusion model" below "video diffusion model") is how the paper
-            # meets the corpus's wider concept, so it stays, ranked last like a link by containment
-            wider = {key for key, other in restating.items()
-                     if set(key.split()) < set(other.split()) or (paper.id, key) in linked_only}
-            ranked = [t for t in ranked if t[1][len(CONCEPT_PREFIX):] not in restating
-                      or t[1][len(CONCEPT_PREFIX):] in wider]
-            ranked.sort(key=lambda t: t[1][len(CONCEPT_PREFIX):] in wider)
-            plain = sum(t[1][len(CONCEPT_PREFIX):] not in wider for t in ranked)
-            if top_n is not None and plain < top_n:  # never inside the paper's top_n, where it would restate
-                ranked = ranked[:plain]
+        rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
+        shared = {key for key in rows if primary.get(key, set()) - {paper.id}}
+        links = {key for key in rows if (paper.id, key) in linked_only}
+        order, moved = one_idea_each(list(rows), shared=shared, links=links, top_n=top_n)
+        scores = {key: row[0] for key, row in rows.items()}
+        for key, head in moved.items():  # a key in another's place takes its score
+            scores[key], scores[head] = scores[head], scores[key]
+        ranked = [(scores[key], rows[key][1], rows[key][2]) for key in order]
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions

@@ -3,11 +3,12 @@ same paper ("team recommendation" below "networked team recommendation") move be
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Container, Sequence
 
 from kg.normalize.keys import singularize
 
-__all__ = ["restatements"]
+__all__ = ["restatements", "one_idea_each"]
 
 
 def _lemmas(key: str) -> tuple[str, ...]:
@@ -42,3 +43,52 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
         else:
             kept.append((key, words, bag))
     return out
+
+
+def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (), links: Container[str] = (),
+                  top_n: int | None = None) -> tuple[list[str], dict[str, str]]:
+    """One paper's ranked concept keys (best first) with one concept per idea.
+
+    Within a family of restatements (:func:`restatements`), the most specific member that other
+    papers also hold (``shared``) takes the place of the family's best-ranked one, if it has more
+    words ("rotary position embedding" for "position embedding": the paper's own specific idea,
+    and where it meets other papers). Then a narrower restatement is dropped; a wider one (or one
+    only a link by containment gives, ``links``) follows the others, and only when there are
+    ``top_n`` others: it never fills the paper's top list.
+
+    Returns
+    -------
+    keys : list of str
+        The keys kept, in their new order.
+    moved : dict
+        Key that took another's place -> the key whose place it took.
+
+    Examples
+    --------
+    >>> one_idea_each(["position embedding", "context window", "rotary position embedding",
+    ...                "relative position embedding"], shared={"rotary position embedding"}, top_n=10)
+    (['rotary position embedding', 'context window', 'relative position embedding'], {'rotary position embedding': 'position embedding'})
+    >>> one_idea_each(["video diffusion model", "text prompt", "diffusion model"], top_n=2)[0]
+    ['video diffusion model', 'text prompt', 'diffusion model']
+    """
+    keys = list(keys)
+    restating = restatements(keys)
+    moved: dict[str, str] = {}
+    if restating:
+        families: dict[str, list[str]] = defaultdict(list)
+        for key, head in restating.items():
+            families[head].append(key)
+        for head, family in families.items():
+            size = len(head.split())
+            best = max((k for k in family if k in shared and len(k.split()) > size),
+                       key=lambda k: len(k.split()), default=None)
+            if best is not None:
+                i, j = keys.index(head), keys.index(best)
+                keys[i], keys[j] = best, head
+                moved[best] = head
+        if moved:
+            restating = restatements(keys)
+    wider = {k for k, other in restating.items() if set(k.split()) < set(other.split()) or k in links}
+    plain = [k for k in keys if k not in restating]
+    after = [k for k in keys if k in wider] if top_n is None or len(plain) >= top_n else []
+    return plain + after, moved
