@@ -12,7 +12,7 @@ import pytest
 from kg.extract.candidates import candidate_phrases
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
-from kg.normalize.generic import generic_words
+from kg.normalize.generic import generic_words, trim_filler
 from kg.normalize.names import _display_name, truecase_counts
 
 
@@ -119,3 +119,37 @@ def test_wider_restatements_never_fill_a_short_top_list():
     _, mentions = normalize_concepts(papers, keyphrases, top_n=3, contain=False)
     assert [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"] == [
         "c:extremal charged black hole", "c:hawking radiation"]
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("We study learning deterministic regular expressions.", "deterministic regular expressions",
+     "learning deterministic regular expressions"),
+    ("Tools summarise XML documents.", "XML documents", "summarise XML documents"),
+    ("Search engines-which rank pages-are popular. We study link analysis.", "link analysis", "engines-which"),
+    ("Diversity—the coherence of lists.", "coherence", "Diversity—the coherence"),
+])
+def test_a_verb_or_a_dash_is_no_part_of_a_concept(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert wanted in found and not any(unwanted in p for p in found)
+
+
+def test_padding_goes_and_a_name_inside_a_phrase_keeps_its_capitals():
+    assert generic_words({"small number", "primary concern", "case study"}) >= {"small number", "primary concern"}
+    assert trim_filler("re-finding tasks") == "re-finding"
+    name = _display_name("virginia tech department", Counter({"Virginia Tech department": 2}),
+                         truecase={"tech": (3, 4), "virginia": (5, 0)})
+    assert name == "Virginia Tech department"
+    # but not a word the corpus writes in lower case: a field's name capitalized in passing
+    name = _display_name("information retrieval research", Counter({"Information Retrieval research": 2}),
+                         truecase={"information": (2, 90), "retrieval": (3, 60)})
+    assert name == "information retrieval research"
+
+
+def test_protected_notation_never_leaks_a_placeholder():
+    found = candidate_phrases("The coset manifold SU(n+1)/SU(n) and the SU(2)/U(1) model; Bogomol'nyi/BPS states.")
+    assert "coset manifold SU(n+1)/SU(n)" in found and not any("Kgnotq" in p for p in found)
+
+
+def test_an_indexed_variable_and_a_verbal_gerund_start_no_concept():
+    found = candidate_phrases("The mass M_c of the Z_2 orbifold grows. Managing vehicle data is hard.")
+    assert "M_c" not in found and "Z_2 orbifold" in found and "vehicle data" in found

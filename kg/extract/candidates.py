@@ -53,7 +53,7 @@ GENERIC_MODIFIERS = frozenset(
     notable promising remarkable substantial tremendous unprecedented vast
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
     innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
-    overall respective accurate ubiquitous preliminary conventional""".split()
+    overall respective accurate ubiquitous preliminary conventional efficient excellent based""".split()
 )
 
 
@@ -69,7 +69,7 @@ _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
 _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)": the acronym is no part of the word
 # Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
 # addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t.").
-_DAMAGED = re.compile(r"[{}\[\]<>\\$@]|\.[A-Z]|\..*\.")
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@—]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -85,8 +85,12 @@ def tag(text: str) -> list[tuple[str, str]]:
     if not text:
         return []
     text, kept = _protect(text)
-    tagged = [(kept.get(w, w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
+    restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
+    tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
     return _in_context([(w, _notation_tag(w, t)) for w, t in tagged])
+
+
+_PLACEHOLDER = re.compile(r"Kgnotq[a-z]+")
 
 
 def _placeholder(i: int) -> str:
@@ -118,6 +122,8 @@ def _protect(text: str) -> tuple[str, dict[str, str]]:
 _PARTICLES = frozenset("de van von der den di da du le la del della dos 't".split())
 # A short prefix joined to a noun: p-brane, D-branes, T-duality, M-theory, k-means, n-gram.
 _SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
+# A variable with an index ("M_c", "g_s", "N_f"): it qualifies a noun, it names nothing alone.
+_VARIABLE = re.compile(r"[A-Za-z][_^]\{?[0-9A-Za-z]{1,3}\}?")
 _ADJECTIVE_ENDINGS = ("ic", "al", "ous", "ive", "able", "ible", "ed", "ing", "ar", "ful", "less", "ent", "ant", "ary")
 
 
@@ -126,7 +132,7 @@ def _notation_tag(word: str, pos: str) -> str:
     qualify a noun (JJ: they may start a phrase, not end one); "SU(2)", "Z_2", "AdS/CFT" name
     things (NNP); "p-branes", "T-duality" are nouns."""
     if is_notation(word):
-        return "JJ" if modifier_notation(word) else "NNP"
+        return "JJ" if modifier_notation(word) or _VARIABLE.fullmatch(word) else "NNP"
     if pos.startswith("JJ") or pos.startswith("VB"):
         found = _SHORT_PREFIX.fullmatch(word)
         if found:
@@ -155,9 +161,14 @@ def word_class(word: str) -> str | None:
     return _lexicon().get(word)
 
 
+_VERB_ENDINGS = ("ise", "ize", "ify")
+
+
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
     ("degrades", "converges"), not the plural noun the tagger guesses."""
+    if word.islower() and word not in _lexicon() and word.endswith(_VERB_ENDINGS) and pos.startswith("NN"):
+        return "VB"  # an unknown -ise/-ize/-ify word is a verb: "summarise", "vectorize"
     if pos != "NNS" or not word.islower() or word in _lexicon():
         return pos
     for stem in (word[:-1], word[:-2] if word.endswith("es") else None):
@@ -292,14 +303,15 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                         and words[-2][2] in _START)):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
-        while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START):
-            words.pop(0)
+        while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START
+                         or (len(words) > 1 and _verbal_gerund(words[0][1], words[1][2]))):
+            words.pop(0)  # a gerund that heads a verb phrase: "learning deterministic automata", "managing data"
         if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
             return None
         return words[0][0] + offset, " ".join(w for _, w, _ in words)
 
     for i, (word, pos) in enumerate(tagged):
-        if pos in _INSIDE and word.lower() not in STOP_WORDS:
+        if pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word):
             run.append((i, word, pos))
             continue
         found = close()
@@ -310,11 +322,23 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         yield found
 
 
+def _verbal_gerund(word: str, next_pos: str) -> bool:
+    """A phrase's first word read as a verb: any -ing word before an adjective, and before a noun
+    one the lexicon knows only as a gerund and that names no activity ("managing vehicle data",
+    but "learning rate", "string theory")."""
+    low = word.lower()
+    if not low.endswith("ing"):
+        return False
+    return next_pos == "JJ" or (low not in _NOMINAL_GERUNDS and _lexicon().get(low) == "VBG")
+
+
 def _is_word(token: str) -> bool:
     if is_notation(token):
         return True
     if _DAMAGED.search(token) or token.count("(") != token.count(")"):
         return False
+    if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS:
+        return False  # a hyphen for a dash: "engines-which"
     return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 

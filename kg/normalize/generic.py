@@ -12,6 +12,7 @@ common words and are specific.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
@@ -109,16 +110,21 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), common_
     return generic | {k for k in keys if generic_phrase(k)}
 
 
+_PARTS = re.compile(r"[\-‐‑‒–—/]+")
+
+
 def trim_filler(phrase: str) -> str:
-    """``phrase`` without a trailing filler word (:data:`FILLER_HEADS`) after two or more words.
+    """``phrase`` without a trailing filler word (:data:`FILLER_HEADS`) after two or more words
+    (the parts of a hyphenated word count).
 
     Examples
     --------
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
-    ...                           "clustering algorithm", "learning to rank approaches"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank']
+    ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding']
     """
     words = phrase.split()
-    if len(words) >= 3 and singularize(words[-1].lower()) in FILLER_HEADS:
+    if len(words) >= 2 and singularize(words[-1].lower()) in FILLER_HEADS and (
+            len(words) >= 3 or len(_PARTS.split(words[0])) >= 2):
         return " ".join(words[:-1])
     return phrase

@@ -40,7 +40,7 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
         return word
     capital = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
     proper = not common and word_class(word.capitalize()) in ("NNP", "NNPS")
-    if (proper and 2 * capital >= total) or (not common and capital >= 1 and 10 * capital >= 9 * total):
+    if (proper and 2 * capital >= total) or (not common and capital >= 2 and 10 * capital >= 9 * total):
         return word[:1].upper() + word[1:]  # Twitter, Wikipedia, Markov
     return word
 
@@ -94,7 +94,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
             forms[i][token] += n
-    cased = [_true_word(w, f, i == len(words) - 1, truecase) for i, (w, f) in enumerate(zip(words, forms))]
+    cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0) for i, (w, f) in enumerate(zip(words, forms))]
     if not templates:
         return " ".join(cased)
     template = unicodedata.normalize("NFKC", min(templates)[3])
@@ -136,14 +136,20 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None) -> str:
+def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None,
+               *, inside: bool = False) -> str:
     """One word of a name: :func:`_word_name`, with the corpus's own casing deciding between
-    capitalized and lower case when it has seen the word often enough away from sentence starts."""
+    capitalized and lower case when it has seen the word often enough away from sentence starts.
+    A word ``inside`` a phrase (not its first) that the concept's own plain forms mostly
+    capitalize is a name there, common word or not ("Virginia Tech")."""
     chosen = _word_name(word, forms, last)
-    if not truecase or not word.isalpha() or _NAME_FORM.search(chosen):
+    if not word.isalpha() or _NAME_FORM.search(chosen):
         return chosen
-    capital, lower = truecase.get(word, (0, 0))
-    if capital + lower >= 3:
+    capital, lower = (truecase or {}).get(word, (0, 0))
+    capital_forms = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
+    if inside and 2 * capital_forms > sum(forms.values()) and not (capital + lower >= 2 and 5 * capital < capital + lower):
+        return word[:1].upper() + word[1:]  # unless the corpus writes it in lower case ("Information Retrieval research")
+    if capital + lower >= 2:
         if 2 * capital > capital + lower:
             return word[:1].upper() + word[1:]
         if 5 * capital < capital + lower:
