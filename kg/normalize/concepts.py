@@ -115,14 +115,11 @@ def normalize_concepts(
                 key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
             if key and key not in stop:
                 rows.append((key, phrase))
+    every = {key for rows in found_keys.values() for key, _ in rows}
+    # how the corpus writes each word away from sentence starts: names for the generic check and display
+    truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
-        every = {key for rows in found_keys.values() for key, _ in rows}
-        single = {key for key in every if " " not in key and key.isalpha()}
-        written = truecase_counts((p.abstract for p in papers), single)
-        names = {key for key in single if 2 * written.get(key, (0, 0))[0] > sum(written.get(key, (0, 0)))}
-        names |= {key for rows in found_keys.values() for key, phrase in rows
-                  if key in single and _NAME_FORM.search(phrase.phrase)}  # XML, AutoRec
-        stop = stop | (generic_words(every, names=names) - set(preferred))
+        stop = stop | (generic_words(every, names=_one_word_names(found_keys, truecase)) - set(preferred))
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
@@ -167,8 +164,6 @@ def normalize_concepts(
         if merged:
             surfaces, best = _apply_merges(merged, surfaces, best)
 
-    words = {w for key in surfaces for w in key.split() if w.isalpha()}
-    truecase = truecase_counts((p.abstract for p in papers), words)
     concepts: dict[str, Concept] = {}
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
@@ -200,6 +195,16 @@ def normalize_concepts(
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions
+
+
+def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
+                    truecase: Mapping[str, tuple[int, int]]) -> set[str]:
+    """One-word keys the corpus writes as names: capitalized away from sentence starts more often
+    than not ("Netflix"), or in mixed case or capitals ("XML", "AutoRec")."""
+    names = {key for key, (capital, lower) in truecase.items() if 2 * capital > capital + lower}
+    names |= {key for rows in found_keys.values() for key, phrase in rows
+              if " " not in key and _NAME_FORM.search(phrase.phrase)}
+    return names
 
 
 def _key_of(surface: str, acronyms: _Acronyms,
