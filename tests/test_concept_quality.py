@@ -153,3 +153,10 @@ def test_protected_notation_never_leaks_a_placeholder():
 def test_an_indexed_variable_and_a_verbal_gerund_start_no_concept():
     found = candidate_phrases("The mass M_c of the Z_2 orbifold grows. Managing vehicle data is hard.")
     assert "M_c" not in found and "Z_2 orbifold" in found and "vehicle data" in found
+
+
+def test_a_one_word_concept_most_papers_have_is_the_field_itself():
+    papers = [Paper(f"p{i}", f"The Web and topic {i} on the Web.", "T") for i in range(40)]
+    keyphrases = {p.id: _kp("Web", f"topic {i} model", "graph drawing") for i, p in enumerate(papers)}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert "c:web" not in concepts and "c:graph drawing" in concepts

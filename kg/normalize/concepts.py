@@ -119,7 +119,8 @@ def normalize_concepts(
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
-        stop = stop | (generic_words(every, names=_one_word_names(found_keys, truecase)) - set(preferred))
+        generic = generic_words(every, names=_one_word_names(found_keys, truecase)) | _bare_field_words(found_keys)
+        stop = stop | (generic - set(preferred))
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
@@ -197,14 +198,40 @@ def normalize_concepts(
     return concepts, mentions
 
 
+_FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
+
+
+def _bare_field_words(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[str]:
+    """One-word keys that more than :data:`_FIELD_SHARE` of the papers (and 10) have among their
+    keyphrases, names included: a bare field word labels no part of a map."""
+    df = Counter(key for rows in found_keys.values() for key in {key for key, _ in rows} if " " not in key)
+    floor = max(10, _FIELD_SHARE * len(found_keys))
+    return {key for key, n in df.items() if n > floor}
+
+
 def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
                     truecase: Mapping[str, tuple[int, int]]) -> set[str]:
     """One-word keys the corpus writes as names: capitalized away from sentence starts more often
-    than not ("Netflix"), or in mixed case or capitals ("XML", "AutoRec")."""
+    than not ("Netflix"), or in mixed case or capitals in most of the papers that have them ("XML",
+    "AutoRec"; not "search" because a title shouts "SEARCH").
+
+    Examples
+    --------
+    >>> rows = {"a": [("xml", Keyphrase("XML", 1.0)), ("search", Keyphrase("SEARCH", 1.0))],
+    ...         "b": [("xml", Keyphrase("XML", 1.0)), ("search", Keyphrase("search", 1.0))],
+    ...         "c": [("search", Keyphrase("search", 1.0))]}
+    >>> sorted(_one_word_names(rows, {"netflix": (5, 1)}))
+    ['netflix', 'xml']
+    """
     names = {key for key, (capital, lower) in truecase.items() if 2 * capital > capital + lower}
-    names |= {key for rows in found_keys.values() for key, phrase in rows
-              if " " not in key and _NAME_FORM.search(phrase.phrase)}
-    return names
+    written: dict[str, list[int]] = {}  # one-word key -> [surfaces in mixed case or capitals, all surfaces]
+    for rows in found_keys.values():
+        for key, phrase in rows:
+            if " " not in key:
+                row = written.setdefault(key, [0, 0])
+                row[0] += _NAME_FORM.search(phrase.phrase) is not None
+                row[1] += 1
+    return names | {key for key, (named, total) in written.items() if 2 * named > total}
 
 
 def _key_of(surface: str, acronyms: _Acronyms,
