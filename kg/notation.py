@@ -20,12 +20,14 @@ _APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"
 #: What the tagger must see as one token (it splits these at brackets and apostrophes).
 PROTECTED = re.compile(rf"(?<![\w(])(?:{_GROUP}|{_APOSTROPHE})")
 
+# An index: Z_2, W_{3}, S^5; braces only in pairs ("AdS_{3" is damage, not notation).
+_INDEX = r"[_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})"
 # Tokens that are notation by themselves: the group names above, N=1 / c=1 / D=4, N=(2,2),
 # Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, AdS/CFT.
 _TOKEN = re.compile(
     rf"{_GROUP}"
     r"|[A-Za-z]=\(?\d+(?:,\d+)?\)?"
-    r"|[A-Za-z]{1,4}[_^]\{?[0-9A-Za-z]{1,3}\}?(?:[_^]\{?[0-9A-Za-z]{1,3}\}?)?"
+    rf"|[A-Za-z]{{1,4}}{_INDEX}(?:{_INDEX})?"
     r"|\d+\+\d+"
     r"|\d+/[A-Za-z]"
     r"|[A-Z][A-Za-z]{1,5}/[A-Z][A-Za-z]{1,5}"
@@ -42,8 +44,8 @@ def is_notation(token: str) -> bool:
 
     Examples
     --------
-    >>> [is_notation(t) for t in ["SU(2)", "N=1", "Z_2", "2+1", "1/N", "AdS/CFT", "GNN(s)", "model"]]
-    [True, True, True, True, True, True, False, False]
+    >>> [is_notation(t) for t in ["SU(2)", "N=1", "Z_2", "2+1", "1/N", "AdS/CFT", "GNN(s)", "model", "AdS_{3"]]
+    [True, True, True, True, True, True, False, False, False]
     """
     return _TOKEN.fullmatch(token) is not None
 

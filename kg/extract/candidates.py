@@ -123,7 +123,7 @@ _PARTICLES = frozenset("de van von der den di da du le la del della dos 't".spli
 # A short prefix joined to a noun: p-brane, D-branes, T-duality, M-theory, k-means, n-gram.
 _SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
 # A variable with an index ("M_c", "g_s", "N_f"): it qualifies a noun, it names nothing alone.
-_VARIABLE = re.compile(r"[A-Za-z][_^]\{?[0-9A-Za-z]{1,3}\}?")
+_VARIABLE = re.compile(r"[A-Za-z][_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})")
 _ADJECTIVE_ENDINGS = ("ic", "al", "ous", "ive", "able", "ible", "ed", "ing", "ar", "ful", "less", "ent", "ant", "ary")
 
 
