@@ -160,3 +160,17 @@ def test_a_one_word_concept_most_papers_have_is_the_field_itself():
     keyphrases = {p.id: _kp("Web", f"topic {i} model", "graph drawing") for i, p in enumerate(papers)}
     concepts, _ = normalize_concepts(papers, keyphrases)
     assert "c:web" not in concepts and "c:graph drawing" in concepts
+
+
+def test_a_concept_met_as_an_acronym_is_named_as_its_definition_writes_it():
+    papers = [Paper("a", "The Bogomol'nyi-Prasad-Sommerfield (BPS) bound holds.", "A"),
+              Paper("b", "BPS states saturate the BPS bound.", "B")]
+    keyphrases = {"a": _kp("BPS"), "b": _kp("BPS")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:bogomol nyi prasad sommerfield"].name == "Bogomol'nyi-Prasad-Sommerfield"
+
+
+def test_prefixed_adjectives_alone_and_symmetry_breaking():
+    found = candidate_phrases("Spontaneous symmetry breaking is non-perturbative; self-dual solutions exist.")
+    assert "Spontaneous symmetry breaking" in found and "self-dual solutions" in found
+    assert "non-perturbative" not in found

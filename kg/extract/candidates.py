@@ -198,7 +198,7 @@ _NOMINAL_GERUNDS = frozenset(
     prompting pooling smoothing forecasting mapping scaling editing splitting boosting bagging
     recognition tagging answering understanding reading writing linking counting coding
     rendering shading painting matching retrieving recommending sensing monitoring networking
-    tracing profiling mixing shaping warping pretraining finetuning""".split()
+    tracing profiling mixing shaping warping pretraining finetuning breaking""".split()
 )
 # Participles that report rather than modify ("a framework named FATE").
 _REPORTING = frozenset(
@@ -266,6 +266,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBZ")  # "algorithm disregards label information", "training benefits the"
         elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS:
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
+        elif pos == "VBN" and prev_pos == "NNS" and next_pos in ("NN", "NNS", "DT", "PRP$") and low.endswith("ed"):
+            out[i] = (word, "VBD")  # a past tense after its subject: "participants performed search"
         elif pos == "VBN" and (low in _REPORTING or ahead_word.lower() in _AUXILIARIES):
             out[i] = (word, "VBD")  # "named", "have (prominently) featured"
     return out
@@ -308,6 +310,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             words.pop(0)  # a gerund that heads a verb phrase: "learning deterministic automata", "managing data"
         if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
             return None
+        if len(words) == 1 and _bare_adjective(words[0][1]):
+            return None
         return words[0][0] + offset, " ".join(w for _, w, _ in words)
 
     for i, (word, pos) in enumerate(tagged):
@@ -320,6 +324,15 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     found = close()
     if found:
         yield found
+
+
+def _bare_adjective(token: str) -> bool:
+    """A prefixed adjective alone, no concept: "non-perturbative", "self-dual", "anti-symmetric"."""
+    head, dash, tail = token.lower().rpartition("-")
+    if not dash or not head or not tail.isalpha():
+        return False
+    klass = _lexicon().get(tail)
+    return klass in ("JJ", "VBN", "VBG") or (klass is None and tail.endswith(("ive", "ous", "able", "ible", "ant", "ent", "ic", "al")))
 
 
 def _verbal_gerund(word: str, next_pos: str) -> bool:

@@ -43,7 +43,7 @@ def _long_form(acronym: str, before: str) -> str | None:
         l -= 1
     start = candidate.rfind(" ", 0, l + 1) + 1
     long_form = candidate[start:].strip()
-    n_words = len(long_form.split())
+    n_words = len(re.split(r"[\s\-‐‑–—]+", long_form))  # the parts of "Bogomol'nyi-Prasad-Sommerfield" count
     if n_words < 2 or n_words > len(letters) + 2:  # "information (II)" is no definition
         return None
     if long_form.lower().startswith(("the ", "a ", "an ", "and ", "of ", "for ")):

@@ -96,6 +96,11 @@ def normalize_concepts(
             acronym_votes[concept_key(long_form)][acronym] += n
     acronym_of = {key: min(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
                   for key, c in acronym_votes.items()}
+    # how the papers write the long forms they define: a name for concepts met as acronyms ("BPS")
+    defined: dict[str, Counter[str]] = defaultdict(Counter)
+    for long_forms in votes.values():
+        for long_form, n in long_forms.items():
+            defined[concept_key(long_form)][long_form] += n
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
@@ -172,7 +177,7 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        name = preferred.get(key) or _display_name(key, surfaces[key], truecase=truecase)
+        name = preferred.get(key) or _display_name(key, surfaces[key] + defined.get(key, Counter()), truecase=truecase)
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():

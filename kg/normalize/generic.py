@@ -67,6 +67,7 @@ def generic_heads() -> frozenset[str]:
 
 
 _ADJECTIVAL = ("JJ", "JJR", "JJS", "VBN", "RB")
+_FUTURE = frozenset({"future"})  # the lexicon's noun, an adjective before a head ("future exploration")
 
 
 def generic_phrase(key: str) -> bool:
@@ -84,7 +85,7 @@ def generic_phrase(key: str) -> bool:
         return True  # "probabilistic framework", "session-based method", "learning approach"
     if not words or singularize(words[-1]) not in generic_heads():
         return False
-    return all(word_class(w) in _ADJECTIVAL or w in GENERIC_MODIFIERS for w in words[:-1])
+    return all(word_class(w) in _ADJECTIVAL or w in GENERIC_MODIFIERS or w in _FUTURE for w in words[:-1])
 
 
 def generic_words(keys: Collection[str], *, names: Collection[str] = (), common_zipf: float = COMMON_ZIPF,

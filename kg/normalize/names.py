@@ -100,12 +100,17 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     template = unicodedata.normalize("NFKC", min(templates)[3])
     spans = _spans(template)
     notation = [m.span() for m in NOTATION.finditer(template)]
-    for i in range(1, len(spans)):  # a name joined by dashes is capitalized alike: Brans–Dicke
-        left, right = template[slice(*spans[i - 1])], template[slice(*spans[i])]
-        if _DASHES.fullmatch(template[spans[i - 1][1]:spans[i][0]]) and left[:1].isupper() and right[:1].isupper():
-            if cased[i - 1][:1].isupper() or cased[i][:1].isupper():
-                cased[i - 1] = cased[i - 1][:1].upper() + cased[i - 1][1:]
-                cased[i] = cased[i][:1].upper() + cased[i][1:]
+    group = [0]  # a name joined by dashes or an apostrophe is written as the template writes it once
+    for i in range(1, len(spans) + 1):  # one of its parts is a name: Brans–Dicke, Bogomol'nyi-Prasad
+        if i < len(spans) and _JOINS.fullmatch(template[spans[i - 1][1]:spans[i][0]]):
+            group.append(i)
+            continue
+        if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
+            for j in group:
+                written = template[slice(*spans[j])]
+                if written.casefold() == cased[j].casefold():
+                    cased[j] = written
+        group = [i]
     out, at = [], 0
     for (start, end), word in zip(spans, cased):
         kept = template[start:end]
@@ -118,7 +123,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     return " ".join("".join(out).split())
 
 
-_DASHES = re.compile(r"[\-‐‑‒–—]+")
+_JOINS = re.compile(r"[\-‐‑‒–—]+|['’]")
 _WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.])+")
 
 
@@ -157,7 +162,7 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     return chosen
 
 
-_TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([A-Za-z][a-z]+)(?![\w'’])")
+_TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’][^\W\d_]{2}|$)")
 _SENTENCE_END = frozenset(".!?:")
 
 
@@ -175,8 +180,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
         for match in _TRUECASE_TOKEN.finditer(text):
             token = match.group(1)
             low = token.lower()
-            if low not in words:
-                continue
+            if low not in words or not (token[1:].islower() and (token[0].islower() or token[0].isupper())):
+                continue  # lower case or capitalized only ("Nöther", "Bogomol'nyi"), not "BERT" or "AdS"
             i = match.start() - 1
             while i >= 0 and text[i].isspace():
                 i -= 1
