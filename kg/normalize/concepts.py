@@ -150,7 +150,6 @@ def normalize_concepts(
             previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
                 best[(paper.id, key)] = (phrase.score, phrase.phrase)
-    linked_only: set[tuple[str, str]] = set()  # (paper, key) that only containment links
     if contained:  # links by containment rank after the paper's own concepts
         lowest: dict[str, float] = {}
         for (pid, _), (score, _) in best.items():
@@ -160,7 +159,6 @@ def normalize_concepts(
                 if (pid, key) not in best:
                     surfaces[key]  # noqa: B018 - the concept exists even if only containment links it
                     best[(pid, key)] = (round(0.9 * lowest.get(pid, 0.0), 4), words)
-                    linked_only.add((pid, key))
 
     if embedder is not None and surfaces:
         df = Counter(key for _, key in best)
@@ -187,13 +185,13 @@ def normalize_concepts(
     by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
     for (pid, key), (score, surface) in best.items():
         by_paper[pid].append((score, CONCEPT_PREFIX + key, surface))
+    holders = Counter(key for _, key in best)  # papers linked to a concept (own keyphrase or containment)
     mentions: list[Mention] = []
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
-        shared = {key for key in rows if primary.get(key, set()) - {paper.id}}
-        links = {key for key in rows if (paper.id, key) in linked_only}
-        order, moved = one_idea_each(list(rows), shared=shared, links=links, top_n=top_n)
+        shared = {key for key in rows if holders[key] > 1}
+        order, moved = one_idea_each(list(rows), shared=shared)
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
