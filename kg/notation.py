@@ -17,15 +17,19 @@ _GROUP = (r"(?:[A-Z][A-Za-z]{0,3}|su|so|sl|gl|sp|osp|u|o)(?:_[A-Za-z0-9]{1,2})?"
           r"\(\s*(?!s\))(?:\d+|[A-Za-z]{1,2})(?:\s*[,|+]\s*(?:\d+|[A-Za-z]{1,2}))*\s*\)(?![\w(])")
 # Names with an apostrophe inside a word: Bogomol'nyi(-Prasad-Sommerfield), 't Hooft is a particle.
 _APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"
+# A dimension in brackets: (2+1)-dimensional, (3+1)-dimensional.
+_DIMENSIONAL = r"\(\d+\+\d+\)[-‐]?dimensional"
+# The particle of 't Hooft.
+_HOOFT = r"['’]t\s[A-Z][a-z]+"
 #: What the tagger must see as one token (it splits these at brackets and apostrophes).
-PROTECTED = re.compile(rf"(?<![\w(])(?:{_GROUP}|{_APOSTROPHE})")
+PROTECTED = re.compile(rf"(?<![\w(])(?:{_GROUP}|{_APOSTROPHE}|{_DIMENSIONAL}|{_HOOFT})")
 
 # An index: Z_2, W_{3}, S^5; braces only in pairs ("AdS_{3" is damage, not notation).
 _INDEX = r"[_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})"
 # Tokens that are notation by themselves: the group names above, N=1 / c=1 / D=4, N=(2,2),
 # Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, AdS/CFT.
 _TOKEN = re.compile(
-    rf"{_GROUP}"
+    rf"{_GROUP}|{_DIMENSIONAL}|{_HOOFT}"
     r"|[A-Za-z]=\(?\d+(?:,\d+)?\)?"
     rf"|[A-Za-z]{{1,4}}{_INDEX}(?:{_INDEX})?"
     r"|\d+\+\d+"
@@ -33,7 +37,7 @@ _TOKEN = re.compile(
     r"|[A-Z][A-Za-z]{1,5}/[A-Z][A-Za-z]{1,5}"
 )
 # Notation that qualifies a noun rather than naming a thing: "N=1 supersymmetry", "2+1 dimensions".
-_MODIFIER = re.compile(r"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/[A-Za-z]")
+_MODIFIER = re.compile(rf"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/[A-Za-z]|{_DIMENSIONAL}")
 
 #: A notation token anywhere in a phrase (for keys and names).
 NOTATION = re.compile(rf"(?<![\w(]){_TOKEN.pattern}(?![\w(])")

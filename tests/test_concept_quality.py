@@ -175,3 +175,24 @@ def test_prefixed_adjectives_alone_and_symmetry_breaking():
     found = candidate_phrases("Spontaneous symmetry breaking is non-perturbative; self-dual solutions exist.")
     assert "Spontaneous symmetry breaking" in found and "self-dual solutions" in found
     assert "non-perturbative" not in found
+
+
+def test_a_phrase_with_an_acronym_is_named_with_the_acronym_spelled_out():
+    papers = [Paper("a", "The Becchi-Rouet-Stora-Tyutin (BRST) symmetry is exact.", "A"),
+              Paper("b", "The BRST operator is nilpotent.", "B"), Paper("c", "A BRST operator.", "C")]
+    keyphrases = {"a": _kp("BRST symmetry"), "b": _kp("BRST operator"), "c": _kp("BRST operator")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:becchi rouet stora tyutin operator"].name == "Becchi-Rouet-Stora-Tyutin operator"
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("The (2+1)-dimensional Georgi-Glashow model is confining.", "(2+1)-dimensional Georgi-Glashow model"),
+    ("We study the 't Hooft large-N limit.", "'t Hooft large-N limit"),
+])
+def test_dimensions_and_particles_stay_in_the_name(text, wanted):
+    assert wanted in candidate_phrases(text)
+
+
+@pytest.mark.parametrize("phrase, key", [("vortices", "vortex"), ("tori", "torus"), ("Chern-Simons Higgs", "chern simons higgs")])
+def test_irregular_plurals_and_higgs(phrase, key):
+    assert concept_key(phrase) == key

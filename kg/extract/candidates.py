@@ -161,7 +161,7 @@ def word_class(word: str) -> str | None:
     return _lexicon().get(word)
 
 
-_VERB_ENDINGS = ("ise", "ize", "ify")
+_VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
 
 
 def _fix(word: str, pos: str) -> str:

@@ -101,6 +101,7 @@ def normalize_concepts(
     for long_forms in votes.values():
         for long_form, n in long_forms.items():
             defined[concept_key(long_form)][long_form] += n
+    spelled = {acronym: min(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0] for acronym, forms in votes.items()}
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
@@ -175,7 +176,8 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        name = preferred.get(key) or _display_name(key, surfaces[key] + defined.get(key, Counter()), truecase=truecase)
+        written = surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
+        name = preferred.get(key) or _display_name(key, written, truecase=truecase)
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():
@@ -199,6 +201,27 @@ def normalize_concepts(
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     return concepts, mentions
+
+
+def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -> Counter[str]:
+    """The surfaces of a concept written with an acronym ("BRST operator"), the acronym spelled
+    out as its definitions write it ("Becchi-Rouet-Stora-Tyutin operator"): names for the concept.
+
+    Examples
+    --------
+    >>> _spelled_out("becchi rouet stora tyutin operator", Counter({"BRST operators": 2}),
+    ...              {"BRST": "Becchi-Rouet-Stora-Tyutin"})
+    Counter({'Becchi-Rouet-Stora-Tyutin operators': 2})
+    """
+    out: Counter[str] = Counter()
+    for surface, n in surfaces.items():
+        if concept_key(surface) == key:
+            continue
+        words = [spelled.get(w) or (spelled.get(w[:-1]) if w.endswith("s") else None) or w for w in surface.split()]
+        text = " ".join(words)
+        if text != surface and concept_key(text) == key:
+            out[text] += n
+    return out
 
 
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)

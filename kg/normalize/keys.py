@@ -23,7 +23,7 @@ _NAMED_HEAD = re.compile(r"[A-Z][\w'’]*[\-‐‑‒–—]+[A-Z][a-z]+s$")
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
-    series species status success thesis this us virus various bus axis chaos""".split()
+    series species status success thesis this us virus various bus axis chaos higgs""".split()
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
@@ -33,6 +33,7 @@ _IRREGULAR = {
     "lives": "life", "knives": "knife", "shelves": "shelf", "appendices": "appendix",
     "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
     "radii": "radius", "nuclei": "nucleus", "foci": "focus", "loci": "locus",
+    "vortices": "vortex", "tori": "torus", "simplices": "simplex", "apices": "apex", "moduli": "modulus",
 }
 
 
