@@ -53,7 +53,8 @@ GENERIC_MODIFIERS = frozenset(
     notable promising remarkable substantial tremendous unprecedented vast
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
     innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
-    overall respective accurate ubiquitous preliminary conventional efficient excellent based""".split()
+    overall respective accurate ubiquitous preliminary conventional efficient excellent based
+    so-called well-known high-quality future""".split()
 )
 
 
