@@ -261,3 +261,15 @@ def test_the_leading_words_of_a_higher_ranked_name_rank_after_the_other_concepts
     _, mentions = normalize_concepts(papers, keyphrases)
     order = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
     assert order == ["c:query performance prediction", "c:relevance judgment", "c:query performance"]
+
+
+def test_what_an_adverb_qualifies_is_no_part_of_the_concept():
+    found = candidate_phrases("We study asymptotically flat black holes and strongly coupled gauge theories.")
+    assert "black holes" in found and "gauge theories" in found
+    assert not any(p.startswith(("flat", "coupled")) for p in found)
+
+
+@pytest.mark.parametrize("phrase, key", [("Chern Simons", "chern simons"), ("Chern Simons theory", "chern simons theory"),
+                                         ("Neural Networks", "neural network"), ("Amazon Reviews", "amazon review")])
+def test_a_two_word_name_written_with_a_space_is_no_plural(phrase, key):
+    assert concept_key(phrase) == key

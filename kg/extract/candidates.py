@@ -303,6 +303,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     def close():
         words = list(run)
         run.clear()
+        if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
+            before, before_pos = tagged[words[0][0] - 1]
+            if before_pos == "RB" and before.lower().endswith("ly"):
+                words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                         and words[-2][2] in _START)):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
