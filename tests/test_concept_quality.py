@@ -273,3 +273,20 @@ def test_what_an_adverb_qualifies_is_no_part_of_the_concept():
                                          ("Neural Networks", "neural network"), ("Amazon Reviews", "amazon review")])
 def test_a_two_word_name_written_with_a_space_is_no_plural(phrase, key):
     assert concept_key(phrase) == key
+
+
+def test_formulas_and_one_letter_symbols_are_no_part_of_a_concept():
+    found = candidate_phrases("The tachyon potential V(T) on the state space W(p) with q=0,1,2,3 "
+                              "for each stationary state ψ_q∈ W(2) of the U(1) gauge theory.")
+    assert found == ["tachyon potential", "state space", "stationary state", "U(1) gauge theory"]
+
+
+def test_a_person_of_the_corpus_is_no_concept_but_an_idea_named_after_one_is():
+    papers = [Paper("a", "Maldacena showed the Maldacena conjecture. Joseph Bonneau taught Bitcoin.", "T",
+                    authors=("J. Maldacena",)),
+              Paper("b", "Maldacena conjecture and Bitcoin, after Maldacena.", "U", authors=("Joseph Bonneau",))]
+    keyphrases = {"a": _kp("Maldacena", "Maldacena conjecture", "Joseph Bonneau", "Bitcoin"),
+                  "b": _kp("Maldacena conjecture", "Bitcoin", "Maldacena")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert {"c:maldacena conjecture", "c:bitcoin"} <= set(concepts)
+    assert not {"c:maldacena", "c:joseph bonneau"} & set(concepts)
