@@ -256,7 +256,7 @@ def _diffuse(papers: list[Paper], found_keys: Mapping[str, list[tuple[str, Keyph
     return {key for key, value in found.items() if value < min_cohesion}
 
 
-_INITIALS = re.compile(r"[.\s]+")
+_INITIALS = re.compile(r"[.\s\-]+")
 
 
 def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) -> set[str]:
@@ -266,15 +266,17 @@ def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) 
 
     Examples
     --------
-    >>> papers = [Paper("a", "x", "t", authors=("J. Maldacena", "Joseph Bonneau", "D. Price"))]
-    >>> sorted(_people(papers, {"maldacena", "joseph bonneau", "price", "maldacena conjecture"}, {"maldacena"}))
-    ['joseph bonneau', 'maldacena']
+    >>> papers = [Paper("a", "x", "t", authors=("J. Maldacena", "Bonneau, Joseph", "D. Price", "J.-B. Zuber"))]
+    >>> sorted(_people(papers, {"maldacena", "joseph bonneau", "price", "maldacena conjecture", "zuber", "joseph"},
+    ...                {"maldacena", "zuber", "joseph"}))
+    ['joseph bonneau', 'maldacena', 'zuber']
     """
     surnames: set[str] = set()
     full: set[str] = set()
     for paper in papers:
         for author in paper.authors:
-            parts = [w for w in _INITIALS.split(author.replace("-", " ")) if len(w) > 1]
+            last, comma, first = author.partition(",")  # "Liu, Yiqun" as well as "Yiqun Liu"
+            parts = [w for w in _INITIALS.split(f"{first} {last}" if comma else author) if len(w) > 1]
             if parts:
                 surnames.add(parts[-1].casefold())
             if len(parts) >= 2:
