@@ -311,3 +311,8 @@ def test_keyphrases_of_little_relevance_are_no_concepts_after_the_first_few():
     assert sorted(m.concept_id for m in mentions if m.paper_id == "a") == ["c:alpha topic", "c:beta topic", "c:gamma topic"]
     _, every = normalize_concepts(papers, keyphrases, min_relevance=None)
     assert len([m for m in every if m.paper_id == "a"]) == 5
+
+
+def test_an_adjective_alone_is_no_concept():
+    keys = {"isomorphic", "covariant", "tachyonic", "integrable", "soliton", "instanton", "orbifold"}
+    assert generic_words(keys) == {"isomorphic", "covariant", "tachyonic", "integrable"}

@@ -21,7 +21,7 @@ from math import log10
 from kg.extract.candidates import GENERIC_MODIFIERS, word_class
 from kg.normalize.keys import singularize
 
-__all__ = ["generic_words", "generic_phrase", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS"]
+__all__ = ["generic_words", "generic_phrase", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS"]
 
 #: Zipf frequency (log10 of occurrences per billion words of general English, wordfreq) from
 #: which a lower-case word alone is generic: "theory" 4.9, "feature" 4.8, "privacy" 4.4, "query"
@@ -104,7 +104,28 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
     """
     names = set(names)
     single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
-    return {k for k in single if zipf(k) >= rare_zipf} | {k for k in keys if generic_phrase(k)}
+    return ({k for k in single if zipf(k) >= rare_zipf or adjectival(k)}
+            | {k for k in keys if generic_phrase(k)})
+
+
+# Endings of English adjectives that are seldom nouns: a lower-case word alone with one of them
+# qualifies a concept without naming one ("isomorphic", "tachyonic", "covariant", "integrable").
+_ADJECTIVE_ENDINGS = ("ic", "ical", "ous", "ive", "ean", "ial", "al", "iant", "able", "ible", "ar")
+
+
+def adjectival(word: str) -> bool:
+    """A word alone that is an adjective: the lexicon says so, or it is unknown to the lexicon and
+    ends like one ("holomorphic", "covariant"; not "topology", "soliton").
+
+    Examples
+    --------
+    >>> [adjectival(w) for w in ["isomorphic", "covariant", "integrable", "soliton", "supersymmetry", "classical"]]
+    [True, True, True, False, False, True]
+    """
+    found = word_class(word)
+    if found:
+        return found.startswith("JJ")
+    return word.endswith(_ADJECTIVE_ENDINGS)
 
 
 _PARTS = re.compile(r"[\-‐‑‒–—/]+")
