@@ -47,8 +47,8 @@ def singularize(word: str) -> str:
     --------
     >>> [singularize(w) for w in ["embeddings", "strategies", "processes", "bias", "gans"]]
     ['embedding', 'strategy', 'process', 'bias', 'gan']
-    >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses"]]
-    ['movie', 'bias', 'base', 'ad', 'case', 'use']
+    >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses", "caches", "gases", "matches"]]
+    ['movie', 'bias', 'base', 'ad', 'case', 'use', 'cache', 'gas', 'match']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
@@ -61,12 +61,18 @@ def singularize(word: str) -> str:
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word_class(word[:-1]) == "NN" else word[:-3] + "y"  # movies, strategies
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
-        return word[:-2]
+        return word[:-1] if _known_noun(word[:-1]) and not _known_noun(word[:-2]) else word[:-2]  # caches
     if word.endswith("ses") and len(word) > 5 and word_class(word[:-2]) == "NN":
         return word[:-2]  # biases, lenses
+    if word.endswith("ses") and not _known_noun(word[:-1]) and _known_noun(word[:-2]):
+        return word[:-2]  # gases
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+def _known_noun(word: str) -> bool:
+    return (word_class(word) or "").startswith("NN")
 
 
 @lru_cache(maxsize=262144)
