@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ACM = ROOT.parent / "shared" / "data" / "acm_cr" / "papers.jsonl"
 
 
-def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20):
+def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20, min_relevance: float | None = None):
     """Paper id -> (names, surfaces) of the concepts it is linked to, best first."""
     from kg.extract import DIVERSITY, POSITION_WEIGHT, TITLE_WEIGHT, extract
     from kg.normalize import normalize_concepts
@@ -35,7 +35,8 @@ def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20):
     found = extract(papers, embedder, top_n=top_n, depth=depth, diversity=DIVERSITY,
                     position_weight=POSITION_WEIGHT, title_weight=TITLE_WEIGHT, n_jobs=2)
     concepts, mentions = normalize_concepts(papers, found.keyphrases, embedder=embedder, top_n=top_n,
-                                            vectors=found.phrase_vectors, doc_vectors=found.doc_vectors)
+                                            vectors=found.phrase_vectors, doc_vectors=found.doc_vectors,
+                                            min_relevance=min_relevance)
     names: dict[str, list[str]] = defaultdict(list)
     surfaces: dict[str, list[str]] = defaultdict(list)
     for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):
@@ -59,10 +60,11 @@ def main() -> None:
 
     papers = [p for p in load_corpus([args.data], format="jsonl").papers][: args.n]
     embedder = load_embedder()
+    floor = embedder.relevance_floor  # as kg build uses it
     if args.cache:
         embedder = CachedEmbedder(embedder, args.cache)
     started = time.perf_counter()
-    names, surfaces, concepts = linked_concepts(papers, embedder, depth=args.depth)
+    names, surfaces, concepts = linked_concepts(papers, embedder, depth=args.depth, min_relevance=floor)
     seconds = time.perf_counter() - started
     gold = {p.id: list(p.keyphrases) for p in papers if p.keyphrases}
     result = {"papers": len(papers), "scored": len(gold), "concepts": len(concepts), "seconds": round(seconds, 1)}

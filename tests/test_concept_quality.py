@@ -200,17 +200,18 @@ def test_irregular_plurals_and_higgs(phrase, key):
     assert concept_key(phrase) == key
 
 
-def _topic_corpus():
-    """Twenty papers on four topics (orthogonal document vectors per topic); "user study" is
-    used by papers of every topic, "query expansion" only by the retrieval papers."""
+def _topic_corpus(n: int = 20, shared: int = 20):
+    """``n`` papers on four topics (orthogonal document vectors per topic); "user study" is used
+    by the first ``shared`` papers, of every topic, "query expansion" by the retrieval papers
+    among them; the others have keyphrases of their own."""
     topics = ["retrieval", "vision", "graphs", "crypto"]
     papers, keyphrases, rows = [], {}, []
-    for i in range(20):
+    for i in range(n):
         topic = topics[i % 4]
         pid = f"p{i}"
-        own = ["query expansion"] if topic == "retrieval" else [f"{topic} method {i}"]
+        own = ["query expansion"] if topic == "retrieval" and i < shared else [f"{topic} method {i}"]
         papers.append(Paper(pid, f"A paper on {topic}.", f"On {topic} {i}"))
-        keyphrases[pid] = _kp(*own, "user study")
+        keyphrases[pid] = _kp(*own, *(["user study"] if i < shared else []))
         v = np.zeros(8, dtype=np.float32)
         v[i % 4], v[4 + i % 4] = 1.0, 0.2 * (i // 4)
         rows.append(v / np.linalg.norm(v))
@@ -229,7 +230,7 @@ def test_cohesion_separates_a_topic_from_a_word_papers_about_anything_use():
 
 
 def test_a_concept_whose_papers_share_nothing_else_is_dropped():
-    papers, keyphrases, vectors = _topic_corpus()
+    papers, keyphrases, vectors = _topic_corpus(n=240, shared=24)
     with_vectors, _ = normalize_concepts(papers, keyphrases, doc_vectors=vectors)
     without, _ = normalize_concepts(papers, keyphrases)
     assert "c:user study" in without and "c:user study" not in with_vectors
@@ -303,14 +304,17 @@ def test_a_title_that_starts_with_a_verb_gives_its_object(title, wanted, unwante
 
 
 def test_keyphrases_of_little_relevance_are_no_concepts_after_the_first_few():
-    papers = [Paper(p, "Text.", "T") for p in "ab"]
+    papers = [Paper(f"p{i}", "Text.", "T") for i in range(200)]
     scores = [0.8, 0.5, 0.25, 0.2, 0.1]
     names = ["alpha topic", "beta topic", "gamma topic", "delta topic", "epsilon topic"]
-    keyphrases = {p: [Keyphrase(n, s) for n, s in zip(names, scores)] for p in "ab"}
+    keyphrases = {p.id: [Keyphrase(n, s) for n, s in zip(names, scores)] for p in papers}
     _, mentions = normalize_concepts(papers, keyphrases, min_relevance=0.3, min_concepts=3)
-    assert sorted(m.concept_id for m in mentions if m.paper_id == "a") == ["c:alpha topic", "c:beta topic", "c:gamma topic"]
+    assert sorted(m.concept_id for m in mentions if m.paper_id == "p0") == ["c:alpha topic", "c:beta topic", "c:gamma topic"]
     _, every = normalize_concepts(papers, keyphrases, min_relevance=None)
-    assert len([m for m in every if m.paper_id == "a"]) == 5
+    assert len([m for m in every if m.paper_id == "p0"]) == 5
+    # a reading list keeps every link
+    _, few = normalize_concepts(papers[:20], {p.id: keyphrases[p.id] for p in papers[:20]}, min_relevance=0.3)
+    assert len([m for m in few if m.paper_id == "p0"]) == 5
 
 
 def test_an_adjective_alone_is_no_concept():

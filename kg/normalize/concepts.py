@@ -20,17 +20,12 @@ from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
-__all__ = ["normalize_concepts", "MIN_COHESION", "MIN_RELEVANCE", "MIN_CONCEPTS"]
+__all__ = ["normalize_concepts", "MIN_COHESION", "MIN_CONCEPTS"]
 
 # Concepts whose papers have less in common than this are generic words of the corpus; see
 # kg.normalize.cohesion and README, "Concepts".
 MIN_COHESION = 0.02
-# A paper's keyphrases that score below this are no concepts of it, after its first MIN_CONCEPTS:
-# on 35 random hep-th papers two reviewers judged 58.0% of the top-10 concepts good without a floor,
-# 66.6% of those at or above 0.3 (71% of the slots) and 72.2% at or above 0.35 (60%); on 35 ACM
-# papers 63.6% at 0.3 and 69.2% at 0.35 (77%); see docs/EXTRACTION.md, "Concepts".
-MIN_RELEVANCE = 0.35
-MIN_CONCEPTS = 3
+MIN_CONCEPTS = 3  # a paper's concepts whatever their score (see min_relevance)
 
 
 def normalize_concepts(
@@ -47,7 +42,7 @@ def normalize_concepts(
     contain_df: float = 0.05,
     doc_vectors: np.ndarray | None = None,
     min_cohesion: float = MIN_COHESION,
-    min_relevance: float | None = MIN_RELEVANCE,
+    min_relevance: float | None = None,
     min_concepts: int = MIN_CONCEPTS,
 ) -> tuple[dict[str, Concept], list[Mention]]:
     """Merge every paper's keyphrases into shared concepts.
@@ -95,7 +90,10 @@ def normalize_concepts(
     min_relevance : float or None
         A paper links to its own keyphrases that score at least this (the extraction's score:
         similarity to the paper plus its position and title bonuses), and to its ``min_concepts``
-        best whatever their score; None keeps every one. Links by containment are kept.
+        best whatever their score; None (the default) keeps every one. Links by containment are
+        kept, and so is every link in a corpus of fewer than 200 papers (a reading list needs
+        all its links for a map). Scores depend on the model: the floor for all-MiniLM-L6-v2 is its embedder's
+        ``relevance_floor`` (:data:`kg.extract.embedder.RELEVANCE_FLOOR`).
     min_concepts : int
         See ``min_relevance``.
 
@@ -185,7 +183,7 @@ def normalize_concepts(
             previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
                 best[(paper.id, key)] = (phrase.score, phrase.phrase)
-    if min_relevance is not None:  # a paper's own keyphrases of little relevance to it are no concepts of it
+    if min_relevance is not None and len(papers) >= _MIN_CORPUS:  # keyphrases of little relevance are no concepts
         best = _relevant(best, min_relevance, min_concepts)
         alive = {key for _, key in best}
         surfaces = defaultdict(Counter, {key: n for key, n in surfaces.items() if key in alive})
@@ -262,15 +260,27 @@ def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -
     return out
 
 
+# Cohesion compares a concept's papers with the corpus, so it tells nothing about a concept most of
+# the papers have, nor in a corpus too small to hold several topics (a focused reading list); such a
+# corpus keeps every keyphrase link too (min_relevance).
+_MIN_CORPUS = 200
+_MAX_COHESION_SHARE = 0.1
+
+
 def _diffuse(papers: list[Paper], found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
              doc_vectors: np.ndarray, min_cohesion: float) -> set[str]:
     """Keys whose papers (those with the key among their keyphrases) have less in common than
-    ``min_cohesion``: words that papers about anything use."""
+    ``min_cohesion``: words that papers about anything use. Judged in corpora of at least
+    :data:`_MIN_CORPUS` papers, for concepts that at most :data:`_MAX_COHESION_SHARE` of
+    them have."""
+    if len(papers) < _MIN_CORPUS:
+        return set()
     holders: dict[str, list[int]] = defaultdict(list)
     for row, paper in enumerate(papers):
         for key in {key for key, _ in found_keys.get(paper.id, ())}:
             holders[key].append(row)
-    found = cohesion(holders, doc_vectors, min_papers=MIN_PAPERS)
+    most = _MAX_COHESION_SHARE * len(papers)
+    found = cohesion({k: rows for k, rows in holders.items() if len(rows) <= most}, doc_vectors, min_papers=MIN_PAPERS)
     return {key for key, value in found.items() if value < min_cohesion}
 
 
