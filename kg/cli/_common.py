@@ -290,6 +290,16 @@ def analysis_options(built, seed: Optional[int], resolution: Optional[float], me
             "method": method, "scoring": labels}
 
 
+def warn_coauthor_cap(graph) -> None:
+    """Say how many papers made no co-author links for having too many authors (kg.citations.coauthorship)."""
+    from kg.citations import MAX_COAUTHORS, coauthor_cap
+
+    over = coauthor_cap(graph)
+    if over:
+        warn(f"co-authorship: {over} paper{'s' if over != 1 else ''} with more than {MAX_COAUTHORS} authors "
+             "left out of the co-author links (as bibliometric maps do; their authors are still linked to them)")
+
+
 def print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:
     from kg.export.cypher import format_rows
 

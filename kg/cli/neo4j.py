@@ -11,7 +11,7 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli._common import app, reports_errors, show, warn
+from kg.cli._common import app, reports_errors, show, warn, warn_coauthor_cap
 
 
 UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
@@ -87,6 +87,7 @@ def push(
 
     started = time.perf_counter()
     built = load(directory)
+    warn_coauthor_cap(built.graph)
     with _Neo4jConnection(uri, user, password, timeout) as driver:
         result = push_graph(driver, built.graph, analysis=built.analysis, database=database,
                             batch_size=batch_size, workers=workers, replace=replace,
