@@ -126,7 +126,11 @@ def load_analysis(folder: str | os.PathLike[str]) -> dict | None:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise GraphFileError(f"{path}: not a kg analysis ({exc}); run kg report on its folder to redo it") from None
+        raise GraphFileError(f"{path}: not a kg analysis ({str(exc)[:120]}); run kg report on its folder to redo it"
+                             ) from None
+    except RecursionError:
+        raise GraphFileError(f"{path}: not a kg analysis (lists or maps nested too deep); run kg report on its "
+                             "folder to redo it") from None
     if not isinstance(data, dict):
         raise GraphFileError(f"{path}: not a kg analysis (a JSON object); run kg report on its folder to redo it")
     return data

@@ -427,5 +427,8 @@ def load(folder: str | os.PathLike[str], *, damaged_analysis: str = "raise") -> 
         return KnowledgeGraph(graph, dict(analysis_for(graph, analysis)))
     except (GraphFileError, AnalysisMismatchError) as exc:
         if damaged_analysis == "raise":
+            if isinstance(exc, AnalysisMismatchError):
+                raise AnalysisMismatchError(f"{os.path.join(folder, 'analysis.json')}: {exc}: kg report {folder} "
+                                            "analyzes it again") from None
             raise
         return KnowledgeGraph(graph, {"damaged": str(exc)})
