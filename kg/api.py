@@ -13,6 +13,7 @@ Every ``kg`` command is one of these calls plus printing.
 from __future__ import annotations
 
 import html
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -20,7 +21,7 @@ from typing import Union
 
 import networkx as nx
 
-from kg.analysis import analysis_for, load_analysis, membership, pagerank, saved_parameters
+from kg.analysis import MAX_RESOLUTION, analysis_for, load_analysis, membership, pagerank, saved_parameters
 from kg.errors import KgError, OptionError
 from kg.models import Concept, Corpus, Paper, Skip
 
@@ -155,6 +156,9 @@ class KnowledgeGraph:
         saved = self._settings()
         seed = saved["seed"] if seed is None else seed
         resolution = saved["resolution"] if resolution is None else resolution
+        if isinstance(resolution, bool) or not isinstance(resolution, (int, float)) or not (
+                math.isfinite(resolution) and 0 < resolution <= MAX_RESOLUTION):
+            raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
         analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top,
                            backend=backend, engine=engine)
         from kg.incremental import keep_numbers

@@ -22,7 +22,7 @@ import networkx as nx
 import numpy as np
 
 import kg
-from kg.analysis import SEED, save_analysis
+from kg.analysis import MAX_RESOLUTION, SEED, save_analysis
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
@@ -129,7 +129,7 @@ class BuildOptions:
         number("position_weight", low=0.0)
         number("title_weight", low=0.0)
         number("merge_threshold", low=0.0)
-        number("resolution", low=0.0, low_open=True)
+        number("resolution", low=0.0, low_open=True, high=MAX_RESOLUTION)
         if self.thesaurus is not None and not isinstance(self.thesaurus, str):
             raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")
         if self.nx_backend is not None:
@@ -542,6 +542,8 @@ def run(
         if cached is not None:
             cached.close()
     embedded = {"cached": cached.hits, "embedded": cached.misses} if cached is not None else {}
+    if cached is not None and cached.damaged:
+        embedded["damaged"] = cached.damaged  # cache rows that were no vector of the model's: embedded again
     found.doc_vectors = found.doc_vectors.astype(np.float16)  # as saved; the links use float16 too
     model, signature = (getattr(embedder, "name", type(embedder).__name__),
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))

@@ -106,8 +106,10 @@ def output_file(path: Path) -> Path:
 def check_resolution(resolution: Optional[float]) -> None:
     import math
 
-    if resolution is not None and not (math.isfinite(resolution) and resolution > 0):
-        raise OptionError("resolution", f"must be a finite number > 0, not {resolution!r}")
+    from kg.analysis import MAX_RESOLUTION
+
+    if resolution is not None and not (math.isfinite(resolution) and 0 < resolution <= MAX_RESOLUTION):
+        raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
 
 
 class ProgressBar:
