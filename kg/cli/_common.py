@@ -51,24 +51,42 @@ def warn(message: str) -> None:
     typer.echo(terminal_text(message), err=True)
 
 
+_ERROR_CHARS = 2000  # an error line longer than this (an argument of 130 KB echoed) is cut in the middle
+
+
+def short_error(message: str, limit: int = _ERROR_CHARS) -> str:
+    """``message`` cut to about ``limit`` characters, its start and end kept.
+
+    Examples
+    --------
+    >>> short_error("no paper matches '" + "x" * 5000 + "'", limit=60)
+    "no paper matches 'xxxxxxxxxxxxxxxxxxxxxx … (4,969 characters cut) … xxxxxxxxx'"
+    """
+    if len(message) <= limit:
+        return message
+    head, tail = (2 * limit) // 3, limit // 6
+    return f"{message[:head]} … ({len(message) - head - tail:,} characters cut) … {message[-tail:]}"
+
+
 def reports_errors(func):
-    """Turn library errors into ``Error: …`` on stderr and exit code 1."""
+    """Turn library errors into ``Error: …`` on stderr and exit code 1 (one line, cut when huge)."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
         except OptionError as exc:  # library argument names -> the flags of this command
-            warn(f"Error: {_FLAGS.get(exc.argument, '--' + exc.argument.replace('_', '-'))}: {exc.reason}")
+            flag = _FLAGS.get(exc.argument, "--" + exc.argument.replace("_", "-"))
+            warn(short_error(f"Error: {flag}: {exc.reason}"))
             raise typer.Exit(code=1) from None
         except KgError as exc:
-            warn(f"Error: {exc}")
+            warn(short_error(f"Error: {exc}"))
             raise typer.Exit(code=1) from None
         except OSError as exc:
             if exc.errno not in _ENVIRONMENT_ERRNOS:
                 raise
             where = f"{exc.filename}: " if exc.filename else ""
-            warn(f"Error: {where}{exc.strerror or exc}")
+            warn(short_error(f"Error: {where}{exc.strerror or exc}"))
             raise typer.Exit(code=1) from None
 
     return wrapper
