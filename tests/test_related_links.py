@@ -138,7 +138,7 @@ def test_paper_vectors_round_trip_as_float16(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["paper_vectors.json", "paper_vectors.npy"]  # no temp files
     save_paper_vectors(tmp_path / "other.npy", ["a", "b"], vectors[:2])
     (tmp_path / "paper_vectors.json").write_text('{"ids": ["a"]}')
-    with pytest.raises(GraphFileError, match=r"paper_vectors.npy .* is damaged \(2 vectors for 1 ids\)"):
+    with pytest.raises(GraphFileError, match=r"paper_vectors.npy .* is damaged \(3 vectors for 1 ids\)"):
         load_paper_vectors(tmp_path)  # out of step: said, never an empty result
     assert load_paper_vectors(tmp_path / "missing") is None
     with pytest.raises(ValueError):
