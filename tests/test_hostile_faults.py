@@ -291,3 +291,165 @@ def test_a_damaged_analysis_json_is_rebuilt_by_kg_report(folder, damage):
     analysis = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
     assert analysis["communities"] and analysis["summary"]["papers"] == 4
     assert runner.invoke(app, ["viz", str(out)]).exit_code == 0
+
+
+# --- unbounded work ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def collaboration(tmp_path_factory):
+    """The small corpus plus one paper by a 400-author collaboration."""
+    root = tmp_path_factory.mktemp("collaboration")
+    big = {"id": "atlas", "title": "Observation of a new boson with a collaboration of physicists",
+           "abstract": "Graph neural networks and message passing observe a new boson in citation graphs.",
+           "authors": [f"Physicist {i:04d}" for i in range(400)] + ["Ada Lovelace"], "venue": "PRL"}
+    corpus = _jsonl(root / "papers.jsonl", PAPERS + [big])
+    out = root / "out"
+    build([corpus], out, BuildOptions(top_n=5, html=False), embedder=HashEmbedder())
+    return out
+
+
+def test_coauthorship_is_bounded_and_fractional_in_every_stage(collaboration, tmp_path):
+    from kg.citations import MAX_COAUTHORS, coauthorship
+    from kg.export.neo4j_tables import graph_tables
+    from kg.graph import load_graph
+
+    graph = load_graph(collaboration)
+    co = coauthorship(graph)
+    assert co.graph["papers_over_author_cap"] == 1 and co.graph["max_authors"] == MAX_COAUTHORS
+    # the four small papers alone: Ada-Alan (p1) and Grace-Ada (p4); the 401-author paper makes none
+    assert sorted(co.edges(data="weight")) == [("a:ada lovelace", "a:alan turing", 1.0),
+                                               ("a:ada lovelace", "a:grace hopper", 1.0)]
+    assert coauthorship(graph, max_authors=500).number_of_edges() == 401 * 400 // 2 + 2  # what the cap saves
+    shared = coauthorship(graph, max_authors=500).edges["a:ada lovelace", "a:physicist 0001"]
+    assert shared["count"] == 1 and shared["weight"] == round(1 / 400, 4)  # fractional: 1/(n-1)
+    # push writes graph_tables' rows; neo4j-admin writes the same rows as CSV
+    _, rels = graph_tables(graph)
+    assert sum(len(t.rows) for t in rels if t.type == "CO_AUTHOR_OF") == 2
+    result = runner.invoke(app, ["export", "neo4j-admin", str(collaboration), "--out", str(tmp_path / "import"),
+                                 "--no-embeddings"])
+    assert result.exit_code == 0, result.output
+    assert "1 paper with more than 25 authors left out of the co-author links" in result.stderr
+    rows = sum(len(p.read_text(encoding="utf-8").splitlines())
+               for p in (tmp_path / "import").glob("relationships-CO_AUTHOR_OF-*.csv") if ".header" not in p.name)
+    assert rows == 2
+    started = time.perf_counter()
+    page = tmp_path / "coauthors.html"
+    result = runner.invoke(app, ["viz", str(collaboration), "--view", "coauthors", "--out", str(page)])
+    assert result.exit_code == 0, result.output
+    assert "left out of the co-author links" in result.stderr
+    assert time.perf_counter() - started < 60 and page.stat().st_size < 2_000_000
+
+
+# --- tracebacks and wrong values ------------------------------------------------------------
+
+
+def test_paper_ids_like_kg_node_ids_never_collide(tmp_path):
+    papers = [{**PAPERS[0], "id": "c:user"}, {**PAPERS[1], "id": "a:alan turing", "references": ["c:user"]},
+              {**PAPERS[2], "id": "v:kdd"}, PAPERS[3]]
+    corpus = _jsonl(tmp_path / "papers.jsonl", papers)
+    result = build([corpus], tmp_path / "out", BuildOptions(top_n=5), embedder=HashEmbedder())
+    graph = result.graph
+    assert {"paper:c:user", "paper:a:alan turing", "paper:v:kdd", "p4"} <= set(graph)
+    assert graph.nodes["a:alan turing"]["kind"] == "author" and graph.nodes["v:kdd"]["kind"] == "venue"
+    assert graph.has_edge("paper:a:alan turing", "paper:c:user", key="cites")  # the reference as written
+    assert result.corpus.text_repairs["id like a kg node id (prefixed paper:)"] == 3
+    assert runner.invoke(app, ["related", str(tmp_path / "out"), "paper:c:user"]).exit_code == 0
+
+
+def test_fields_in_other_shapes_are_kept_and_counted(tmp_path):
+    from kg.ingest import load_corpus
+
+    rows = [{"id": "j1", "title": "Venues", "abstract": "Graph neural networks.", "venue": ["SIGIR", "CIKM"],
+             "authors": "Ann Smith and Bob Jones"}]
+    bib = ("@article{b1, title={In press}, author={Ann Smith and Bob Jones}, year={in press}, abstract={Graphs.}}\n"
+           "@article{b2, title={Lettered}, author={Ann Smith}, year={2020a}, abstract={Graph neural networks.}}\n"
+           "@article{b3, title={Undated}, author={Bob Jones}, year={n.d.}, abstract={Citation graphs.}}\n")
+    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
+    corpus = load_corpus([str(_jsonl(tmp_path / "a.jsonl", rows)), str(tmp_path / "refs.bib")])
+    by_id = {p.id: p for p in corpus.papers}
+    assert not corpus.skipped and sorted(by_id) == ["b1", "b2", "b3", "j1"]
+    assert by_id["j1"].venue == "SIGIR" and by_id["j1"].extra["other_venues"] == ["CIKM"]
+    assert by_id["j1"].authors == ("Ann Smith", "Bob Jones") == by_id["b1"].authors
+    assert (by_id["b1"].year, by_id["b2"].year, by_id["b3"].year) == (None, 2020, None)
+    assert corpus.text_repairs == {"year not a year (kept as unknown)": 2, "venue a list (first kept)": 1}
+
+
+def test_values_past_what_the_analysis_can_compute_are_refused(folder):
+    import kg
+    from kg.errors import OptionError
+
+    _, out = folder
+    for value in ("1e308", "1e7", "inf", "0"):
+        _one_line_error(runner.invoke(app, ["report", str(out), "--resolution", value]), "--resolution")
+    with pytest.raises(OptionError, match="resolution"):
+        kg.load(out).reanalyze(resolution=1e308)
+    with pytest.raises(OptionError, match="resolution"):
+        BuildOptions(resolution=1e308)
+    _one_line_error(runner.invoke(app, ["concepts", str(out), "--method", "nope"]), "--method 'nope'")
+    for args in (["push", str(out), "--database", "system"], ["query", "RETURN 1", "--database", "SYSTEM"]):
+        _one_line_error(runner.invoke(app, args, env={"NEO4J_PASSWORD": "x"}), "system", "graph database")
+
+
+@pytest.mark.parametrize("call", ["build(None)", "build(42)", "build(b'papers.jsonl')", "load(None)", "load(42)"])
+def test_the_python_api_refuses_what_is_no_path_with_its_own_error(call):
+    import kg
+    from kg.errors import OptionError
+
+    with pytest.raises(OptionError):
+        eval(f"kg.{call}", {"kg": kg})
+
+
+def test_a_damaged_cache_row_is_embedded_again_and_counted(tmp_path):
+    import sqlite3
+
+    corpus = _jsonl(tmp_path / "papers.jsonl", PAPERS)
+    cache = tmp_path / "cache.sqlite"
+    first = build([corpus], tmp_path / "a", BuildOptions(top_n=5, html=False), embedder=HashEmbedder(), cache=cache)
+    with sqlite3.connect(cache) as db:  # the right schema, a 2-byte vector and a 3-byte one
+        keys = [k for (k,) in db.execute("SELECT key FROM kg_vectors ORDER BY key LIMIT 2")]
+        db.execute("UPDATE kg_vectors SET vec = x'0000' WHERE key = ?", (keys[0],))
+        db.execute("UPDATE kg_vectors SET vec = x'000000' WHERE key = ?", (keys[1],))
+    second = build([corpus], tmp_path / "b", BuildOptions(top_n=5, html=False), embedder=HashEmbedder(), cache=cache)
+    assert second.embedded["damaged"] == 2 and second.embedded["embedded"] == 2
+    assert (tmp_path / "a" / "graph.json").read_bytes() == (tmp_path / "b" / "graph.json").read_bytes()
+    assert first.embedded.get("damaged") is None
+
+
+def test_control_characters_in_a_thesaurus_leave_every_figure_valid_svg(tmp_path):
+    import base64
+    import re
+    import xml.etree.ElementTree as ET
+
+    corpus = _jsonl(tmp_path / "papers.jsonl", PAPERS)
+    thesaurus = tmp_path / "thesaurus.txt"
+    thesaurus.write_text("label\treplace by\ngraph neural networks\tgraph\x01neural\x1b[31m net\x7fworks\x0c\n"
+                         "implicit feedback\timplicit\x00 feedback\n", encoding="utf-8")
+    out = tmp_path / "out"
+    build([corpus], out, BuildOptions(top_n=5, thesaurus=str(thesaurus)), embedder=HashEmbedder())
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", page)
+    figures = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    assert len(figures) >= 4
+    for data in figures:
+        ET.fromstring(base64.b64decode(data))  # raises on an invalid character
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", (out / "report.json").read_text(encoding="utf-8"))
+
+
+def test_an_error_line_cuts_a_huge_argument(folder):
+    _, out = folder
+    huge = "x" * 130_000
+    result = runner.invoke(app, ["related", str(out), huge])
+    text = _one_line_error(result, "characters cut")
+    assert len(text) < 3000 and text.count("\n") == 1
+
+
+def test_damaged_concept_vectors_are_said_to_be_damaged(folder):
+    from kg.errors import GraphFileError
+    from kg.search import search_build
+
+    _, out = folder
+    assert search_build(out, "graph neural networks", embedder=HashEmbedder())["concepts"]
+    (out / "concept_vectors.npy").write_bytes(os.urandom(500))
+    with pytest.raises(GraphFileError, match="concept_vectors.npy .*is damaged"):
+        search_build(out, "graph neural networks", embedder=HashEmbedder())
