@@ -53,7 +53,8 @@ GENERIC_MODIFIERS = frozenset(
     notable promising remarkable substantial tremendous unprecedented vast
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
     innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
-    overall respective accurate ubiquitous preliminary conventional efficient excellent based""".split()
+    overall respective accurate ubiquitous preliminary conventional efficient excellent based
+    so-called well-known high-quality future""".split()
 )
 
 
@@ -302,6 +303,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     def close():
         words = list(run)
         run.clear()
+        if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
+            before, before_pos = tagged[words[0][0] - 1]
+            if before_pos == "RB" and before.lower().endswith("ly"):
+                words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                         and words[-2][2] in _START)):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")

@@ -10,6 +10,7 @@ import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
+from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
 from kg.normalize.generic import generic_words, trim_filler
@@ -17,7 +18,12 @@ from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
-__all__ = ["normalize_concepts"]
+__all__ = ["normalize_concepts", "MIN_COHESION"]
+
+# Concepts whose papers have less in common than this are generic words of the corpus; see
+# kg.normalize.cohesion and README, "Concepts".
+MIN_COHESION = 0.02
+
 
 def normalize_concepts(
     papers: Iterable[Paper],
@@ -31,6 +37,8 @@ def normalize_concepts(
     top_n: int | None = None,
     contain: bool = True,
     contain_df: float = 0.05,
+    doc_vectors: np.ndarray | None = None,
+    min_cohesion: float = MIN_COHESION,
 ) -> tuple[dict[str, Concept], list[Mention]]:
     """Merge every paper's keyphrases into shared concepts.
 
@@ -67,6 +75,13 @@ def normalize_concepts(
     contain_df : float
         Concepts that the texts of more than this share of the papers (and more than
         ``_MIN_CONTAIN_DF`` papers) contain are too generic to be linked by containment.
+    doc_vectors : ndarray, shape (n_papers, d), optional
+        The papers' unit document vectors, rows in the order of ``papers``. With the default
+        stoplist, a concept that at least :data:`~kg.normalize.cohesion.MIN_PAPERS` papers have
+        among their keyphrases and whose papers have less in common than ``min_cohesion``
+        (:func:`~kg.normalize.cohesion.cohesion`) is a generic word of this corpus, and dropped.
+    min_cohesion : float
+        See ``doc_vectors``.
 
     Returns
     -------
@@ -127,6 +142,8 @@ def normalize_concepts(
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         generic = generic_words(every, names=_one_word_names(found_keys, truecase)) | _bare_field_words(found_keys)
         stop = stop | (generic - set(preferred))
+        if doc_vectors is not None:
+            stop = stop | (_diffuse(papers, found_keys, doc_vectors, min_cohesion) - set(preferred))
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
@@ -224,6 +241,18 @@ def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -
     return out
 
 
+def _diffuse(papers: list[Paper], found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
+             doc_vectors: np.ndarray, min_cohesion: float) -> set[str]:
+    """Keys whose papers (those with the key among their keyphrases) have less in common than
+    ``min_cohesion``: words that papers about anything use."""
+    holders: dict[str, list[int]] = defaultdict(list)
+    for row, paper in enumerate(papers):
+        for key in {key for key, _ in found_keys.get(paper.id, ())}:
+            holders[key].append(row)
+    found = cohesion(holders, doc_vectors, min_papers=MIN_PAPERS)
+    return {key for key, value in found.items() if value < min_cohesion}
+
+
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
 
 
@@ -263,7 +292,7 @@ def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
 def _key_of(surface: str, acronyms: _Acronyms,
             replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
     """The concept key of one surface form: thesaurus first, then acronym expansion."""
-    expanded = concept_key(_expand(surface, acronyms))
+    expanded = concept_key(trim_filler(_expand(surface, acronyms)))  # "IR tasks": information retrieval
     for key in (concept_key(surface), expanded):
         if key in replace:
             new_key, name = replace[key]
