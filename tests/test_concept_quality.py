@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kg.extract.candidates import candidate_phrases
+from kg.extract.candidates import candidate_phrases, find_candidates
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.cohesion import cohesion
@@ -273,3 +273,30 @@ def test_what_an_adverb_qualifies_is_no_part_of_the_concept():
                                          ("Neural Networks", "neural network"), ("Amazon Reviews", "amazon review")])
 def test_a_two_word_name_written_with_a_space_is_no_plural(phrase, key):
     assert concept_key(phrase) == key
+
+
+def test_formulas_and_one_letter_symbols_are_no_part_of_a_concept():
+    found = candidate_phrases("The tachyon potential V(T) on the state space W(p) with q=0,1,2,3 "
+                              "for each stationary state ψ_q∈ W(2) of the U(1) gauge theory.")
+    assert found == ["tachyon potential", "state space", "stationary state", "U(1) gauge theory"]
+
+
+def test_a_person_of_the_corpus_is_no_concept_but_an_idea_named_after_one_is():
+    papers = [Paper("a", "Maldacena showed the Maldacena conjecture. Joseph Bonneau taught Bitcoin.", "T",
+                    authors=("J. Maldacena",)),
+              Paper("b", "Maldacena conjecture and Bitcoin, after Maldacena.", "U", authors=("Joseph Bonneau",))]
+    keyphrases = {"a": _kp("Maldacena", "Maldacena conjecture", "Joseph Bonneau", "Bitcoin"),
+                  "b": _kp("Maldacena conjecture", "Bitcoin", "Maldacena")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert {"c:maldacena conjecture", "c:bitcoin"} <= set(concepts)
+    assert not {"c:maldacena", "c:joseph bonneau"} & set(concepts)
+
+
+@pytest.mark.parametrize("title, wanted, unwanted", [
+    ("Incorporating User Preferences into Click Models", ["User Preferences", "Click Models"], "Incorporating User Preferences"),
+    ("Exploiting Click-through Data for Entity Retrieval", ["Click-through Data", "Entity Retrieval"], "Exploiting Click-through Data"),
+    ("String Theory on Tori", ["String Theory"], None),
+])
+def test_a_title_that_starts_with_a_verb_gives_its_object(title, wanted, unwanted):
+    found = [c.phrase for c in find_candidates("Nothing here.", title=title) if c.in_title]
+    assert all(p in found for p in wanted) and unwanted not in found

@@ -3,8 +3,10 @@ containment links, near-synonyms and display names, in that order."""
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 import numpy as np
 
@@ -140,8 +142,9 @@ def normalize_concepts(
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
-        generic = generic_words(every, names=_one_word_names(found_keys, truecase)) | _bare_field_words(found_keys)
-        stop = stop | (generic - set(preferred))
+        names = _one_word_names(found_keys, truecase)
+        generic = generic_words(every, names=names) | _bare_field_words(found_keys)
+        stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:
             stop = stop | (_diffuse(papers, found_keys, doc_vectors, min_cohesion) - set(preferred))
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
@@ -251,6 +254,34 @@ def _diffuse(papers: list[Paper], found_keys: Mapping[str, list[tuple[str, Keyph
             holders[key].append(row)
     found = cohesion(holders, doc_vectors, min_papers=MIN_PAPERS)
     return {key for key, value in found.items() if value < min_cohesion}
+
+
+_INITIALS = re.compile(r"[.\s\-]+")
+
+
+def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) -> set[str]:
+    """Keys that name a person of the corpus: an author's full name ("Joseph Bonneau"), or the
+    surname of an author that the texts write as a name ("Maldacena", not "price" for Price).
+    A person is no concept: the ideas named after one ("Maldacena conjecture") are.
+
+    Examples
+    --------
+    >>> papers = [Paper("a", "x", "t", authors=("J. Maldacena", "Bonneau, Joseph", "D. Price", "J.-B. Zuber"))]
+    >>> sorted(_people(papers, {"maldacena", "joseph bonneau", "price", "maldacena conjecture", "zuber", "joseph"},
+    ...                {"maldacena", "zuber", "joseph"}))
+    ['joseph bonneau', 'maldacena', 'zuber']
+    """
+    surnames: set[str] = set()
+    full: set[str] = set()
+    for paper in papers:
+        for author in paper.authors:
+            last, comma, first = author.partition(",")  # "Liu, Yiqun" as well as "Yiqun Liu"
+            parts = [w for w in _INITIALS.split(f"{first} {last}" if comma else author) if len(w) > 1]
+            if parts:
+                surnames.add(parts[-1].casefold())
+            if len(parts) >= 2:
+                full.add(concept_key(" ".join(parts)))
+    return {key for key in keys if key in full or (key in names and key in surnames)}
 
 
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
