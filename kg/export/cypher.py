@@ -285,7 +285,7 @@ _READ_OPERATORS = frozenset({
     "NodeCountFromCountStore", "RelationshipCountFromCountStore", "ValueHashJoin", "UnionNodeByLabelsScan",
     "IntersectionNodeByLabelsScan", "SubtractionNodeByLabelsScan",
 })
-_READ_FAMILIES = re.compile(r"^(\w*(Scan|Seek|SeekByRange|Expand|HashJoin\w*)(\(.*\))?|StatefulShortestPath.*|"
+_READ_FAMILIES = re.compile(r"^(\w*(Scan|Seek|SeekByRange|Expand|HashJoin\w*)(\(.*\))?|StatefulShortestPath.*|Repeat(\(.*\))?|"
                             r"\w*Expand\(.*\)|\w*Seek\w*)$")
 #: Procedures a read-only query may call: they read the graph, its schema or its indexes.
 READ_PROCEDURES = frozenset({
