@@ -284,6 +284,7 @@ _READ_OPERATORS = frozenset({
     "TriadicFilter", "NullifyMetadata", "ProcedureCall", "Trail", "Repeat", "BidirectionalRepeat",
     "NodeCountFromCountStore", "RelationshipCountFromCountStore", "ValueHashJoin", "UnionNodeByLabelsScan",
     "IntersectionNodeByLabelsScan", "SubtractionNodeByLabelsScan",
+    "ShowIndexes", "ShowConstraints",  # SHOW [VECTOR] INDEXES / CONSTRAINTS: the schema, read
 })
 _READ_FAMILIES = re.compile(r"^(\w*(Scan|Seek|SeekByRange|Expand|HashJoin\w*)(\(.*\))?|StatefulShortestPath.*|Repeat(\(.*\))?|"
                             r"\w*Expand\(.*\)|\w*Seek\w*)$")
