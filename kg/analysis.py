@@ -29,13 +29,16 @@ from kg.errors import GraphFileError, KgError
 from kg.escape import clean_tree
 
 __all__ = [
-    "SEED", "RESOLUTION", "ANALYSIS_FILE", "DETAIL", "AnalysisMismatchError",
+    "SEED", "RESOLUTION", "MAX_RESOLUTION", "ANALYSIS_FILE", "DETAIL", "AnalysisMismatchError",
     "saved_parameters", "analysis_for", "check_analysis", "render_analysis", "save_analysis", "load_analysis",
     "membership", "labels", "pagerank", "community_table",
 ]
 
 SEED = 42  # the default seed of every seeded step: communities, layouts, sampled betweenness
 RESOLUTION = 1.0  # the default community resolution
+# The largest resolution accepted: far past the point where every paper is its own community, and small
+# enough that modularity (which subtracts resolution x expected edges) stays a finite number.
+MAX_RESOLUTION = 1e6
 ANALYSIS_FILE = "analysis.json"
 DETAIL = 12  # distinctive concepts kept per community (the report shows 5, the page's details 12)
 
@@ -126,7 +129,11 @@ def load_analysis(folder: str | os.PathLike[str]) -> dict | None:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise GraphFileError(f"{path}: not a kg analysis ({exc}); run kg report on its folder to redo it") from None
+        raise GraphFileError(f"{path}: not a kg analysis ({str(exc)[:120]}); run kg report on its folder to redo it"
+                             ) from None
+    except RecursionError:
+        raise GraphFileError(f"{path}: not a kg analysis (lists or maps nested too deep); run kg report on its "
+                             "folder to redo it") from None
     if not isinstance(data, dict):
         raise GraphFileError(f"{path}: not a kg analysis (a JSON object); run kg report on its folder to redo it")
     return data

@@ -13,6 +13,7 @@ Every ``kg`` command is one of these calls plus printing.
 from __future__ import annotations
 
 import html
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -20,7 +21,7 @@ from typing import Union
 
 import networkx as nx
 
-from kg.analysis import analysis_for, load_analysis, membership, pagerank, saved_parameters
+from kg.analysis import MAX_RESOLUTION, analysis_for, load_analysis, membership, pagerank, saved_parameters
 from kg.errors import KgError, OptionError
 from kg.models import Concept, Corpus, Paper, Skip
 
@@ -82,35 +83,50 @@ class KnowledgeGraph:
         A graph loaded from a folder writes its graph, tables, analysis, report and page
         (not the paper vectors it was built with).
         """
-        from kg.export.staging import StagedFolder
-        from kg.pipeline import BuildOptions, BuildResult, write_outputs
+        from kg.export.staging import StagedFolder, folder_lock
+        from kg.pipeline import BuildOptions, BuildResult, kept_inputs, write_outputs
 
         options = replace(self.options or BuildOptions(), html=html, **self._settings())
         result = replace(self._result, analysis=self.analysis) if self._result is not None \
             else BuildResult(Corpus(), self.graph, self.analysis)
-        staged = StagedFolder(folder)
-        try:
-            write_outputs(result, staged.staging, options)
-            staged.commit()
-        except BaseException:
-            staged.abort()
-            raise
+        with folder_lock(folder):
+            staged = StagedFolder(folder, keep=kept_inputs(folder, options))
+            try:
+                write_outputs(result, staged.staging, options)
+                staged.commit()
+            except BaseException:
+                staged.abort()
+                raise
         return [os.path.join(staged.target, os.path.basename(f)) for f in result.files]
 
     def write_analysis(self, folder: str | os.PathLike[str], *, page: bool = True) -> list[str]:
         """Write every view that shows the analysis into ``folder``: ``analysis.json``, the
         report (``report.md``, ``.html``, ``.json``) and, when ``page``, ``graph.html``
-        (the default view); their paths. The graph files are left as they are."""
+        (the default view); their paths. The graph files are left as they are.
+
+        The folder is replaced as a whole, as a build replaces it (its other outputs linked
+        into the new one unchanged), under the folder's lock: a reader sees the old analysis
+        files or the new ones, never a mix, and a failed write changes nothing.
+        """
         from kg.analysis import save_analysis
         from kg.export.files import atomic_write
+        from kg.export.staging import StagedFolder, folder_lock
         from kg.report import write_report
 
-        files = [save_analysis(self.analysis, folder), *write_report(self.analysis, folder)]
-        if page:
-            path = os.path.join(os.fspath(folder), "graph.html")
-            atomic_write(path, self.to_html())
-            files.append(path)
-        return files
+        with folder_lock(folder):
+            staged = StagedFolder(folder)
+            try:
+                files = [save_analysis(self.analysis, staged.staging), *write_report(self.analysis, staged.staging)]
+                if page:
+                    path = os.path.join(staged.staging, "graph.html")
+                    atomic_write(path, self.to_html())
+                    files.append(path)
+                staged.link_outputs(os.path.basename(f) for f in files)
+                staged.commit()
+            except BaseException:
+                staged.abort()
+                raise
+        return [os.path.join(os.fspath(folder), os.path.basename(f)) for f in files]
 
     def settings(self) -> dict:
         """What made the analysis: ``seed``, ``resolution``, ``method``, ``scoring``."""
@@ -140,6 +156,9 @@ class KnowledgeGraph:
         saved = self._settings()
         seed = saved["seed"] if seed is None else seed
         resolution = saved["resolution"] if resolution is None else resolution
+        if isinstance(resolution, bool) or not isinstance(resolution, (int, float)) or not (
+                math.isfinite(resolution) and 0 < resolution <= MAX_RESOLUTION):
+            raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
         analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top,
                            backend=backend, engine=engine)
         from kg.incremental import keep_numbers
@@ -299,6 +318,8 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
     """
     from kg.pipeline import run
 
+    if papers is None or isinstance(papers, (bytes, bytearray)) or not isinstance(papers, (str, os.PathLike, Sequence)):
+        raise OptionError("papers", f"give a path, or a list of paths, Paper objects or dicts, not {papers!r:.80}")
     chosen = _options(options)
     inputs = _inputs(papers, strict=chosen.strict)
     result = run(inputs, chosen, embedder=embedder, cache=cache, on_progress=on_progress)  # type: ignore[arg-type]
@@ -374,11 +395,19 @@ def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | o
                           result, result.changelog)
 
 
-def load(folder: str | os.PathLike[str]) -> KnowledgeGraph:
+def load(folder: str | os.PathLike[str], *, damaged_analysis: str = "raise") -> KnowledgeGraph:
     """The graph a build wrote into ``folder`` and its analysis (``analysis.json``).
 
     A folder from a kg without ``analysis.json`` is analyzed now, with the parameters
     its graph was built with.
+
+    Parameters
+    ----------
+    folder : path
+    damaged_analysis : {"raise", "ignore"}
+        What a damaged or foreign ``analysis.json`` does: raise, or (what ``kg report``,
+        which rewrites it, asks for) give a graph whose ``analysis`` is empty, with the
+        reason in ``analysis["damaged"]``; :meth:`KnowledgeGraph.reanalyze` then makes a new one.
 
     Raises
     ------
@@ -387,9 +416,23 @@ def load(folder: str | os.PathLike[str]) -> KnowledgeGraph:
     AnalysisMismatchError
         When analysis.json does not belong to graph.json.
     """
+    from kg.analysis import AnalysisMismatchError
+    from kg.errors import GraphFileError
     from kg.graph import load_graph
 
+    if damaged_analysis not in ("raise", "ignore"):
+        raise OptionError("damaged_analysis", f"must be 'raise' or 'ignore', not {damaged_analysis!r}")
+    if not isinstance(folder, (str, os.PathLike)):
+        raise OptionError("folder", f"must be a path (str or os.PathLike) to a kg build folder, not {folder!r}")
     graph = load_graph(folder)
     folder = os.fspath(folder)
-    analysis = load_analysis(folder) if os.path.isdir(folder) else None
-    return KnowledgeGraph(graph, dict(analysis_for(graph, analysis)))
+    try:
+        analysis = load_analysis(folder) if os.path.isdir(folder) else None
+        return KnowledgeGraph(graph, dict(analysis_for(graph, analysis)))
+    except (GraphFileError, AnalysisMismatchError) as exc:
+        if damaged_analysis == "raise":
+            if isinstance(exc, AnalysisMismatchError):
+                raise AnalysisMismatchError(f"{os.path.join(folder, 'analysis.json')}: {exc}: kg report {folder} "
+                                            "analyzes it again") from None
+            raise
+        return KnowledgeGraph(graph, {"damaged": str(exc)})

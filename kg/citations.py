@@ -10,9 +10,11 @@ All three read a kg graph (see :mod:`kg.graph`) and return a simple undirected
   shared references. References are compared by canonical key, so a DOI URL and a
   bare DOI of the same work match, and a reference that resolves to a corpus paper
   matches any other reference to that paper.
-* **co-authorship**: authors linked by the number of papers they wrote together.
+* **co-authorship**: authors linked by the number of papers they wrote together; papers
+  with more than :data:`MAX_COAUTHORS` authors make no links (a collaboration paper would
+  make millions), and the ``weight`` is fractional (see :func:`coauthorship`).
 
-Every edge has ``count``, ``weight`` (= ``count``) and ``salton``, the count
+Every edge has ``count``, ``weight`` (= ``count``; fractional for co-authorship) and ``salton``, the count
 normalised by the geometric mean of both ends' totals, ``count / sqrt(n_p * n_q)``
 (1.0 when both have exactly the same citers, references or papers).
 :func:`related_projection` picks one of them, or the concept-based ``related``
@@ -43,7 +45,7 @@ from kg.graph import papers_of, projection
 from kg.identity import reference_index, resolve_reference
 from kg.ingest.identifiers import reference_key
 
-__all__ = ["cocitation", "coupling", "coauthorship", "related_projection", "citers", "reference_keys",
+__all__ = ["cocitation", "coupling", "coauthorship", "coauthor_cap", "MAX_COAUTHORS", "related_projection", "citers", "reference_keys",
            "PROJECTIONS"]
 
 #: Names :func:`related_projection` accepts.
@@ -154,14 +156,69 @@ def coupling(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
     return _pairs_graph(papers, graph, entries, min_count=min_count)
 
 
-def coauthorship(graph: nx.MultiDiGraph, *, min_count: int = 1) -> nx.Graph:
-    """Authors linked by the number of papers they wrote together (``wrote`` edges)."""
+#: Papers with more authors than this make no co-author links (VOSviewer's default for
+#: co-authorship maps): a 3,000-author collaboration paper alone would make 4.5 million.
+MAX_COAUTHORS = 25
+
+
+def _authors_by_paper(graph: nx.MultiDiGraph) -> dict[str, set[str]]:
+    papers = papers_of(graph)
+    out: dict[str, set[str]] = {}
+    for u, v, key in graph.edges(keys=True):
+        if key == "wrote" and v in papers and graph.nodes[u].get("kind") == "author":
+            out.setdefault(v, set()).add(u)
+    return out
+
+
+def coauthor_cap(graph: nx.MultiDiGraph, *, max_authors: int = MAX_COAUTHORS) -> int:
+    """How many papers of ``graph`` have more than ``max_authors`` authors (and so make no
+    co-author links in :func:`coauthorship`)."""
+    return sum(1 for members in _authors_by_paper(graph).values() if len(members) > max_authors)
+
+
+def coauthorship(graph: nx.MultiDiGraph, *, min_count: int = 1, max_authors: int = MAX_COAUTHORS) -> nx.Graph:
+    """Authors linked by the papers they wrote together (``wrote`` edges), bounded as
+    bibliometric tools bound it.
+
+    A paper with more than ``max_authors`` authors (default :data:`MAX_COAUTHORS`) makes no
+    links, so the projection stays linear in the corpus whatever one record holds; how many
+    papers that left out is the graph attribute ``papers_over_author_cap`` (with
+    ``max_authors``). ``count`` is the number of papers two authors share (full counting);
+    ``weight`` is fractional (Newman 2001): each paper with *n* authors adds ``1/(n-1)``
+    to each of its pairs, so a paper gives each author a total weight of 1.
+
+    Examples
+    --------
+    >>> from kg.graph import build_graph
+    >>> from kg.models import Paper
+    >>> g = build_graph([Paper("a", "x", "A", authors=("Ann", "Bob", "Cy")), Paper("b", "y", "B", authors=("Ann", "Bob"))], {}, [])
+    >>> co = coauthorship(g)
+    >>> co.edges["a:ann", "a:bob"]["count"], co.edges["a:ann", "a:bob"]["weight"]
+    (2, 1.5)
+    >>> coauthorship(g, max_authors=2).graph["papers_over_author_cap"]
+    1
+    """
     authors = sorted(n for n, d in graph.nodes(data=True) if d.get("kind") == "author")
     row = {a: i for i, a in enumerate(authors)}
-    papers = {p: k for k, p in enumerate(sorted(papers_of(graph)))}
-    entries = ((row[u], papers[v]) for u, v, key in graph.edges(keys=True)
-               if key == "wrote" and u in row and v in papers)
-    return _pairs_graph(authors, graph, entries, min_count=min_count)
+    by_paper = _authors_by_paper(graph)
+    kept = {p: members for p, members in by_paper.items() if len(members) <= max_authors}
+    papers = {p: k for k, p in enumerate(sorted(kept))}
+    entries = ((row[a], papers[p]) for p, members in kept.items() for a in members if a in row)
+    out = _pairs_graph(authors, graph, entries, min_count=min_count)
+    fraction: dict[tuple[str, str], float] = {}
+    for members in kept.values():
+        ordered = sorted(members)
+        if len(ordered) < 2:
+            continue
+        share = 1.0 / (len(ordered) - 1)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1:]:
+                fraction[(a, b)] = fraction.get((a, b), 0.0) + share
+    for a, b, data in out.edges(data=True):
+        data["weight"] = round(fraction.get((min(a, b), max(a, b)), 0.0), 4)
+    out.graph["max_authors"] = max_authors
+    out.graph["papers_over_author_cap"] = len(by_paper) - len(kept)
+    return out
 
 
 def related_projection(graph: nx.MultiDiGraph, by: str = "concepts", *, min_count: int = 1) -> nx.Graph:

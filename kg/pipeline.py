@@ -22,11 +22,11 @@ import networkx as nx
 import numpy as np
 
 import kg
-from kg.analysis import SEED, save_analysis
+from kg.analysis import MAX_RESOLUTION, SEED, save_analysis
 from kg.analyze import analyze
 from kg.export.files import atomic_write, write_graph_files
 from kg.export.html import render_html
-from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder
+from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder, check_target, folder_lock
 from kg.extract import (DIVERSITY, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
                         Embedder, extract, extractor_name, load_embedder)
 from kg.graph import build_graph
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from kg.incremental import PreviousBuild
 
 __all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs", "update", "run_update",
-           "update_warnings", "folder_cache"]
+           "update_warnings", "folder_cache", "kept_inputs"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -129,7 +129,7 @@ class BuildOptions:
         number("position_weight", low=0.0)
         number("title_weight", low=0.0)
         number("merge_threshold", low=0.0)
-        number("resolution", low=0.0, low_open=True)
+        number("resolution", low=0.0, low_open=True, high=MAX_RESOLUTION)
         if self.thesaurus is not None and not isinstance(self.thesaurus, str):
             raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")
         if self.nx_backend is not None:
@@ -273,14 +273,41 @@ def build(
     """
     clock = _Clock(on_stage)
     inputs = list(inputs)
-    staged = _staged(out_dir, inputs)  # fails now, not after extraction, if out_dir cannot be written
-    return _write_staged(staged, clock, options, lambda: run(inputs, options, embedder=embedder, cache=cache,
-                                                             on_progress=on_progress, clock=clock))
+    check_target(out_dir)
+    with folder_lock(out_dir):  # a second command writing out_dir is refused, not interleaved
+        staged = _staged(out_dir, inputs, options)  # fails now, not after extraction, if out_dir cannot be written
+        return _write_staged(staged, clock, options, lambda: run(inputs, options, embedder=embedder, cache=cache,
+                                                                 on_progress=on_progress, clock=clock))
 
 
-def _staged(out_dir: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]]) -> StagedFolder:
-    """The staging folder of a build of ``inputs`` into ``out_dir``, refusing an input the build would overwrite."""
-    staged = StagedFolder(out_dir)
+def kept_inputs(out_dir: str | os.PathLike[str], options: BuildOptions) -> set[str]:
+    """Names of kg outputs in ``out_dir`` that a build with ``options`` reads and does not write
+    (a ``thesaurus.txt`` that ``--write-thesaurus`` wrote and the user edited): the swap keeps them.
+
+    Raises
+    ------
+    OutputFolderError
+        When the build would overwrite the thesaurus it reads.
+    """
+    if not options.thesaurus:
+        return set()
+    target = os.path.realpath(os.fspath(out_dir))
+    where = os.path.realpath(options.thesaurus)
+    name = os.path.basename(where)
+    if os.path.dirname(where) != target or name not in KG_OUTPUTS:
+        return set()  # elsewhere, or a file of the user's the swap keeps anyway
+    if name != "thesaurus.txt" or options.write_thesaurus:
+        raise OutputFolderError(f"the thesaurus {options.thesaurus} is in the output folder, where the build writes "
+                                f"its own {name}; copy it elsewhere (or leave out --write-thesaurus)")
+    return {name}
+
+
+def _staged(out_dir: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]],
+            options: BuildOptions | None = None) -> StagedFolder:
+    """The staging folder of a build of ``inputs`` into ``out_dir``, refusing an input the build would overwrite
+    and keeping the files of the folder the build reads (:func:`kept_inputs`)."""
+    keep = kept_inputs(out_dir, options) if options is not None else set()
+    staged = StagedFolder(out_dir, keep=keep)
     for path in inputs:
         where = os.path.realpath(os.fspath(path))
         if os.path.dirname(where) == staged.target and os.path.basename(where) in KG_OUTPUTS:
@@ -353,6 +380,14 @@ def update(
     OptionError
         For an option that contradicts the build's (before any other work).
     """
+    check_target(out_dir)
+    with folder_lock(out_dir):  # held from reading the build to the swap: no other command writes in between
+        return _update(inputs, out_dir, changes, embedder=embedder, cache=cache, on_progress=on_progress,
+                       on_stage=on_stage, on_warning=on_warning)
+
+
+def _update(inputs, out_dir, changes, *, embedder, cache, on_progress, on_stage, on_warning) -> BuildResult:
+    """:func:`update`, with the folder's lock held."""
     from kg.incremental import read_build, update_options
 
     clock = _Clock(on_stage)
@@ -371,7 +406,7 @@ def update(
         embedder = load_embedder(options.model, precision=options.precision)
     for message in update_warnings(previous, embedder, cache):
         say(message)
-    staged = _staged(out_dir, inputs)
+    staged = _staged(out_dir, inputs, options)
     return _write_staged(staged, clock, options, lambda: run_update(
         previous, inputs, options, embedder=embedder, cache=cache, on_progress=on_progress, clock=clock,
         warnings=warnings))
@@ -509,6 +544,8 @@ def run(
         if cached is not None:
             cached.close()
     embedded = {"cached": cached.hits, "embedded": cached.misses} if cached is not None else {}
+    if cached is not None and cached.damaged:
+        embedded["damaged"] = cached.damaged  # cache rows that were no vector of the model's: embedded again
     found.doc_vectors = found.doc_vectors.astype(np.float16)  # as saved; the links use float16 too
     model, signature = (getattr(embedder, "name", type(embedder).__name__),
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))

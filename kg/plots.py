@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
+from kg.escape import xml_text
+
 __all__ = ["top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
            "evolution_plot", "all_plots"]
 
@@ -156,7 +158,6 @@ def evolution_plot(analysis: Mapping, *, width: int = 900, height: int = 420) ->
     papers), a band per link (width: inclusion index). Hand-written SVG, every label escaped."""
     import html
 
-    from kg.escape import clean_text
 
     evolution = analysis.get("evolution") or {}
     slices = [s for s in evolution.get("slices") or [] if s.get("themes")]
@@ -164,7 +165,7 @@ def evolution_plot(analysis: Mapping, *, width: int = 900, height: int = 420) ->
         return None
 
     def esc(text: object) -> str:
-        return html.escape(clean_text(str(text)), quote=True)
+        return html.escape(xml_text(str(text)), quote=True)
 
     top, bottom, gap, bar = 30.0, 20.0, 6.0, 14.0
     total = max(sum(t["size"] for t in s["themes"]) for s in slices)
@@ -215,4 +216,4 @@ def all_plots(analysis: Mapping) -> dict[str, str]:
               "thematic_map": thematic_map_plot, "trends": trends_plot, "degree": degree_plot,
               "evolution": evolution_plot}
     plots = {name: make(analysis) for name, make in makers.items()}
-    return {name: svg for name, svg in plots.items() if svg}
+    return {name: xml_text(svg) for name, svg in plots.items() if svg}  # valid XML whatever the labels hold

@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 
-from kg.escape import clean_text, clean_tree, markdown_text
+from kg.escape import clean_text, clean_tree, markdown_text, xml_text
 
 __all__ = ["report_sections", "render_markdown", "render_html", "render_json", "write_report", "REPORT_FILES"]
 
@@ -261,7 +261,7 @@ def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
                 out.append(f"<tr>{cells}</tr>")
             out.append("</tbody></table>")
     out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    return xml_text("\n".join(out) + "\n")  # no C0 controls anywhere in the page
 
 
 def render_json(analysis: Mapping) -> str:

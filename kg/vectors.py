@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from kg.export.files import atomic_write
+from kg.errors import GraphFileError
 
 __all__ = ["save_paper_vectors", "load_paper_vectors", "save_concept_vectors", "load_concept_vectors",
            "concept_vectors", "nearest_neighbours", "VECTORS_FILE", "IDS_FILE", "CONCEPT_VECTORS_FILE",
@@ -70,21 +71,40 @@ def _save(paths: tuple[str, str], ids: Sequence[str], matrix: np.ndarray) -> lis
 def load_paper_vectors(folder: str | os.PathLike[str]) -> tuple[list[str], np.ndarray] | None:
     """``(ids, matrix)`` saved by :func:`save_paper_vectors` in ``folder`` (matrix float32), else None.
 
-    None when the files are missing, unreadable, or do not match each other.
+    None when the files are missing.
+
+    Raises
+    ------
+    GraphFileError
+        When they are damaged or do not match each other.
     """
     return _load(_paths(folder))
 
 
 def _load(paths: tuple[str, str]) -> tuple[list[str], np.ndarray] | None:
+    """The vectors in ``paths`` (``.npy``, ``.json``); None when neither file is there.
+
+    Raises
+    ------
+    GraphFileError
+        When they are there but damaged: unreadable, not a matrix of numbers, or out of step
+        with each other (a search must not quietly find nothing).
+    """
     npy, meta = paths
+    if not os.path.exists(npy) and not os.path.exists(meta):
+        return None
     try:
         with open(meta, encoding="utf-8") as handle:
             ids = json.load(handle)["ids"]
         matrix = np.load(npy, allow_pickle=False)
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
-        return None
-    if not isinstance(ids, list) or matrix.ndim != 2 or matrix.shape[0] != len(ids):
-        return None
+        why = ("the ids are not a list" if not isinstance(ids, list)
+               else "not a matrix of numbers" if matrix.ndim != 2 or matrix.dtype.kind not in "fiu"
+               else f"{matrix.shape[0]} vectors for {len(ids)} ids" if matrix.shape[0] != len(ids) else None)
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError) as exc:
+        why = str(exc)[:120] or type(exc).__name__
+    if why is not None:
+        raise GraphFileError(f"{npy} (with {os.path.basename(meta)}) is damaged ({why}); kg build writes them "
+                             "again (rebuild the folder)")
     return [str(i) for i in ids], matrix.astype(np.float32)
 
 

@@ -263,3 +263,29 @@ def test_the_legend_lists_only_the_shapes_drawn(browser, large_graph, tmp_path):
         assert shown == ["community (size = papers)", "edge width = weight"]
     finally:
         page.close()
+
+
+def test_enter_right_after_a_new_query_picks_from_that_querys_hits(browser, example_page):
+    """ArrowDown three times on one query's list, then a query with one hit and Enter before the
+    list is redrawn (within its 60 ms): the one hit is chosen, and no TypeError is thrown."""
+    page, log, _ = open_page(browser, example_page)
+    try:
+        page.fill("#kg-search", "graph")
+        page.wait_for_selector("#kg-results li[aria-selected='true']")
+        assert page.evaluate("kg.search('graph').length") > 4
+        for _ in range(3):
+            page.press("#kg-search", "ArrowDown")
+        assert page.locator("#kg-results li").nth(3).get_attribute("aria-selected") == "true"
+        query = page.evaluate("kg.data.nodes.map(n => n.info.title).find(t => t && kg.search(t).length === 1)")
+        assert query, "no title with exactly one hit in the example"
+        page.evaluate("""q => {
+            const input = document.getElementById('kg-search');
+            input.value = q;
+            input.dispatchEvent(new Event('input'));
+            input.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+        }""", query)
+        assert log.errors == [], log.errors
+        (hit,) = page.evaluate("q => kg.search(q)", query)
+        assert page.evaluate("kg.network.getSelectedNodes()") == [hit]
+    finally:
+        page.close()

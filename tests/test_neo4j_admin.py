@@ -125,13 +125,13 @@ def test_a_property_of_two_types_splits_the_rows_and_empty_lists_become_flags(tm
     assert headers == ["nodes-Paper-1.header.csv", "nodes-Paper-2.header.csv"]
     by_header = {tuple(_read(tmp_path / h)[0]): _read(tmp_path / h.replace(".header", "")) for h in headers}
     assert by_header == {
-        (":ID(Paper)", "id:string", "community:long", "note:string", "score:long", "tags:string[]"):
-            [["a", "a", "0", "", "1", "x;y"], ["c", "c", "0", "", "2", "z"]],
-        (":ID(Paper)", "id:string", "community:long", "score:double", "kg_empty_tags:boolean"):
-            [["b", "b", "0", "1.5", "true"]],
-    }
+        (":ID(Paper)", "id:string", "community:long", "kg:boolean", "note:string", "score:long", "tags:string[]"):
+            [["a", "a", "0", "true", "", "1", "x;y"], ["c", "c", "0", "true", "", "2", "z"]],
+        (":ID(Paper)", "id:string", "community:long", "kg:boolean", "score:double", "kg_empty_tags:boolean"):
+            [["b", "b", "0", "true", "1.5", "true"]],
+    }  # kg:boolean is kg's marker (kg push touches only what carries it)
     text = (tmp_path / "nodes-Paper-1.csv").read_text()
-    assert '"a","a",0,"",1,"x;y"' in text and '"c","c",0,,2,"z"' in text  # "" is an empty string, nothing is absent
+    assert '"a","a",0,true,"",1,"x;y"' in text and '"c","c",0,true,,2,"z"' in text  # "" is an empty string
     assert any("SET n.`tags` = []" in s for s in result.after_import)
 
 

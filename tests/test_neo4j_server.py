@@ -333,7 +333,7 @@ def test_query_file_matches_networkx(neo4j, pushed, name):
 
 def test_queries_are_read_only_unless_write(neo4j, pushed):
     refused = _cli(neo4j, "query", "CREATE (n:KgScratch {id: 1}) RETURN n.id AS id")
-    assert refused.exit_code == 1 and "AccessMode" in refused.stderr and refused.stderr.count("\n") == 1
+    assert refused.exit_code == 1 and "not a read-only query" in refused.stderr and refused.stderr.count("\n") == 1
     written = _cli(neo4j, "query", "--write", "CREATE (n:KgScratch {id: 1}) RETURN n.id AS id", "--csv")
     assert written.exit_code == 0 and written.stdout == "id\n1\n"
     _cli(neo4j, "query", "--write", "MATCH (n:KgScratch) DELETE n")
@@ -611,3 +611,87 @@ def test_concepts_are_found_by_name_acronym_and_alias_in_any_case(neo4j, tmp_pat
         assert path and (path[0]["concept"], path[-1]["concept"]) == (cf, mf), (source, target)
         assert [r["name"] for r in (path[0], path[-1])] == ["collaborative filtering", "matrix factorization"]
         assert path[0]["hops"] == nx.shortest_path_length(co, cf, mf)
+
+
+# ---- round two of hostile use: what kg did not write, read-only as an allow-list, unbounded rows ----
+
+
+def _run(target: Target, statement: str, **params):
+    with target.driver() as driver, driver.session(database=target.database) as session:
+        return [r.data() for r in session.run(statement, params)]
+
+
+def test_push_touches_only_what_kg_wrote_and_names_a_foreign_node_in_the_way(neo4j, example):
+    folder, graph = example
+    assert _cli(neo4j, "push", str(folder), "--replace").exit_code == 0
+    try:
+        # a user's own nodes with kg's labels: an Author kg never wrote, a Paper without an id
+        _run(neo4j, "CREATE (:Author {id: 'a:added by hand', name: 'Hand'}), (:Paper {title: 'mine, no id'})")
+        again = _cli(neo4j, "push", str(folder))
+        assert again.exit_code == 0, again.output + again.stderr
+        assert "verified" in again.stdout and "duplicates" not in again.output
+        assert _run(neo4j, "MATCH (a:Author {id: 'a:added by hand'}) RETURN a.name AS name") == [{"name": "Hand"}]
+        assert _run(neo4j, "MATCH (p:Paper) WHERE p.id IS NULL RETURN p.title AS t") == [{"t": "mine, no id"}]
+        # a hand-made node holding an id kg writes: the push stops and names it, and leaves it as it is
+        venue = sorted(n for n, d in graph.nodes(data=True) if d.get("kind") == "venue")[0]
+        _run(neo4j, "MATCH (v:Venue {id: $id}) DETACH DELETE v", id=venue)
+        _run(neo4j, "CREATE (:Venue {id: $id, note: 'my own'})", id=venue)
+        blocked = _cli(neo4j, "push", str(folder))
+        assert blocked.exit_code == 1 and blocked.stderr.count("\n") == 1, blocked.stderr
+        assert f":Venue node with id {venue!r} that kg did not write" in blocked.stderr
+        assert "element id" in blocked.stderr and "note" in blocked.stderr
+        assert _run(neo4j, "MATCH (v:Venue {id: $id}) RETURN v.note AS note, v.kg AS kg", id=venue) == \
+            [{"note": "my own", "kg": None}]
+    finally:
+        _run(neo4j, "MATCH (n:Author {id: 'a:added by hand'}) DETACH DELETE n")
+        _run(neo4j, "MATCH (n:Paper) WHERE n.id IS NULL DETACH DELETE n")
+        _run(neo4j, "MATCH (n:Venue) WHERE n.kg IS NULL DETACH DELETE n")
+    assert _cli(neo4j, "push", str(folder)).exit_code == 0
+
+
+def test_read_only_query_is_an_allow_list(neo4j, pushed):
+    """Without --write only reading clauses and procedures run: another client's open write transaction
+    survives TERMINATE TRANSACTIONS, and connection, cache and admin commands are refused before they run."""
+    import neo4j as driver_module
+
+    with neo4j.driver() as driver, driver.session(database=neo4j.database) as other:
+        tx = other.begin_transaction()
+        tx.run("CREATE (:KgScratch {id: 'kept'})").consume()
+        with driver.session(database=neo4j.database, default_access_mode=driver_module.READ_ACCESS) as admin:
+            ids = [r["transactionId"] for r in admin.run("SHOW TRANSACTIONS YIELD transactionId, currentQuery")]
+        for statement in [*(f"TERMINATE TRANSACTIONS '{i}'" for i in ids), "CALL dbms.killConnections(['bolt-1'])",
+                          "CALL db.clearQueryCaches()", "SHOW TRANSACTIONS", "CALL dbms.listConnections()",
+                          "MATCH (n:KgScratch) CALL (n) { DETACH DELETE n } RETURN 1",
+                          "CALL db.createLabel('Evil')", "MATCH (p:Paper) FOREACH (x IN [1] | SET p.x = 1)"]:
+            refused = _cli(neo4j, "query", statement)
+            assert refused.exit_code == 1, (statement, refused.output)
+            assert refused.stderr.startswith("Error: not a read-only query") and refused.stderr.count("\n") == 1
+        tx.commit()  # it was never terminated
+    assert _run(neo4j, "MATCH (n:KgScratch {id: 'kept'}) RETURN count(n) AS n") == [{"n": 1}]
+    _run(neo4j, "MATCH (n:KgScratch) DELETE n")
+    for statement, expected in (("CALL db.labels() YIELD label WHERE label = 'Paper' RETURN label", "label\nPaper\n"),
+                                ("PROFILE UNWIND [1, 2] AS i RETURN i", "i\n1\n2\n"),
+                                ("MATCH (p:Paper) WHERE EXISTS { (p)-[:MENTIONS]->() } RETURN count(*) > 0 AS any",
+                                 "any\ntrue\n")):
+        read = _cli(neo4j, "query", statement, "--csv")
+        assert read.exit_code == 0 and read.stdout.lower() == expected.lower(), (statement, read.output)
+
+
+def test_query_streams_rows_and_escapes_csv_formulas(neo4j):
+    import tracemalloc
+
+    n = 120_000
+    assert _cli(neo4j, "query", "UNWIND [1, 2] AS i RETURN i", "--csv").stdout == "i\n1\n2\n"  # imports done
+    tracemalloc.start()
+    try:
+        result = _cli(neo4j, "query", f"UNWIND range(1, {n}) AS i RETURN i", "--csv")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") == n + 1 and result.stderr.strip() == f"{n} rows"
+    # every row held at once costs ~26 MB here (dicts and ints); streamed, memory is the output and a batch
+    assert peak - len(result.stdout) * 3 < 10 * 2**20, peak
+    cells = _cli(neo4j, "query", "RETURN '=HYPERLINK(\"http://x\",\"y\")' AS a, '@SUM(A1)' AS b, -2 AS c",
+                 "--csv")
+    assert cells.stdout == 'a,b,c\n"\'=HYPERLINK(""http://x"",""y"")",\'@SUM(A1),-2\n'

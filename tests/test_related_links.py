@@ -12,6 +12,7 @@ from scipy import sparse
 from kg.analyze.related import related_papers
 from kg.graph import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, build_graph, graph_to_json, link_weight, related_edges
 from kg.models import Concept, Mention, Paper
+from kg.errors import GraphFileError
 from kg.vectors import load_paper_vectors, nearest_neighbours, save_paper_vectors
 
 
@@ -137,7 +138,8 @@ def test_paper_vectors_round_trip_as_float16(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["paper_vectors.json", "paper_vectors.npy"]  # no temp files
     save_paper_vectors(tmp_path / "other.npy", ["a", "b"], vectors[:2])
     (tmp_path / "paper_vectors.json").write_text('{"ids": ["a"]}')
-    assert load_paper_vectors(tmp_path) is None  # out of step
+    with pytest.raises(GraphFileError, match=r"paper_vectors.npy .* is damaged \(3 vectors for 1 ids\)"):
+        load_paper_vectors(tmp_path)  # out of step: said, never an empty result
     assert load_paper_vectors(tmp_path / "missing") is None
     with pytest.raises(ValueError):
         save_paper_vectors(tmp_path, ["a"], vectors)

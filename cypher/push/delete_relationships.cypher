@@ -2,4 +2,5 @@
 // Parameters: $rows — list of {source, target}.
 UNWIND $rows AS row
 MATCH (:{source} {id: row.source})-[r:{type}]->(:{target} {id: row.target})
+WHERE r.kg = true
 DELETE r

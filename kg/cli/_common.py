@@ -51,24 +51,42 @@ def warn(message: str) -> None:
     typer.echo(terminal_text(message), err=True)
 
 
+_ERROR_CHARS = 2000  # an error line longer than this (an argument of 130 KB echoed) is cut in the middle
+
+
+def short_error(message: str, limit: int = _ERROR_CHARS) -> str:
+    """``message`` cut to about ``limit`` characters, its start and end kept.
+
+    Examples
+    --------
+    >>> short_error("no paper matches '" + "x" * 5000 + "'", limit=60)
+    "no paper matches 'xxxxxxxxxxxxxxxxxxxxxx … (4,969 characters cut) … xxxxxxxxx'"
+    """
+    if len(message) <= limit:
+        return message
+    head, tail = (2 * limit) // 3, limit // 6
+    return f"{message[:head]} … ({len(message) - head - tail:,} characters cut) … {message[-tail:]}"
+
+
 def reports_errors(func):
-    """Turn library errors into ``Error: …`` on stderr and exit code 1."""
+    """Turn library errors into ``Error: …`` on stderr and exit code 1 (one line, cut when huge)."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
         except OptionError as exc:  # library argument names -> the flags of this command
-            warn(f"Error: {_FLAGS.get(exc.argument, '--' + exc.argument.replace('_', '-'))}: {exc.reason}")
+            flag = _FLAGS.get(exc.argument, "--" + exc.argument.replace("_", "-"))
+            warn(short_error(f"Error: {flag}: {exc.reason}"))
             raise typer.Exit(code=1) from None
         except KgError as exc:
-            warn(f"Error: {exc}")
+            warn(short_error(f"Error: {exc}"))
             raise typer.Exit(code=1) from None
         except OSError as exc:
             if exc.errno not in _ENVIRONMENT_ERRNOS:
                 raise
             where = f"{exc.filename}: " if exc.filename else ""
-            warn(f"Error: {where}{exc.strerror or exc}")
+            warn(short_error(f"Error: {where}{exc.strerror or exc}"))
             raise typer.Exit(code=1) from None
 
     return wrapper
@@ -106,8 +124,10 @@ def output_file(path: Path) -> Path:
 def check_resolution(resolution: Optional[float]) -> None:
     import math
 
-    if resolution is not None and not (math.isfinite(resolution) and resolution > 0):
-        raise OptionError("resolution", f"must be a finite number > 0, not {resolution!r}")
+    from kg.analysis import MAX_RESOLUTION
+
+    if resolution is not None and not (math.isfinite(resolution) and 0 < resolution <= MAX_RESOLUTION):
+        raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
 
 
 class ProgressBar:
@@ -288,6 +308,16 @@ def analysis_options(built, seed: Optional[int], resolution: Optional[float], me
     return {"seed": saved["seed"] if seed is None else seed,
             "resolution": saved["resolution"] if resolution is None else resolution,
             "method": method, "scoring": labels}
+
+
+def warn_coauthor_cap(graph) -> None:
+    """Say how many papers made no co-author links for having too many authors (kg.citations.coauthorship)."""
+    from kg.citations import MAX_COAUTHORS, coauthor_cap
+
+    over = coauthor_cap(graph)
+    if over:
+        warn(f"co-authorship: {over} paper{'s' if over != 1 else ''} with more than {MAX_COAUTHORS} authors "
+             "left out of the co-author links (as bibliometric maps do; their authors are still linked to them)")
 
 
 def print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:

@@ -14,6 +14,7 @@ from kg.cli._common import (
     LabelsOpt, JsonOpt, analysis_options, print_rows, NxBackendOpt, nx_backend, show_backend_use
 )
 from kg.cli.neo4j import DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
+from kg.export.staging import check_target, folder_lock
 
 
 @app.command()
@@ -67,22 +68,26 @@ def report(
         except ImportError:
             raise OptionError("engine", "gds needs the graphdatascience client: pip install 'kg[gds]'") from None
     target = output_folder(out) if out is not None else directory
-    built = load(directory)
-    options = analysis_options(built, seed, resolution, method, labels)
-    with tally() as counts:
-        if engine == "gds":
-            from kg.analyze.gds import GdsEngine
-            from kg.cli.neo4j import _Neo4jConnection
+    check_target(target)
+    with folder_lock(target), folder_lock(directory):  # no build changes the graph while it is analyzed
+        built = load(directory, damaged_analysis="ignore")
+        if "damaged" in built.analysis:
+            warn(f"Warning: {built.analysis['damaged']}: analyzing the graph anew")
+        options = analysis_options(built, seed, resolution, method, labels)
+        with tally() as counts:
+            if engine == "gds":
+                from kg.analyze.gds import GdsEngine
+                from kg.cli.neo4j import _Neo4jConnection
 
-            with _Neo4jConnection(uri, user, password, timeout) as driver:
-                gds = GdsEngine(driver, database=database, concurrency=gds_concurrency)
-                result = built.reanalyze(top=top, backend=backend, engine=gds, **options)
-            show(f"computed in Neo4j: {gds.description}")
-        else:
-            result = built.reanalyze(top=top, backend=backend, **options)
-    show_backend_use(backend, counts)
-    page = (target / "graph.html").exists()
-    files = result.write_analysis(target, page=page)
+                with _Neo4jConnection(uri, user, password, timeout) as driver:
+                    gds = GdsEngine(driver, database=database, concurrency=gds_concurrency)
+                    result = built.reanalyze(top=top, backend=backend, engine=gds, **options)
+                show(f"computed in Neo4j: {gds.description}")
+            else:
+                result = built.reanalyze(top=top, backend=backend, **options)
+        show_backend_use(backend, counts)
+        page = (target / "graph.html").exists()
+        files = result.write_analysis(target, page=page)
     analysis = result.analysis
     show(f"communities: {len(analysis['communities'])} (modularity {analysis['modularity']:.4f}), "
          f"themes: {len(analysis['thematic_map'])}, bursts: {len(analysis['bursts'])}")
@@ -153,10 +158,10 @@ def concepts(
 
     check_resolution(resolution)
     built = load(directory)
+    options = analysis_options(built, seed, resolution, method, labels)  # refuses an unknown method or labels
     if community is None:
         print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(built.graph, top=top), as_json)
         return
-    options = analysis_options(built, seed, resolution, method, labels)
     row = community_concepts(built.graph, community, top=top, analysis=built.analysis, **options)
     warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
     print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
@@ -193,9 +198,11 @@ def evolution(
             raise OptionError("slices", f"years separated by commas, e.g. 2000,2010, not {slices!r}") from None
         if not cuts:
             raise OptionError("slices", "give at least one year")
-    built = load(directory)
-    result = built.evolution(cuts=cuts, equal=equal, min_inclusion=min_inclusion, min_size=min_size)
-    files = result.write_analysis(directory, page=False)
+    check_target(directory)
+    with folder_lock(directory):
+        built = load(directory)
+        result = built.evolution(cuts=cuts, equal=equal, min_inclusion=min_inclusion, min_size=min_size)
+        files = result.write_analysis(directory, page=False)
     found = result.analysis["evolution"]
     rows = [{"theme": t["id"], "slice": f"{s['start']}-{s['end']}", "papers": t["size"], "status": t["status"],
              "label": t["label"]} for s in found["slices"] for t in s["themes"]]

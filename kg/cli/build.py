@@ -157,6 +157,9 @@ def build(
         warn(f"  skipped {skip}")
     if len(corpus.skipped) > 10:
         warn(f"  … and {len(corpus.skipped) - 10} more")
+    if result.embedded.get("damaged"):
+        warn(f"Warning: {result.embedded['damaged']} damaged rows of the embedding cache {cache_path} "
+             "(not a vector of the model's length): their texts were embedded again and the rows rewritten")
     edges = s["edges"]
     show(f"concepts: {s['concepts']} ({s['shared_concepts']} shared by 2+ papers)")
     show(f"edges: {edges['mentions']} mentions, {edges['related']} related, "

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import app, output_folder, read_graph, reports_errors, show
+from kg.cli._common import app, output_folder, read_graph, reports_errors, show, warn_coauthor_cap
 
 export_app = typer.Typer(help="Write a build in other tools' formats (VOSviewer, neo4j-admin).", no_args_is_help=True)
 app.add_typer(export_app, name="export")
@@ -60,6 +60,7 @@ def neo4j_admin(
 
     target = output_folder(out if out is not None else directory / "neo4j-import")
     built = load(directory)
+    warn_coauthor_cap(built.graph)
     result = write_bulk_import(built.graph, target, analysis=built.analysis, database=database,
                                embeddings=load_embeddings(directory) if embeddings else None)
     nodes, rels = result.totals()

@@ -11,7 +11,7 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli._common import app, reports_errors, show, warn
+from kg.cli._common import app, reports_errors, show, warn, warn_coauthor_cap
 
 
 UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
@@ -86,7 +86,11 @@ def push(
     from kg.api import load
 
     started = time.perf_counter()
+    if database is not None and database.strip().lower() == "system":
+        raise KgError("--database system holds Neo4j's users and databases and cannot hold a graph; push into a "
+                      "graph database (e.g. neo4j, the default, or one made with CREATE DATABASE)")
     built = load(directory)
+    warn_coauthor_cap(built.graph)
     with _Neo4jConnection(uri, user, password, timeout) as driver:
         result = push_graph(driver, built.graph, analysis=built.analysis, database=database,
                             batch_size=batch_size, workers=workers, replace=replace,
@@ -138,8 +142,8 @@ def query(
 
     The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
     """
-    from kg.export.cypher import (check_parameters, format_rows, parse_param, query_parameters, read_query_file,
-                                  run_query)
+    from kg.export.cypher import (check_parameters, parse_param, query_parameters, query_rows, read_query_file,
+                                  stream_rows)
 
     if (cypher is None) == (file is None):
         raise KgError("give a Cypher statement or --file, not both")
@@ -160,10 +164,22 @@ def query(
     else:
         text, parameters = cypher, given
         check_parameters(given, query_parameters(text))
+    if database is not None and database.strip().lower() == "system":
+        raise KgError("--database system holds Neo4j's users and databases, not a graph; query a graph database "
+                      "(e.g. neo4j, the default)")
+    count = 0
+
+    def counted(rows):
+        nonlocal count
+        for row in rows:
+            count += 1
+            yield row
+
     with _Neo4jConnection(uri, user, password, timeout) as driver:
-        keys, rows = run_query(driver, text, parameters, database=database, write=write)
-    show(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
-    warn(f"{len(rows)} rows")
+        with query_rows(driver, text, parameters, database=database, write=write) as (keys, rows):
+            for piece in stream_rows(keys, counted(rows), "json" if as_json else "csv" if as_csv else "table"):
+                show(piece, nl=False)  # rows are printed as they arrive, never all held
+    warn(f"{count} rows")
 
 
 def _embed(text: str, build: Optional[Path]) -> list[float]:

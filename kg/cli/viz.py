@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import app, output_file, reports_errors, show
+from kg.cli._common import app, output_file, reports_errors, show, warn_coauthor_cap
 
 
 @app.command()
@@ -44,6 +44,8 @@ def viz(
     if out is not None:
         output_file(out)
     built = load(directory)
+    if view == "coauthors":
+        warn_coauthor_cap(built.graph)
     target = out or (directory / "graph.html" if directory.is_dir() else directory.with_suffix(".html"))
     page = built.to_html(view=view, top=top or None, min_weight=min_weight, community=community, focus=focus,
                          depth=depth, size_by=size_by, **({} if seed is None else {"seed": seed}),

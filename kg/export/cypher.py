@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import Neo4jError
+from kg.escape import csv_cell
 
 __all__ = [
     "CYPHER_DIR",
@@ -35,8 +36,12 @@ __all__ = [
     "query_parameters",
     "check_parameters",
     "run_query",
+    "query_rows",
+    "check_read_only",
+    "READ_PROCEDURES",
     "plain_value",
     "format_rows",
+    "stream_rows",
 ]
 
 def _cypher_dir() -> Path:
@@ -72,7 +77,7 @@ def load_statement(name: str, *, cypher_dir: Path | None = None, **names: str) -
 
     Examples
     --------
-    >>> print(load_statement("count_nodes", label="Paper").splitlines()[-2])
+    >>> print(load_statement("count_nodes", label="Paper").splitlines()[-3])
     MATCH (n:`Paper`)
     """
     path = (cypher_dir or CYPHER_DIR) / "push" / f"{name}.cypher"
@@ -264,9 +269,109 @@ def plain_value(value: object) -> object:
     return str(value)
 
 
+# Read-only means an allow-list: without ``write`` a statement runs only when Neo4j's own plan of it
+# (EXPLAIN) is a read ("r") made of these reading operators, and every procedure it calls is one of
+# READ_PROCEDURES. Anything else (TERMINATE TRANSACTIONS, SHOW ..., LOAD CSV, dbms.* procedures, writes
+# inside subqueries) is refused before it runs, even where the server would allow it in a read transaction.
+_READ_OPERATORS = frozenset({
+    "ProduceResults", "Projection", "Filter", "Limit", "ExhaustiveLimit", "Skip", "Top", "Top1WithTies",
+    "PartialTop", "Sort", "PartialSort", "Distinct", "OrderedDistinct", "EagerAggregation", "OrderedAggregation",
+    "Aggregation", "CacheProperties", "CartesianProduct", "Apply", "SemiApply", "AntiSemiApply", "LetSemiApply",
+    "LetAntiSemiApply", "SelectOrSemiApply", "SelectOrAntiSemiApply", "LetSelectOrSemiApply",
+    "LetSelectOrAntiSemiApply", "RollUpApply", "ConditionalApply", "AntiConditionalApply", "Optional", "Anti",
+    "Union", "OrderedUnion", "Unwind", "PartitionedUnwind", "Argument", "Eager", "EmptyRow", "ShortestPath",
+    "AssertSameNode", "AssertSameRelationship", "ProjectEndpoints", "TriadicSelection", "TriadicBuild",
+    "TriadicFilter", "NullifyMetadata", "ProcedureCall", "Trail", "Repeat", "BidirectionalRepeat",
+    "NodeCountFromCountStore", "RelationshipCountFromCountStore", "ValueHashJoin", "UnionNodeByLabelsScan",
+    "IntersectionNodeByLabelsScan", "SubtractionNodeByLabelsScan",
+    "ShowIndexes", "ShowConstraints",  # SHOW [VECTOR] INDEXES / CONSTRAINTS: the schema, read
+})
+_READ_FAMILIES = re.compile(r"^(\w*(Scan|Seek|SeekByRange|Expand|HashJoin\w*)(\(.*\))?|StatefulShortestPath.*|Repeat(\(.*\))?|"
+                            r"\w*Expand\(.*\)|\w*Seek\w*)$")
+#: Procedures a read-only query may call: they read the graph, its schema or its indexes.
+READ_PROCEDURES = frozenset({
+    "db.labels", "db.relationshipTypes", "db.propertyKeys", "db.schema.visualization",
+    "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.index.fulltext.queryNodes",
+    "db.index.fulltext.queryRelationships", "db.index.vector.queryNodes", "db.index.vector.queryRelationships",
+    "db.info", "dbms.components",
+})
+_QUERY_TYPES = {"w": "a write", "rw": "a read and write", "s": "a schema or administration change"}
+_LEADING = re.compile(r"^\s*(?:(?://[^\n]*\n|/\*.*?\*/)\s*)*(EXPLAIN|PROFILE)\b", re.I | re.S)
+
+
+def _operators(plan: Mapping) -> Iterator[tuple[str, str]]:
+    """``(operator, details)`` of every step of a plan, as the driver returns it."""
+    stack = [plan]
+    while stack:
+        step = stack.pop()
+        name = str(step.get("operatorType", "")).split("@", 1)[0]
+        yield name, str((step.get("args") or {}).get("Details", ""))
+        stack.extend(step.get("children") or ())
+
+
+def check_read_only(session, query: str, parameters: Mapping[str, object] | None = None) -> None:
+    """Refuse ``query`` unless it only reads (the allow-list above), asking Neo4j for its plan.
+
+    Raises
+    ------
+    Neo4jError
+        Naming the first clause or procedure that is not a read.
+    """
+    match = _LEADING.match(query)
+    if match and match.group(1).upper() == "EXPLAIN":
+        return  # planned, never run
+    body = query[match.end():] if match else query
+    summary = session.run("EXPLAIN " + body, dict(parameters or {})).consume()
+    plan = summary.plan or {}
+    why = None if summary.query_type == "r" else f"Neo4j plans it as {_QUERY_TYPES.get(summary.query_type, summary.query_type)}"
+    for name, details in () if why else _operators(plan):
+        if name == "ProcedureCall":
+            called = details.split("(", 1)[0].strip()
+            if called not in READ_PROCEDURES:
+                why = f"it calls the procedure {called or details[:60]!r}, which is not one of the reading procedures"
+                break
+        elif name not in _READ_OPERATORS and not _READ_FAMILIES.match(name):
+            why = f"its plan has {name} ({details[:60]})" if details else f"its plan has {name}"
+            break
+    if why is not None:
+        raise Neo4jError(f"not a read-only query: {why}; a read-only query matches, filters, aggregates and returns, "
+                         "and calls only reading procedures (db.labels, db.schema.*, db.index.*.queryNodes, …): "
+                         "run it with writes allowed (--write) if it is meant to change the server")
+
+
+@contextlib.contextmanager
+def query_rows(driver, query: str, parameters: Mapping[str, object] | None = None, *,
+               database: str | None = None, write: bool = False) -> Iterator[tuple[list[str], Iterator[dict]]]:
+    """Run one Cypher statement; the ``with`` block gets its columns and an iterator of its rows.
+
+    The rows stream from the server as they are read (the driver fetches them in batches), so
+    memory does not grow with the result. Without ``write`` the statement must be a read
+    (:func:`check_read_only`: an allow-list of reading clauses and procedures, checked on the
+    server's plan) and runs in a read transaction. The transaction commits when the block ends.
+
+    Raises
+    ------
+    Neo4jError
+        When the server is unreachable, refuses the credentials, rejects the query, or (without
+        ``write``) the query is not a read.
+    """
+    import neo4j
+
+    mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
+    with driver_errors(queries=True), driver.session(database=database, default_access_mode=mode) as session:
+        if not write:
+            check_read_only(session, query, parameters)
+        with session.begin_transaction() as tx:
+            result = tx.run(query, dict(parameters or {}))
+            keys = list(result.keys())
+            yield keys, ({k: plain_value(record[k]) for k in keys} for record in result)
+            tx.commit()
+
+
 def run_query(driver, query: str, parameters: Mapping[str, object] | None = None, *,
               database: str | None = None, write: bool = False) -> tuple[list[str], list[dict]]:
-    """Run one Cypher statement in a managed transaction and return its columns and rows.
+    """Run one Cypher statement and return its columns and all its rows (:func:`query_rows`
+    streams them instead).
 
     Parameters
     ----------
@@ -276,7 +381,7 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     database : str, optional
         Default: the server's default database.
     write : bool
-        Run as a write transaction; otherwise the server rejects any write.
+        Run as a write transaction; otherwise the query must be a read (:func:`check_read_only`).
 
     Returns
     -------
@@ -288,16 +393,8 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     Neo4jError
         When the server is unreachable, refuses the credentials or rejects the query.
     """
-    import neo4j
-
-    def work(tx):
-        result = tx.run(query, dict(parameters or {}))
-        keys = list(result.keys())
-        return keys, [{k: plain_value(record[k]) for k in keys} for record in result]
-
-    mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
-    with driver_errors(queries=True), driver.session(database=database, default_access_mode=mode) as session:
-        return session.execute_write(work) if write else session.execute_read(work)
+    with query_rows(driver, query, parameters, database=database, write=write) as (keys, rows):
+        return keys, list(rows)
 
 
 @contextlib.contextmanager
@@ -340,7 +437,8 @@ def _cell(value: object) -> str:
 def format_rows(keys: list[str], rows: list[dict], fmt: str = "table", *, width: int = 60) -> str:
     """Query results as an aligned text table, ``json`` (a list of objects) or ``csv``.
 
-    Lists and maps are JSON in table and CSV cells; table cells are cut at ``width``.
+    Lists and maps are JSON in table and CSV cells; table cells are cut at ``width``; CSV
+    cells a spreadsheet would evaluate get a leading ``'`` (:func:`kg.escape.csv_cell`).
 
     Examples
     --------
@@ -348,19 +446,66 @@ def format_rows(keys: list[str], rows: list[dict], fmt: str = "table", *, width:
     name   n
     -----  -
     graph  3
+    >>> print(format_rows(["x"], [{"x": '=HYPERLINK("http://x")'}], "csv"), end="")
+    x
+    "'=HYPERLINK(""http://x"")"
     """
-    if fmt == "json":
-        return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
-    if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(keys)
-        writer.writerows([_cell(row.get(k)) for k in keys] for row in rows)
-        return buffer.getvalue()
-    if fmt != "table":
+    return "".join(stream_rows(keys, iter(rows), fmt, width=width))
+
+
+_ALIGNED = 1000  # table rows read before the columns' widths are fixed
+
+
+def stream_rows(keys: list[str], rows: Iterator[dict], fmt: str = "table", *, width: int = 60,
+                chunk: int = 1 << 16) -> Iterator[str]:
+    """:func:`format_rows` as pieces of text of about ``chunk`` characters, reading ``rows`` as it goes:
+    memory does not grow with the rows. A table's columns are as wide as its first 1,000 rows need."""
+    if fmt not in ("table", "json", "csv"):
         raise ValueError(f"unknown format {fmt!r}")
-    cells = [[_cell(row.get(k)) for k in keys] for row in rows]
-    cells = [[c if len(c) <= width else c[: width - 1] + "…" for c in line] for line in cells]
-    widths = [max([len(k), *(len(line[i]) for line in cells)]) for i, k in enumerate(keys)]
-    lines = [keys, ["-" * w for w in widths], *cells]
-    return "".join("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n" for line in lines)
+    buffer = io.StringIO()
+    if fmt == "csv":
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow([csv_cell(k) for k in keys])
+        lines = ([csv_cell(_cell(row.get(k))) for k in keys] for row in rows)
+        for line in lines:
+            writer.writerow(line)
+            if buffer.tell() >= chunk:
+                yield buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+        yield buffer.getvalue()
+        return
+    if fmt == "json":
+        first = True
+        for row in rows:
+            text = json.dumps(row, ensure_ascii=False, indent=1).replace("\n", "\n ")
+            buffer.write(("[\n " if first else ",\n ") + text)
+            first = False
+            if buffer.tell() >= chunk:
+                yield buffer.getvalue()
+                buffer.seek(0)
+                buffer.truncate()
+        buffer.write("[]\n" if first else "\n]\n")
+        yield buffer.getvalue()
+        return
+
+    def cut(row: dict) -> list[str]:
+        return [c if len(c) <= width else c[: width - 1] + "…" for c in (_cell(row.get(k)) for k in keys)]
+
+    head = [cut(row) for _, row in zip(range(_ALIGNED), rows)]
+    widths = [max([len(k), *(len(line[i]) for line in head)]) for i, k in enumerate(keys)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() + "\n"
+
+    buffer.write(line(keys) + line(["-" * w for w in widths]))
+    for cells in head:
+        buffer.write(line(cells))
+    del head
+    for row in rows:
+        buffer.write(line(cut(row)))
+        if buffer.tell() >= chunk:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import contextmanager
@@ -63,15 +64,32 @@ def _umask() -> int:
     return mask
 
 
+def _special(path: str) -> bool:
+    """Whether ``path`` is (or links to) something other than a regular file or a folder:
+    a FIFO, a character or block device, a socket."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 @contextmanager
 def _replacing(path: str | os.PathLike[str], mode: str):
     """A handle (``mode`` "w" or "wb") on a temporary file that replaces ``path`` only once the
-    ``with`` block succeeds; on any failure the temporary file is removed and ``path`` untouched."""
+    ``with`` block succeeds; on any failure the temporary file is removed and ``path`` untouched.
+
+    A ``path`` that is a FIFO or a device node is opened and written into instead: it is not
+    kg's to replace (``--out /dev/null`` must never unlink the machine's /dev/null)."""
     path = os.fspath(path)
+    text = {"encoding": "utf-8", "newline": "", "errors": "replace"} if "b" not in mode else {}
+    if _special(path):  # a FIFO, a device (/dev/null, /dev/stdout): written into, never replaced
+        with open(path, mode, **text) as handle:
+            yield handle
+        return
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    text = {"encoding": "utf-8", "newline": "", "errors": "replace"} if "b" not in mode else {}
     try:
         with os.fdopen(fd, mode, **text) as handle:
             yield handle

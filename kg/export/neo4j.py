@@ -27,8 +27,10 @@ projection, concepts on ``co_occurs``) and, for papers, ``community`` (and ``coc
 ``:Community {id, label, size, top_concepts}`` node.
 
 The push is idempotent and incremental: a node or relationship is written only when its
-properties differ, and kg's labels in Neo4j end up mirroring the local graph (anything the
-graph no longer has is deleted), so pushing the same graph twice writes nothing and a graph
+properties differ, and what kg wrote in Neo4j (every node and relationship it writes carries
+``kg: true``) ends up mirroring the local graph (anything of kg's the graph no longer has is
+deleted; nodes and relationships added by hand are never counted, changed or deleted, and a
+hand-added node holding an id kg writes stops the push with its label, id and element id), so pushing the same graph twice writes nothing and a graph
 from a larger corpus adds only what is new. A relationship type that Neo4j holds none of yet
 (a first push, or after ``--replace``) is written with CREATE instead of MERGE, which skips the
 lookup of existing relationships. Counts are verified at the end.
@@ -55,8 +57,8 @@ import networkx as nx
 
 from kg.errors import Neo4jError
 from kg.export.cypher import CYPHER_DIR, driver_errors, load_statement, split_statements
-from kg.export.neo4j_tables import (LABELS, NodeTable, RelationshipTable, graph_tables,  # noqa: F401
-                                    label_of, type_of)
+from kg.export.neo4j_tables import (LABELS, MARKER, NodeTable, RelationshipTable, graph_tables,  # noqa: F401
+                                    label_of, marked, type_of)
 
 __all__ = [
     "NodeTable",
@@ -247,6 +249,27 @@ def count_graph(driver, node_tables: list[NodeTable], rel_tables: list[Relations
     return found, duplicates
 
 
+def _refuse_foreign(session, table: NodeTable, batch_size: int) -> None:
+    """Stop before a push would take over a node kg did not write (one without its marker) that
+    holds an id of ``table``: a node added by hand, or pushed by a kg without the marker.
+
+    Raises
+    ------
+    Neo4jError
+        Naming the node: its label, id and element id.
+    """
+    statement = load_statement("foreign_nodes", label=table.label)
+    for batch in _batches([r["id"] for r in table.rows], batch_size):
+        found = _read(session, statement, ids=batch)
+        if found:
+            row = found[0]
+            raise Neo4jError(
+                f"Neo4j holds a :{table.label} node with id {row['id']!r} that kg did not write (element id "
+                f"{row['element']}, properties {', '.join(sorted(row['keys']))}; no {MARKER}: true marker): the push "
+                f"would overwrite it: remove it or change its id; if an earlier kg pushed it, "
+                "kg push --replace rewrites kg's labels once")
+
+
 def _prune(session, node_tables, rel_tables, found, batch_size, result: PushResult) -> None:
     """Delete what Neo4j has beyond the graph (only for tables whose count is too high)."""
     for table in rel_tables:
@@ -358,7 +381,10 @@ def push_tables(
                 statement = load_statement("clear_label", label=label)
                 while (deleted := _write(session, statement, limit=batch_size)[2]):
                     result.deleted[label] = result.deleted.get(label, 0) + deleted
-        node_jobs = [(t.label, load_statement("nodes", label=t.label), batch, len(batch))
+        for t in node_tables:
+            _refuse_foreign(session, t, batch_size)
+        node_jobs = [(t.label, load_statement("nodes", label=t.label),
+                      [{"id": r["id"], "props": marked(r["props"])} for r in batch], len(batch))
                      for t in node_tables for batch in _batches(t.rows, batch_size)]
         _write_batches(driver, database, node_jobs, workers, result, on_progress)
         known = {r["relationshipType"] for r in _read(session, load_statement("relationship_types"))}
@@ -368,7 +394,8 @@ def push_tables(
             present = t.type in known and _read(session, load_statement("any_relationship", **names))[0]["present"]
             # A type Neo4j has none of yet is created outright; MERGE only when some exist.
             statement = load_statement("relationships" if present else "create_relationships", **names)
-            rel_jobs += [(t.name, statement, groups, n) for groups, n in _grouped_batches(t.rows, batch_size)]
+            rows = [{"source": r["source"], "target": r["target"], "props": marked(r["props"])} for r in t.rows]
+            rel_jobs += [(t.name, statement, groups, n) for groups, n in _grouped_batches(rows, batch_size)]
         _write_batches(driver, database, rel_jobs, workers, result, on_progress)
         result.expected.update({t.label: len(t.rows) for t in node_tables})
         result.expected.update({t.name: len(t.rows) for t in rel_tables})

@@ -57,7 +57,7 @@ import numpy as np
 
 from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
 from kg.export.files import atomic_file, atomic_write
-from kg.export.neo4j_tables import graph_tables
+from kg.export.neo4j_tables import graph_tables, marked
 
 __all__ = ["BulkImport", "write_bulk_import", "import_arguments", "after_import_statements",
            "IMPORT_SCRIPT", "AFTER_IMPORT"]
@@ -183,10 +183,8 @@ class _Vectors:
 
 
 def _props(row: dict, vectors: _Vectors | None) -> dict:
-    if vectors is None:
-        return row["props"]
-    vector = vectors.get(row["id"])
-    return row["props"] if vector is None else {**row["props"], "embedding": vector}
+    vector = vectors.get(row["id"]) if vectors is not None else None
+    return marked(row["props"]) if vector is None else {**marked(row["props"]), "embedding": vector}
 
 
 def _layouts(rows: list[dict], props_of) -> list[tuple[list[tuple[str, str]], list[str], list[dict]]]:
@@ -409,7 +407,7 @@ def write_bulk_import(graph: nx.MultiDiGraph, folder: str | os.PathLike[str], *,
         kind = _quoted(table.type)
         written, flags = _write_table(
             folder, f"relationships-{table.type}-{table.source}-{table.target}", head, table.rows,
-            lambda row: row["props"], lambda row: [_quoted(str(row["source"])), _quoted(str(row["target"])), kind],
+            lambda row: marked(row["props"]), lambda row: [_quoted(str(row["source"])), _quoted(str(row["target"])), kind],
             delimiter, None)
         files += written
         if flags:

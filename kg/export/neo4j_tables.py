@@ -16,7 +16,7 @@ import networkx as nx
 from kg.analysis import analysis_for, pagerank
 
 __all__ = ["NodeTable", "RelationshipTable", "graph_tables", "label_of", "type_of", "LABELS", "TYPES", "DERIVED",
-           "COMMUNITY_CONCEPTS"]
+           "COMMUNITY_CONCEPTS", "MARKER", "marked"]
 
 LABELS = {"paper": "Paper", "concept": "Concept", "author": "Author", "venue": "Venue",
           "community": "Community"}
@@ -25,6 +25,14 @@ TYPES = {"mentions": "MENTIONS", "related": "RELATED_TO", "co_occurs": "CO_OCCUR
 DERIVED = (("cocitation", "CO_CITED_WITH", "Paper"), ("coupling", "COUPLED_WITH", "Paper"),
            ("coauthors", "CO_AUTHOR_OF", "Author"))  # (kg.citations projection, type, label of both ends)
 COMMUNITY_CONCEPTS = 5  # top_concepts of a :Community node (the report lists as many)
+# The property every node and relationship kg writes carries (``kg: true``): a push counts,
+# prunes and updates only what has it, so nodes and relationships added by hand are left alone.
+MARKER = "kg"
+
+
+def marked(props: Mapping) -> dict:
+    """``props`` with kg's marker (:data:`MARKER`)."""
+    return {**props, MARKER: True}
 
 
 def label_of(kind: str) -> str:

@@ -81,6 +81,8 @@ class CachedEmbedder:
         self.path = os.fspath(path)
         self.hits = 0
         self.misses = 0
+        self.damaged = 0  # rows whose bytes are not a vector of this embedder's length: embedded again
+        self._dim: int | None = None
         self._db: sqlite3.Connection | None = None
         if hasattr(embedder, "approximate"):  # cheap stand-ins need no cache
             self.approximate = embedder.approximate
@@ -166,13 +168,32 @@ class CachedEmbedder:
                 part = key_list[start : start + _CHUNK]
                 marks = ",".join("?" * len(part))
                 for key, blob in db.execute(f"SELECT key, vec FROM kg_vectors WHERE key IN ({marks})", part):
-                    found[by_key[key]] = np.frombuffer(blob, dtype=np.float16)
+                    if isinstance(blob, bytes) and blob and len(blob) % 2 == 0:
+                        found[by_key[key]] = np.frombuffer(blob, dtype=np.float16)
+                    else:
+                        self.damaged += 1
+            dim = self._dimension(db, found)
         except sqlite3.Error as exc:
             raise CacheError(f"cannot read the embedding cache {self.path}: {exc}") from None
+        for text in [t for t, v in found.items() if v.shape[0] != dim or not np.isfinite(v).all()]:
+            del found[text]  # damaged: embedded again, and the row rewritten
+            self.damaged += 1
         missing = [t for t in unique if t not in found]
         self.hits += len(unique) - len(missing)
         self.misses += len(missing)
         return found, missing
+
+    def _dimension(self, db: sqlite3.Connection, found: dict[str, np.ndarray]) -> int | None:
+        """The length of this embedder's vectors: as recorded when they were stored, else the most
+        common length among ``found`` (a cache written before lengths were recorded)."""
+        if self._dim is None:
+            row = db.execute("SELECT value FROM kg_meta WHERE name = ?", (f"dim\x00{self.signature}",)).fetchone()
+            if row is not None and str(row[0]).isdigit():
+                self._dim = int(row[0])
+        if self._dim is not None or not found:
+            return self._dim
+        lengths = [v.shape[0] for v in found.values()]
+        return max(set(lengths), key=lambda n: (lengths.count(n), n))
 
     def store_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> dict[str, np.ndarray]:
         """Keep the model's ``vectors`` of distinct ``texts``; returns them by text as they will
@@ -180,6 +201,11 @@ class CachedEmbedder:
         db = self._connect()
         vectors = np.asarray(vectors, dtype=np.float32).astype(np.float16)
         try:
+            if vectors.ndim == 2 and self._dim != vectors.shape[1] and len(vectors):
+                self._dim = int(vectors.shape[1])
+                with db:
+                    db.execute("INSERT OR REPLACE INTO kg_meta VALUES (?, ?)",
+                               (f"dim\x00{self.signature}", str(self._dim)))
             with db:
                 db.executemany("INSERT OR REPLACE INTO kg_vectors VALUES (?, ?)",
                                sorted((self._key(t), v.tobytes()) for t, v in zip(texts, vectors)))

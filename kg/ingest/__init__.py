@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from kg.errors import InputError
 from kg.ingest._io import bomless_utf16
 from kg.ingest._json import first_json_record
-from kg.ingest._records import REPAIRED, TEXT_REPAIRED, RecordSkipped, paper_from_record
+from kg.ingest._records import FIELD_KINDS, REPAIRED, TEXT_REPAIRED, RecordSkipped, paper_from_record, safe_paper_id
 from kg.ingest.arxiv import load_arxiv
 from kg.ingest.bibtex import load_bibtex
 from kg.ingest.jsonl import load_jsonl
@@ -156,7 +157,7 @@ def _count_repairs(papers: Iterable[Paper]) -> tuple[int, dict[str, int]]:
         repaired += bool(paper.extra.pop(REPAIRED, False))
         for kind in paper.extra.pop(TEXT_REPAIRED, ()):
             kinds[kind] = kinds.get(kind, 0) + 1
-    return repaired, {kind: kinds[kind] for kind in REPAIR_KINDS if kind in kinds}
+    return repaired, {kind: kinds[kind] for kind in (*REPAIR_KINDS, *FIELD_KINDS) if kind in kinds}
 
 
 def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto",
@@ -231,6 +232,8 @@ def corpus_from_records(records: Sequence[Paper | Mapping[str, object]], *, stri
     read: list[Paper] = []
     for number, record in enumerate(records, start=1):
         if isinstance(record, Paper):
+            if safe_paper_id(record.id) != record.id:  # as paper_from_record renames a record's id
+                record = replace(record, id=safe_paper_id(record.id), ids={**record.ids, "alias": record.id})
             corpus.papers.append(record)
             continue
         if not isinstance(record, Mapping):

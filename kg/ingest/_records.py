@@ -41,6 +41,11 @@ REPAIRED = "_repaired"
 #: Key of :attr:`Paper.extra` with the kinds of :func:`~kg.ingest.repair.repair_text` that changed its
 #: title or abstract (popped and counted as :attr:`~kg.models.Corpus.text_repairs` by :mod:`kg.ingest`).
 TEXT_REPAIRED = "_text_repaired"
+# Fields kept in another form than the record's, counted with the text repairs (FIELD_KINDS, in this order).
+YEAR_UNKNOWN = "year not a year (kept as unknown)"
+VENUE_LIST = "venue a list (first kept)"
+ID_RENAMED = "id like a kg node id (prefixed paper:)"
+FIELD_KINDS = (YEAR_UNKNOWN, VENUE_LIST, ID_RENAMED)
 
 
 class RecordSkipped(Exception):
@@ -116,12 +121,46 @@ def _as_list(value: object, *, split: str | None = None) -> tuple[str, ...]:
 
 
 def _as_year(value: object) -> int | None:
+    """The year in ``value`` (``2020``, ``"2020a"``, ``"Spring 2019"``); None when there is none
+    (``"in press"``, ``"n.d."``: the paper is kept with its year unknown, and counted)."""
     if value is None or value == "":
         return None
-    match = re.search(r"\b(1[5-9]\d\d|20\d\d|21\d\d)\b", str(value))
-    if not match:
-        raise RecordSkipped(f"unparsable: year {str(value)[:40]!r} is not a year")
-    return int(match.group(1))
+    match = re.search(r"(?<!\d)(1[5-9]\d\d|20\d\d|21\d\d)(?!\d)", str(value))
+    return int(match.group(1)) if match else None
+
+
+def _as_authors(value: object) -> tuple[str, ...]:
+    """Authors from a list, or a string separated by ``;`` or, in BibTeX's way, by ``and``."""
+    if isinstance(value, str) and ";" not in value and re.search(r"\s+and\s+", value):
+        return _as_list(re.split(r"\s+and\s+", value))
+    return _as_list(value, split=";")
+
+
+def _as_venue(value: object) -> tuple[str | None, list[str]]:
+    """The venue, and the other venues when a record lists several (the first is the paper's)."""
+    if isinstance(value, Mapping):
+        value = value.get("name") or value.get("display_name")
+    if isinstance(value, (list, tuple)):
+        names = list(_as_list(value))
+        return (names[0] if names else None), names[1:]
+    return clean_text(value) or None, []
+
+
+#: Paper ids beginning like kg's own node ids (concepts ``c:``, authors ``a:``, venues ``v:``) get this
+#: prefix, as do ids that already begin with it, so a paper never shares an id with another node.
+PAPER_PREFIX = "paper:"
+_RESERVED = re.compile(r"^(?:[acv]:|paper:)")
+
+
+def safe_paper_id(paper_id: str) -> str:
+    """``paper_id``, prefixed when it looks like the id of another kind of node.
+
+    Examples
+    --------
+    >>> safe_paper_id("c:user"), safe_paper_id("a:alex beutel"), safe_paper_id("p1"), safe_paper_id("paper:x")
+    ('paper:c:user', 'paper:a:alex beutel', 'p1', 'paper:paper:x')
+    """
+    return PAPER_PREFIX + paper_id if _RESERVED.match(paper_id) else paper_id
 
 
 def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
@@ -170,6 +209,17 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
         ids["arxiv"] = arxiv
     paper_id = (raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or clean_text(record.get("fallback_id"))
                 or text_id(read))
+    fields: list[str] = []  # fields kept in another form than the record's: counted like text repairs
+    if safe_paper_id(paper_id) != paper_id:
+        ids["alias"] = paper_id  # references to the id as written still find the paper
+        paper_id = safe_paper_id(paper_id)
+        fields.append(ID_RENAMED)
+    year = _as_year(record.get("year"))
+    if year is None and str(record.get("year") or "").strip():
+        fields.append(YEAR_UNKNOWN)
+    venue, other_venues = _as_venue(record.get("venue"))
+    if other_venues:
+        fields.append(VENUE_LIST)
     title, title_repairs = repair_text(clean_text(record.get("title")))
     derived = not title
     if derived:
@@ -177,16 +227,18 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     extra = _clean_json(dict(record.get("extra") or {}))  # type: ignore[arg-type]
     if _needs_repair(record):
         extra[REPAIRED] = True
-    if repairs or title_repairs:
-        extra[TEXT_REPAIRED] = [kind for kind in KINDS if kind in repairs or kind in title_repairs]
+    if other_venues:
+        extra["other_venues"] = other_venues
+    if repairs or title_repairs or fields:
+        extra[TEXT_REPAIRED] = [kind for kind in KINDS if kind in repairs or kind in title_repairs] + fields
     return Paper(
         id=paper_id,
         abstract=abstract,
         title=title,
         title_derived=derived,
-        authors=_as_list(record.get("authors"), split=";"),
-        year=_as_year(record.get("year")),
-        venue=clean_text(record.get("venue")) or None,
+        authors=_as_authors(record.get("authors")),
+        year=year,
+        venue=venue,
         keyphrases=_as_list(record.get("keyphrases"), split=";"),
         references=_as_list(record.get("references"), split=";"),
         ids=ids,

@@ -2,7 +2,7 @@
 
 The first line is a header (``label	replace by``) when its first field is ``label``.
 A line whose replacement is empty drops the term; lines starting with ``#`` and
-blank lines are ignored. kg writes the merges it made in the same format
+blank lines are ignored; control characters in a term are dropped. kg writes the merges it made in the same format
 (:func:`kg.normalize.thesaurus_text`), so a user can edit that file and pass it back
 with ``kg build --thesaurus FILE``.
 """
@@ -10,8 +10,13 @@ with ``kg build --thesaurus FILE``.
 from __future__ import annotations
 
 import os
+import re
 
 from kg.errors import InputError
+from kg.escape import clean_text
+
+# Control characters (C0 but tab, DEL, C1): a term never holds them, and every output would have to drop them.
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 
 __all__ = ["load_thesaurus"]
 
@@ -49,7 +54,7 @@ def load_thesaurus(path: str | os.PathLike[str]) -> dict[str, str]:
         if "\t" not in line:
             raise InputError("expected 'label<TAB>replace by' (the replacement may be empty)",
                              path=name, line=number)
-        label, replacement = (field.strip() for field in line.split("\t", 2)[:2])
+        label, replacement = (_CONTROL.sub("", clean_text(field)).strip() for field in line.split("\t", 2)[:2])
         if number == 1 and label.lower() == "label":
             continue
         if not label:

@@ -431,8 +431,10 @@
       ev.preventDefault();
     } else if (ev.key === "Enter") {
       clearTimeout(timer);
-      current = search(input.value);
-      if (current.length) choose(current[Math.max(active, 0)]);
+      var fresh = search(input.value);  // the list shown may be of an earlier query (typed < 60 ms ago)
+      if (fresh.join("\u0000") !== current.join("\u0000")) active = 0;
+      current = fresh;
+      if (current.length) choose(current[Math.min(Math.max(active, 0), current.length - 1)]);
       ev.preventDefault();
     } else if (ev.key === "Escape") {
       input.value = ""; current = []; renderResults(); clearSelection(); input.blur();
