@@ -5,7 +5,7 @@ timestamps, so equal graphs give equal bytes and memory does not grow with the g
 What other attributes imply is left out, and :func:`graph_from_json` puts it back, so
 that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 
-* an edge's ``kind`` (its key); a ``label`` equal to a paper's title, a concept's name with
+* a ``label`` equal to a paper's title, a concept's name with
   its ``acronym`` (:func:`kg.models.concept_label`; a concept without one has no ``acronym``
   attribute) or another node's name; ``aliases`` equal to ``[name]``; a mention's
   ``surface`` equal to its concept's name;
@@ -19,6 +19,8 @@ that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 On ACM-CR (24.6k papers) these take graph.json from 207 MB to the figure in the README.
 A reader other than kg gets every node and the ``mentions``, ``related``, ``cites``,
 ``wrote`` and ``published_in`` edges as they are, and derives co-occurrence from mentions.
+Every node carries its ``kind`` and every edge its ``kind`` beside the multigraph ``key``, so
+``networkx.node_link_graph`` and ``jq`` users read a self-describing file.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ _MIN_COUNT = "co_occurs_min_count"  # graph attributes saying what the file leav
 _PEOPLE = "people_from_papers"
 _RANKS = "mention_ranks_by_order"
 _TEXTS_FILE = "paper_texts_file"
-_CONCEPTS = "concepts_by_id"  # concept nodes without kind (ids start with c:) nor papers (their mentions count it)
+_CONCEPTS = "concepts_by_id"  # concept nodes without papers (their mentions count it); older files: nor kind
 TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes corpus.jsonl holds
 PAPERS_FILE = "corpus.jsonl"
 
@@ -254,7 +256,8 @@ def _compact_node(data: dict) -> dict:
 
 
 def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> dict:
-    out = {k: x for k, x in data.items() if k != "kind"}
+    out = dict(data)
+    out["kind"] = key  # every edge says its kind, for readers that drop the multigraph key
     implied = _implied_weight(key, out)
     if implied is not None and out.get("weight") == implied:
         del out["weight"]
@@ -315,7 +318,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
             data = {k: v for k, v in data.items() if k not in TEXTS}
         item = _compact_node(data)
         if implied_concepts and data.get("kind") == "concept":
-            item = {k: v for k, v in item.items() if k not in ("kind", "papers")}
+            item = {k: v for k, v in item.items() if k != "papers"}
         handle.write(separator + _dumps({**item, "id": node}))
         separator = ",\n"
     handle.write('\n],"edges":[')

@@ -31,7 +31,9 @@ def test_implied_attributes_and_derived_edges_are_left_out_and_restored():
     keys = [e["key"] for e in data["edges"]]
     assert "co_occurs" not in keys and data["graph"]["co_occurs_min_count"] == 1
     assert keys.count("related") == sum(1 for *_, k in graph.edges(keys=True) if k == "related") > 0
-    assert all("shared" not in e and "kind" not in e for e in data["edges"])
+    assert all("shared" not in e for e in data["edges"])
+    assert all(e["kind"] == e["key"] for e in data["edges"])  # self-describing without the multigraph key
+    assert all(n["kind"] in ("paper", "concept", "author", "venue") for n in data["nodes"])
     solo = next(n for n in data["nodes"] if n["id"] == "c:solo")
     assert "aliases" not in solo and "label" not in solo
     back = graph_from_json(text)
@@ -137,3 +139,19 @@ def test_concepts_csv_graphml_and_gexf_carry_the_acronym(tmp_path):
     assert 'attr.name="acronym"' in graphml and ">CF</data>" in graphml
     gexf = (tmp_path / "graph.gexf").read_text(encoding="utf-8")
     assert 'label="collaborative filtering (CF)"' in gexf and 'title="acronym"' in gexf
+
+
+def test_graph_json_read_by_networkx_and_jq_users_names_every_kind(tmp_path):
+    """A reader other than kg (networkx.node_link_graph, jq) finds every node's and edge's kind."""
+    import networkx as nx
+
+    graph = _graph()
+    data = json.loads(graph_to_json(graph))
+    plain = nx.node_link_graph(data, edges="edges")
+    assert all(d["kind"] in ("paper", "concept", "author", "venue") for _, d in plain.nodes(data=True))
+    assert {d["kind"] for *_, d in plain.edges(data=True)} == {"mentions", "related"}
+    by_kind = {k: sum(1 for *_, d in plain.edges(data=True) if d["kind"] == k) for k in ("mentions", "related")}
+    assert by_kind == {k: sum(1 for *_, key in graph.edges(keys=True) if key == k) for k in by_kind}
+    # without the multigraph key (a reader that drops it, as nx.node_link_graph(..., multigraph=False) does)
+    flat = nx.node_link_graph({**data, "multigraph": False}, edges="edges")
+    assert all("kind" in d for *_, d in flat.edges(data=True))

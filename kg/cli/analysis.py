@@ -89,8 +89,12 @@ def report(
     show(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
     if not page:
         warn(f"no graph.html in {target} to update (kg viz {directory} writes one with these communities)")
-    warn("a Neo4j copy of this graph shows the old communities until kg push "
-         f"{directory if target == directory else target} is run again")
+    from kg.export.push_record import read_push_record
+
+    pushed = read_push_record(directory)
+    if pushed is not None:
+        warn(f"the Neo4j copy of this graph ({pushed.get('uri')}, pushed {pushed.get('pushed_at')}) shows the old "
+             f"communities until kg push {directory if target == directory else target} is run again")
 
 
 @app.command()

@@ -15,7 +15,7 @@ from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
 from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
 from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
-from kg.ingest.repair import KINDS, repair_text
+from kg.ingest.repair import KINDS, decode_entities, repair_text
 from kg.models import Paper
 
 __all__ = [
@@ -109,7 +109,7 @@ def _as_list(value: object, *, split: str | None = None) -> tuple[str, ...]:
     for part in parts:
         if isinstance(part, Mapping):  # {"name": ...} style authors
             part = part.get("name") or part.get("display_name") or ""
-        text = clean_text(part)
+        text = decode_entities(clean_text(part))
         if text:
             out.append(text)
     return tuple(out)
@@ -186,7 +186,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
         title_derived=derived,
         authors=_as_list(record.get("authors"), split=";"),
         year=_as_year(record.get("year")),
-        venue=clean_text(record.get("venue")) or None,
+        venue=decode_entities(clean_text(record.get("venue"))) or None,
         keyphrases=_as_list(record.get("keyphrases"), split=";"),
         references=_as_list(record.get("references"), split=";"),
         ids=ids,
