@@ -19,8 +19,12 @@ that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 On ACM-CR (24.6k papers) these take graph.json from 207 MB to the figure in the README.
 A reader other than kg gets every node and the ``mentions``, ``related``, ``cites``,
 ``wrote`` and ``published_in`` edges as they are, and derives co-occurrence from mentions.
-Every node carries its ``kind`` and every edge its ``kind`` beside the multigraph ``key``, so
-``networkx.node_link_graph`` and ``jq`` users read a self-describing file.
+Every node carries its ``kind`` and every edge its ``kind``, which is also kg's multigraph key, so
+``networkx.node_link_graph`` and ``jq`` users read a self-describing file:
+``nx.node_link_graph(data, edges="edges", key="kind")`` gives kg's keys (``"mentions"``, ``"related"``…);
+with the default ``key="key"`` the keys are numbered and ``kind`` stays an edge attribute. The
+edge's ``kind`` is written in place of a separate ``key`` (the same word twice would cost 11 MB
+on ACM-CR); files written with a ``key`` read as before.
 """
 
 from __future__ import annotations
@@ -257,7 +261,7 @@ def _compact_node(data: dict) -> dict:
 
 def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> dict:
     out = dict(data)
-    out["kind"] = key  # every edge says its kind, for readers that drop the multigraph key
+    out["kind"] = key  # every edge says its kind; it is the multigraph key too
     implied = _implied_weight(key, out)
     if implied is not None and out.get("weight") == implied:
         del out["weight"]
@@ -326,8 +330,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
     for u, v, key, data in _all_edges(graph):
         if (key == "co_occurs" and min_count is not None) or (people and key in ("wrote", "published_in")):
             continue
-        handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v,
-                                         "key": key}))
+        handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v}))
         separator = ",\n"
     handle.write("\n]}\n")
 
@@ -572,4 +575,10 @@ def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
             data = handle.read()
     except OSError as exc:
         raise GraphFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return graph_from_json(data, source=path, folder=os.path.dirname(path))
+    try:
+        return graph_from_json(data, source=path, folder=os.path.dirname(path))
+    except GraphFileError:
+        if path == name and os.path.basename(name) != "graph.json":  # a file given where a build is expected
+            raise GraphFileError(f"{name}: expected a kg build folder (the --out of kg build, holding graph.json), "
+                                 f"not this file; to build one from it: kg build {name} --out DIR") from None
+        raise

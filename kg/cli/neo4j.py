@@ -122,7 +122,7 @@ def push(
 @reports_errors
 def query(
     cypher: Annotated[Optional[str], typer.Argument(
-        metavar="[NAME|CYPHER]", help="A query of kg's library by name (kg query --list), or a Cypher statement.",
+        metavar="QUERY", help="The name of a query in kg's library (kg query --list), or a Cypher statement.",
         show_default=False)] = None,
     file: Annotated[Optional[Path], typer.Option("--file", help="A .cypher file of your own.",
                                                  show_default=False)] = None,
@@ -149,12 +149,10 @@ def query(
 ) -> None:
     """Run a query against Neo4j, read-only unless --write; print a table, --json or --csv.
 
+    \b
     kg ships a library of queries for common questions, found by name from anywhere:
-
       kg query --list
-
       kg query top_concepts --param limit=10
-
       kg query similar_papers --param paper=ID
 
     A Cypher statement or --file FILE runs your own.
