@@ -4,9 +4,12 @@ the query library by name, and progress that fits a terminal or a log (a pseudo-
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
+import struct
+import termios
 import re
 import select
 import subprocess
@@ -172,6 +175,7 @@ def _run(args: list[str], *, terminal: bool, cwd: Path) -> tuple[int, str, str]:
         done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
         return done.returncode, done.stdout, done.stderr
     leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))  # a terminal of 120 columns
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=follower,
                                stdin=subprocess.DEVNULL)
     os.close(follower)
@@ -196,29 +200,33 @@ def _run(args: list[str], *, terminal: bool, cwd: Path) -> tuple[int, str, str]:
 
 @pytest.mark.model
 def test_progress_bars_on_a_terminal_stage_lines_in_a_log_quiet_and_verbose(tmp_path):
-    code, out, err = _run(["build", str(EXAMPLE), "--out", str(tmp_path / "t"), "--no-html"], terminal=True,
+    small = tmp_path / "small.jsonl"  # 8 papers of the example: four real builds stay short
+    small.write_text("".join(EXAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)[:8]), encoding="utf-8")
+    code, out, err = _run(["build", str(small), "--out", str(tmp_path / "t"), "--no-html"], terminal=True,
                           cwd=tmp_path)
     assert code == 0, err
     assert "\r" in err  # live bars redrawn in place
-    assert re.search(r"kg: embedding (abstracts|phrases): +\d+%\|", err), err  # a bar with its percentage
+    assert re.search(r"kg: embedding abstracts: +0%\|", err), err  # a bar as soon as the stage starts
+    assert re.search(r"kg: embedding phrases: +\d+%\|.*\d+/\d+ \[\d\d:\d\d<", err), err  # count, elapsed<ETA
+    assert re.search(r"kg: \d+ stages done, last normalize \([\d.]+ s\); \d+ s so far", err), err
     assert re.search(r"kg: done in [\d.]+ s \(slowest: .+ [\d.]+ s", err), err  # one summary at the end
     assert "RSS" not in err and "CPU" not in err  # timing lines only with --verbose
-    assert "papers: 32 read" in out
+    assert "papers: 8 read" in out
 
-    code, out, err = _run(["build", str(EXAMPLE), "--out", str(tmp_path / "l"), "--no-html"], terminal=False,
+    code, out, err = _run(["build", str(small), "--out", str(tmp_path / "l"), "--no-html"], terminal=False,
                           cwd=tmp_path)
     assert code == 0, err
     lines = err.splitlines()
     assert "\r" not in err and "done in" not in err
     assert lines[0].startswith("kg: ingest: ") and lines[-1].startswith("kg: commit: ")
     assert all(re.fullmatch(r"kg: [^:]+: [\d.]+ s", line) for line in lines), lines
-    assert "papers: 32 read" in out
+    assert "papers: 8 read" in out
 
-    code, out, err = _run(["build", str(EXAMPLE), "--out", str(tmp_path / "q"), "--no-html", "-q"], terminal=True,
+    code, out, err = _run(["build", str(small), "--out", str(tmp_path / "q"), "--no-html", "-q"], terminal=True,
                           cwd=tmp_path)
     assert (code, out, err) == (0, "", "")
 
-    code, out, err = _run(["build", str(EXAMPLE), "--out", str(tmp_path / "v"), "--no-html", "-v"], terminal=False,
+    code, out, err = _run(["build", str(small), "--out", str(tmp_path / "v"), "--no-html", "-v"], terminal=False,
                           cwd=tmp_path)
     assert code == 0
     assert re.search(r"^kg: stage normalize: [\d.]+ s wall, [\d.]+ s CPU, RSS \d+ MB, peak \d+ MB$", err, re.M)

@@ -180,6 +180,50 @@ class ProgressBar:
         self.stages: list = []
         self.status = None
         self.started = time.perf_counter()
+        self._ticking = None
+
+    def _tick(self) -> None:
+        """Once a second while bars are open: redraw them and the status line (elapsed times stay live
+        through a long chunk of work)."""
+        import threading
+
+        if self._ticking is not None:
+            return
+        self._ticking = threading.Event()
+
+        def run(stop=self._ticking):
+            while not stop.wait(1.0):
+                for bar in list(self.bars.values()):
+                    if not bar.disable:
+                        bar.refresh()
+                if self.status is not None and not self.status.disable:
+                    self._status()
+
+        threading.Thread(target=run, name="kg-progress", daemon=True).start()
+
+    def _status(self) -> None:
+        if not self.bars_enabled:
+            return
+        from tqdm import tqdm
+
+        if self.status is None:
+            self.status = tqdm(total=None, file=sys.stderr, leave=False, bar_format="{desc}", **self._width())
+            self._tick()
+        done = [s for s in self.stages if s.cpu == s.cpu]
+        what = f"{len(done)} stages done, last {done[-1].name} ({done[-1].wall:.1f} s)" if done else "starting"
+        self.status.set_description_str(terminal_text(f"kg: {what}; {time.perf_counter() - self.started:.0f} s so far"))
+
+    @staticmethod
+    def _width() -> dict:
+        """tqdm's width: the terminal's as it changes, or 100 columns where it reports none (0x0)."""
+        import os
+
+        try:
+            if os.get_terminal_size(sys.stderr.fileno()).columns > 0:
+                return {"dynamic_ncols": True}
+        except (OSError, ValueError):
+            pass
+        return {"ncols": 100}
 
     def _write(self, message: str) -> None:
         if self.bars_enabled:
@@ -200,12 +244,15 @@ class ProgressBar:
             return
         from tqdm import tqdm
 
+        if self.status is None:
+            self._status()
         bar = self.bars.get(stage)
         if bar is None:
             if done >= total:  # done at once: no bar to show
                 return
             bar = self.bars[stage] = tqdm(total=total, desc=f"kg: {_STAGE_NAMES.get(stage, stage)}", unit="text",
-                                          file=sys.stderr, leave=False, dynamic_ncols=True)
+                                          file=sys.stderr, leave=False, **self._width())
+            self._tick()
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
@@ -220,19 +267,12 @@ class ProgressBar:
             self._write(f"kg: {stage.line()}")
         elif not self.terminal:
             self._write(f"kg: {stage.name}: {stage.wall:.1f} s")
-        if self.bars_enabled:
-            from tqdm import tqdm
-
-            if self.status is None:
-                self.status = tqdm(total=None, file=sys.stderr, leave=False, bar_format="{desc}",
-                                   dynamic_ncols=True)
-            done = [s for s in self.stages if s.cpu == s.cpu]
-            self.status.set_description_str(
-                terminal_text(f"kg: {len(done)} stages done, last {stage.name} ({stage.wall:.1f} s); "
-                              f"{time.perf_counter() - self.started:.0f} s so far"))
+        self._status()
 
     def finish(self) -> None:
         """Close the bars; on a terminal, one summary line: the time taken and the slowest stages."""
+        if self._ticking is not None:
+            self._ticking.set()
         for bar in self.bars.values():
             bar.close()
         if self.status is not None:
