@@ -5,6 +5,7 @@ timestamps, so equal graphs give equal bytes and memory does not grow with the g
 What other attributes imply is left out, and :func:`graph_from_json` puts it back, so
 that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 
+* a concept's ``name`` equal to its id without ``c:`` (``c:graph neural network``: most names);
 * a ``label`` equal to a paper's title, a concept's name with
   its ``acronym`` (:func:`kg.models.concept_label`; a concept without one has no ``acronym``
   attribute) or another node's name; ``aliases`` equal to ``[name]``; a mention's
@@ -323,6 +324,8 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
         item = _compact_node(data)
         if implied_concepts and data.get("kind") == "concept":
             item = {k: v for k, v in item.items() if k != "papers"}
+        if data.get("kind") == "concept" and str(node).startswith("c:") and item.get("name") == node[2:]:
+            del item["name"]  # the id says it (and pays for every node's kind)
         handle.write(separator + _dumps({**item, "id": node}))
         separator = ",\n"
     handle.write('\n],"edges":[')
@@ -350,6 +353,8 @@ def _expand(graph: nx.MultiDiGraph) -> None:
         if key == "mentions":
             counts[v] += 1
     for node, data in graph.nodes(data=True):
+        if data.get("kind") == "concept" and "name" not in data and str(node).startswith("c:"):
+            data["name"] = node[2:]
         if data.get("kind") == "concept" and "papers" not in data:
             data["papers"] = counts.get(node, 0)
         if data.get("kind") == "paper":

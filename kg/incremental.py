@@ -136,7 +136,7 @@ def read_build(folder: str | os.PathLike[str]) -> PreviousBuild:
         if kind == "paper":
             paper_nodes[node["id"]] = node
         elif kind == "concept" or (kind is None and implied and node["id"].startswith("c:")):
-            concept_name = str(node.get("name") or node["id"])
+            concept_name = str(node.get("name") or node["id"][2:])  # a name the id implies is left out
             acronym = node.get("acronym") if isinstance(node.get("acronym"), str) else None
             aliases = node.get("aliases")
             papers = node.get("papers")

@@ -115,8 +115,10 @@ def test_a_concepts_acronym_is_an_attribute_and_its_label_is_implied():
     assert "acronym" not in graph.nodes["c:graph"] and graph.nodes["c:graph"]["label"] == "graph"
     text = graph_to_json(graph)
     node = next(n for n in json.loads(text)["nodes"] if n["id"] == "c:collaborative filtering")
-    assert node["name"] == "collaborative filtering" and node["acronym"] == "CF" and "label" not in node
+    assert node["acronym"] == "CF" and "label" not in node and "name" not in node  # the id says the name
+    assert node["kind"] == "concept"
     back = graph_from_json(text)
+    assert back.nodes["c:collaborative filtering"]["name"] == "collaborative filtering"
     assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
     assert graph_to_json(back) == text
 
