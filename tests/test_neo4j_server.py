@@ -115,9 +115,12 @@ def _local_counts(graph):
 
 def test_push_twice_gives_identical_counts_and_writes_nothing_the_second_time(neo4j, example):
     folder, graph = example
+    (folder / "neo4j-push.json").unlink(missing_ok=True)
     first = _cli(neo4j, "push", str(folder), "--replace")
     assert first.exit_code == 0, first.output + first.stderr
     assert "verified: Neo4j holds the graph's" in first.stdout
+    record = json.loads((folder / "neo4j-push.json").read_text())  # kg report says the copy is stale
+    assert record["uri"] == neo4j.uri and record["pushed_at"]
     found, duplicates = _neo4j_counts(neo4j, graph)
     assert found == _local_counts(graph) and not any(duplicates.values())
     second = _cli(neo4j, "push", str(folder))
@@ -315,7 +318,7 @@ def test_every_query_file_has_a_networkx_check():
 def test_query_file_matches_networkx(neo4j, pushed, name):
     graph = pushed
     params = _parameters(graph)[name]
-    args = ["query", "--file", str(CYPHER_DIR / f"{name}.cypher"), "--json"]
+    args = ["query", name, "--json"]  # found by name in the library shipped with kg
     for key, value in params.items():
         args += ["--param", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
     result = _cli(neo4j, *args)
