@@ -406,9 +406,11 @@ def test_report_page_and_neo4j_agree_after_a_new_resolution(neo4j, tmp_path):
     folder = tmp_path / "build"
     build([EXAMPLE], folder, BuildOptions(), embedder=HashEmbedder())
     before = json.loads((folder / "analysis.json").read_text())
+    pushed = _cli(neo4j, "push", str(folder), "--replace")  # recorded in the folder
+    assert pushed.exit_code == 0, pushed.output + pushed.stderr
     result = _cli(neo4j, "report", str(folder), "--resolution", "0.2")
     assert result.exit_code == 0, result.output + result.stderr
-    assert "kg push" in result.stderr  # says that a Neo4j copy is stale until pushed again
+    assert "kg push" in result.stderr  # says that the Neo4j copy is stale until pushed again
     analysis = json.loads((folder / "analysis.json").read_text())
     assert analysis["parameters"]["resolution"] == 0.2
     rows = analysis["communities"]
