@@ -166,7 +166,7 @@ def query(
             show(f"{name}: {found.description}" + (f"  [params: {', '.join(params)}]" if params else ""))
         return
     if (cypher is None) == (file is None):
-        raise KgError("give a query name (kg query --list), a Cypher statement or --file, one of them")
+        raise KgError("give a query name (kg query --list) or a Cypher statement, or --file, not both")
     if cypher is not None and _LIBRARY_NAME.match(cypher):
         file, cypher = Path(library_query(cypher).path), None
     if as_json and as_csv:
