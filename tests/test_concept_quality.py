@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kg.extract.candidates import candidate_phrases
+from kg.extract.candidates import candidate_phrases, find_candidates
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.cohesion import cohesion
@@ -290,3 +290,24 @@ def test_a_person_of_the_corpus_is_no_concept_but_an_idea_named_after_one_is():
     concepts, _ = normalize_concepts(papers, keyphrases)
     assert {"c:maldacena conjecture", "c:bitcoin"} <= set(concepts)
     assert not {"c:maldacena", "c:joseph bonneau"} & set(concepts)
+
+
+@pytest.mark.parametrize("title, wanted, unwanted", [
+    ("Incorporating User Preferences into Click Models", ["User Preferences", "Click Models"], "Incorporating User Preferences"),
+    ("Exploiting Click-through Data for Entity Retrieval", ["Click-through Data", "Entity Retrieval"], "Exploiting Click-through Data"),
+    ("String Theory on Tori", ["String Theory"], None),
+])
+def test_a_title_that_starts_with_a_verb_gives_its_object(title, wanted, unwanted):
+    found = [c.phrase for c in find_candidates("Nothing here.", title=title) if c.in_title]
+    assert all(p in found for p in wanted) and unwanted not in found
+
+
+def test_keyphrases_of_little_relevance_are_no_concepts_after_the_first_few():
+    papers = [Paper(p, "Text.", "T") for p in "ab"]
+    scores = [0.8, 0.5, 0.25, 0.2, 0.1]
+    names = ["alpha topic", "beta topic", "gamma topic", "delta topic", "epsilon topic"]
+    keyphrases = {p: [Keyphrase(n, s) for n, s in zip(names, scores)] for p in "ab"}
+    _, mentions = normalize_concepts(papers, keyphrases, min_relevance=0.3, min_concepts=3)
+    assert sorted(m.concept_id for m in mentions if m.paper_id == "a") == ["c:alpha topic", "c:beta topic", "c:gamma topic"]
+    _, every = normalize_concepts(papers, keyphrases, min_relevance=None)
+    assert len([m for m in every if m.paper_id == "a"]) == 5

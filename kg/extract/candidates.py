@@ -220,6 +220,29 @@ _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "fo
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
 
 
+def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A title's tags with its first word read as a verb when it is the -ing form of one that
+    heads the title ("Incorporating User Preferences into Click Models", "Exploiting Click-through
+    Data"), not a gerund that names an activity ("Clustering Algorithms") nor a noun ("String
+    Theory"). Title case hides this from the tagger.
+
+    Examples
+    --------
+    >>> [t for _, t in _title_verb(tag("Incorporating User Preferences"))][0], _title_verb(tag("String Theory"))[0][1]
+    ('VBG-V', 'NNP')
+    """
+    if len(tagged) < 2:
+        return tagged
+    low = tagged[0][0].lower()
+    if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
+        return tagged
+    stem = low[:-3]
+    forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
+    if not any((word_class(f) or "").startswith(("VB", "NN")) for f in forms):
+        return tagged
+    return [(tagged[0][0], "VBG-V"), *tagged[1:]]
+
+
 def _verb_stem(word: str) -> bool:
     """An -s form whose stem is a verb the lexicon knows only as a noun ("leverages")."""
     return word.endswith("s") and (word[:-1] in _VERBISH or (word.endswith("es") and word[:-2] in _VERBISH))
@@ -358,13 +381,16 @@ def _verbal_gerund(word: str, next_pos: str) -> bool:
     return next_pos == "JJ" or (low not in _NOMINAL_GERUNDS and _lexicon().get(low) == "VBG")
 
 
+_ADVERB_PARTICLES = frozenset("through in out up down off on over back away".split())
+
+
 def _is_word(token: str) -> bool:
     if is_notation(token):
         return True
     if _DAMAGED.search(token) or token.count("(") != token.count(")"):
         return False
-    if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS:
-        return False  # a hyphen for a dash: "engines-which"
+    if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS - _ADVERB_PARTICLES:
+        return False  # a hyphen for a dash: "engines-which" (not "click-through", "trade-off", "plug-in")
     return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 
@@ -387,7 +413,7 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
     ['Rotary Position Embeddings', 'RoPE', 'long-context large language models']
     """
     seen: dict[str, list] = {}
-    title_tags = tag(title) if title else []
+    title_tags = _title_verb(tag(title)) if title else []
     for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
         for start, phrase in _runs(part, max_words, offset):
             low = phrase.lower()
