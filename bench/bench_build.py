@@ -231,12 +231,12 @@ def main() -> None:
         shutil.rmtree(out, ignore_errors=True)
         row: dict = {"papers": n}
         print(f"{size}: kg build (cold) …", file=sys.stderr, flush=True)
-        row["cold"] = timed(KG + ["build", str(data), "--out", str(out)], work / f"cold-{size}.log")
+        row["cold"] = timed(KG + ["build", str(data), "--out", str(out), "-v"], work / f"cold-{size}.log")
         row["sizes"] = sizes_of(out)
         row["quality"] = graph_quality(out)
         if not args.no_warm:
             print(f"{size}: kg build (warm) …", file=sys.stderr, flush=True)
-            row["warm"] = timed(KG + ["build", str(data), "--out", str(out)], work / f"warm-{size}.log")
+            row["warm"] = timed(KG + ["build", str(data), "--out", str(out), "-v"], work / f"warm-{size}.log")
         if args.extract_baseline:
             print(f"{size}: kg extract …", file=sys.stderr, flush=True)
             row["extract"] = timed(KG + ["extract", str(data), "--out", str(work / f"kp-{size}.jsonl")],

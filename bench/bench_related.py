@@ -167,7 +167,7 @@ def main() -> None:
 
     concepts_of = [[] for _ in ids]
     for edge in data["edges"]:
-        if edge.get("key") == "mentions":
+        if edge.get("kind", edge.get("key")) == "mentions":
             concepts_of[index[edge["source"]]].append(edge["target"])
     del data
     x, concept_ids = _incidence(concepts_of)
@@ -301,7 +301,7 @@ def _graph_rows(path: str, vec_ids: list[str], matrix: np.ndarray):
     index = {p: i for i, p in enumerate(ids)}
     concepts = [[] for _ in ids]
     for edge in data["edges"]:
-        if edge.get("key") == "mentions":
+        if edge.get("kind", edge.get("key")) == "mentions":
             concepts[index[edge["source"]]].append(edge["target"])
     people = [sorted({a for a in map(author_id, nodes[p].get("authors") or []) if a}) for p in ids]
     where = {p: i for i, p in enumerate(vec_ids)}

@@ -215,9 +215,10 @@ class KnowledgeGraph:
 
         ``view`` takes the options of :func:`kg.export.html_view.graph_view` (``view``,
         ``top``, ``community``, ``focus``, …). Node titles are plain text (pyvis shows
-        them as HTML, so they are escaped).
+        them as HTML, so they are escaped). Its pages open offline: vis-network is inlined and
+        nothing is fetched from a CDN (:class:`kg.export.pyvis_page.OfflineNetwork`).
         """
-        from pyvis.network import Network
+        from kg.export.pyvis_page import OfflineNetwork
 
         from kg.export.html import color_of, view_payload
         from kg.export.html_view import graph_view
@@ -225,7 +226,7 @@ class KnowledgeGraph:
         seed = int(view.pop("seed", self._settings()["seed"]))  # type: ignore[call-overload]
         shown = graph_view(self.graph, analysis=self.analysis, seed=seed, **view)  # type: ignore[arg-type]
         payload = view_payload(self.graph, shown, seed=seed)
-        net = Network(height="750px", width="100%", notebook=notebook, cdn_resources="in_line")
+        net = OfflineNetwork(height="750px", width="100%", notebook=notebook)
         for node in payload["nodes"]:
             info = node["info"]
             net.add_node(node["id"], label=node["label"], title=html.escape(str(info.get("title", node["id"]))),

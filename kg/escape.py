@@ -9,7 +9,8 @@ plain text; none of them raises.
   Markup escaping (``&``, ``<``) is the XML writer's job.
 * :func:`csv_cell` -- a cell a spreadsheet never evaluates: values starting with
   ``=``, ``+``, ``-``, ``@``, tab or CR get a leading apostrophe (OWASP, "CSV Injection").
-* :func:`markdown_text` -- Markdown and inline HTML shown literally (``<``, ``>``, ``&`` as entities;
+* :func:`markdown_text` -- Markdown and inline HTML shown literally (``<``, ``>`` as entities, ``&`` too where
+  it would start an entity, so ``Q&A`` stays readable;
   ``|``, ``[``, ``]``, emphasis and code marks backslash-escaped), one line.
 * :func:`terminal_text` -- no escape sequences or other control characters.
 * :func:`clean_text` -- the common part: lone surrogates and bidirectional controls
@@ -31,6 +32,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _WS = re.compile(r"\s+")
+_ENTITY_START = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 
 
 _CLEAN = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -116,9 +118,11 @@ def markdown_text(value: object) -> str:
     --------
     >>> markdown_text("<img src=x onerror=alert(1)> | *x*")
     '&lt;img src=x onerror=alert(1)&gt; \\\\| \\\\*x\\\\*'
+    >>> markdown_text("Q&A, AT&T and &amp; as written")
+    'Q&A, AT&T and &amp;amp; as written'
     """
     text = _WS.sub(" ", xml_text(str(value))).strip()
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _ENTITY_START.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 

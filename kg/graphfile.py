@@ -5,7 +5,8 @@ timestamps, so equal graphs give equal bytes and memory does not grow with the g
 What other attributes imply is left out, and :func:`graph_from_json` puts it back, so
 that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 
-* an edge's ``kind`` (its key); a ``label`` equal to a paper's title, a concept's name with
+* a concept's ``name`` equal to its id without ``c:`` (``c:graph neural network``: most names);
+* a ``label`` equal to a paper's title, a concept's name with
   its ``acronym`` (:func:`kg.models.concept_label`; a concept without one has no ``acronym``
   attribute) or another node's name; ``aliases`` equal to ``[name]``; a mention's
   ``surface`` equal to its concept's name;
@@ -19,6 +20,12 @@ that ``graph_from_json(graph_to_json(g))`` equals ``g``:
 On ACM-CR (24.6k papers) these take graph.json from 207 MB to the figure in the README.
 A reader other than kg gets every node and the ``mentions``, ``related``, ``cites``,
 ``wrote`` and ``published_in`` edges as they are, and derives co-occurrence from mentions.
+Every node carries its ``kind`` and every edge its ``kind``, which is also kg's multigraph key, so
+``networkx.node_link_graph`` and ``jq`` users read a self-describing file:
+``nx.node_link_graph(data, edges="edges", key="kind")`` gives kg's keys (``"mentions"``, ``"related"``…);
+with the default ``key="key"`` the keys are numbered and ``kind`` stays an edge attribute. The
+edge's ``kind`` is written in place of a separate ``key`` (the same word twice would cost 11 MB
+on ACM-CR); files written with a ``key`` read as before.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ _MIN_COUNT = "co_occurs_min_count"  # graph attributes saying what the file leav
 _PEOPLE = "people_from_papers"
 _RANKS = "mention_ranks_by_order"
 _TEXTS_FILE = "paper_texts_file"
-_CONCEPTS = "concepts_by_id"  # concept nodes without kind (ids start with c:) nor papers (their mentions count it)
+_CONCEPTS = "concepts_by_id"  # concept nodes without papers (their mentions count it); older files: nor kind
 TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes corpus.jsonl holds
 PAPERS_FILE = "corpus.jsonl"
 
@@ -254,7 +261,8 @@ def _compact_node(data: dict) -> dict:
 
 
 def _compact_edge(u: str, v: str, key: str, data: dict, mentions: _Mentions) -> dict:
-    out = {k: x for k, x in data.items() if k != "kind"}
+    out = dict(data)
+    out["kind"] = key  # every edge says its kind; it is the multigraph key too
     implied = _implied_weight(key, out)
     if implied is not None and out.get("weight") == implied:
         del out["weight"]
@@ -315,7 +323,9 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
             data = {k: v for k, v in data.items() if k not in TEXTS}
         item = _compact_node(data)
         if implied_concepts and data.get("kind") == "concept":
-            item = {k: v for k, v in item.items() if k not in ("kind", "papers")}
+            item = {k: v for k, v in item.items() if k != "papers"}
+        if data.get("kind") == "concept" and str(node).startswith("c:") and item.get("name") == node[2:]:
+            del item["name"]  # the id says it (and pays for every node's kind)
         handle.write(separator + _dumps({**item, "id": node}))
         separator = ",\n"
     handle.write('\n],"edges":[')
@@ -323,8 +333,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
     for u, v, key, data in _all_edges(graph):
         if (key == "co_occurs" and min_count is not None) or (people and key in ("wrote", "published_in")):
             continue
-        handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v,
-                                         "key": key}))
+        handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v}))
         separator = ",\n"
     handle.write("\n]}\n")
 
@@ -344,6 +353,8 @@ def _expand(graph: nx.MultiDiGraph) -> None:
         if key == "mentions":
             counts[v] += 1
     for node, data in graph.nodes(data=True):
+        if data.get("kind") == "concept" and "name" not in data and str(node).startswith("c:"):
+            data["name"] = node[2:]
         if data.get("kind") == "concept" and "papers" not in data:
             data["papers"] = counts.get(node, 0)
         if data.get("kind") == "paper":
@@ -569,4 +580,10 @@ def load_graph(directory: str | os.PathLike[str]) -> nx.MultiDiGraph:
             data = handle.read()
     except OSError as exc:
         raise GraphFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    return graph_from_json(data, source=path, folder=os.path.dirname(path))
+    try:
+        return graph_from_json(data, source=path, folder=os.path.dirname(path))
+    except GraphFileError:
+        if path == name and os.path.basename(name) != "graph.json":  # a file given where a build is expected
+            raise GraphFileError(f"{name}: expected a kg build folder (the --out of kg build, holding graph.json), "
+                                 f"not this file; to build one from it: kg build {name} --out DIR") from None
+        raise

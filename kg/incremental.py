@@ -136,7 +136,7 @@ def read_build(folder: str | os.PathLike[str]) -> PreviousBuild:
         if kind == "paper":
             paper_nodes[node["id"]] = node
         elif kind == "concept" or (kind is None and implied and node["id"].startswith("c:")):
-            concept_name = str(node.get("name") or node["id"])
+            concept_name = str(node.get("name") or node["id"][2:])  # a name the id implies is left out
             acronym = node.get("acronym") if isinstance(node.get("acronym"), str) else None
             aliases = node.get("aliases")
             papers = node.get("papers")
@@ -208,7 +208,7 @@ def _scan_graph(path: str) -> tuple[dict, list, Counter]:
                     or not isinstance(data.get("nodes"), list) or not isinstance(data.get("edges"), list):
                 raise TypeError("not a kg graph")
             mentioned.update(e.get("target") for e in data["edges"]
-                             if isinstance(e, dict) and e.get("key") == "mentions")
+                             if isinstance(e, dict) and e.get("kind", e.get("key")) == "mentions")
             return data["graph"], data["nodes"], mentioned
         attrs = json.loads(head.rstrip("\n")[:-len(opening)] + "}").get("graph")
         nodes = []
@@ -219,9 +219,9 @@ def _scan_graph(path: str) -> tuple[dict, list, Counter]:
         else:
             raise ValueError("graph.json ends inside its nodes")
         for line in handle:
-            if '"key":"mentions"' in line:
+            if '"kind":"mentions"' in line or '"key":"mentions"' in line:  # kind: since every edge names it
                 edge = json.loads(line.rstrip().rstrip(","))
-                if edge.get("key") == "mentions":
+                if edge.get("kind", edge.get("key")) == "mentions":
                     mentioned[edge.get("target")] += 1
     if not isinstance(attrs, dict):
         raise TypeError("not a kg graph")

@@ -13,24 +13,32 @@ from collections.abc import Mapping
 
 from kg.escape import xml_text
 
-__all__ = ["top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
+__all__ = ["annual_production_plot", "top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
            "evolution_plot", "all_plots"]
 
 _STYLE = {"svg.hashsalt": "kg", "svg.fonttype": "path", "font.size": 9, "axes.spines.top": False,
           "axes.spines.right": False}
 
 
-def _svg(draw) -> str:
+def _figure(draw, size: tuple[float, float] = (7.0, 4.0)):
     import matplotlib
 
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     from matplotlib.figure import Figure
 
     with matplotlib.rc_context(_STYLE):
-        figure = Figure(figsize=(7.0, 4.0), dpi=100)
+        figure = Figure(figsize=size, dpi=100)
         FigureCanvasSVG(figure)
+        figure.set_layout_engine("tight")
         draw(figure)
-        figure.tight_layout()
+    return figure
+
+
+def _svg(draw, size: tuple[float, float] = (7.0, 4.0)) -> str:
+    import matplotlib
+
+    figure = _figure(draw, size)
+    with matplotlib.rc_context(_STYLE):
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
@@ -40,8 +48,25 @@ def _short(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def annual_production_plot(analysis: Mapping) -> str | None:
+    """Bars: papers per year (the descriptive section's annual production)."""
+    rows = (analysis.get("descriptive") or {}).get("annual_production") or []
+    if not rows:
+        return None
+
+    def draw(figure):
+        ax = figure.add_subplot()
+        ax.bar([y for y, _ in rows], [n for _, n in rows], color="#4c72b0")
+        ax.set_xlabel("year")
+        ax.set_ylabel("papers")
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.set_title("Annual production")
+
+    return _svg(draw)
+
+
 def top_concepts_plot(analysis: Mapping) -> str | None:
-    """Horizontal bars: the most frequent concepts and their number of papers."""
+    """Horizontal bars: the most frequent concepts and their number of papers, top down in the table's order."""
     rows = analysis.get("top_concepts") or []
     if not rows:
         return None
@@ -74,8 +99,8 @@ def community_sizes_plot(analysis: Mapping, *, top: int = 30) -> str | None:
     return _svg(draw)
 
 
-def thematic_map_plot(analysis: Mapping) -> str | None:
-    """Scatter: concept clusters by Callon centrality and density, split at the medians."""
+def thematic_map_figure(analysis: Mapping):
+    """The thematic map as a matplotlib ``Figure`` (drawn, labels placed): see :func:`thematic_map_plot`."""
     rows = analysis.get("thematic_map") or []
     if not rows:
         return None
@@ -85,22 +110,89 @@ def thematic_map_plot(analysis: Mapping) -> str | None:
         ax = figure.add_subplot()
         xs = [r["centrality"] for r in rows]
         ys = [r["density"] for r in rows]
-        sizes = [30 + 300 * r["papers"] / max(max(q["papers"] for q in rows), 1) for r in rows]
-        ax.scatter(xs, ys, s=sizes, alpha=0.5, color="#c44e52")
-        for row, x, y in zip(rows, xs, ys):
-            ax.annotate(f"{row['id']}: {_short(row['label'].split(', ')[0], 24)}", (x, y), fontsize=7, ha="center")
+        most = max(max(q["papers"] for q in rows), 1)
+        sizes = [30 + 400 * r["papers"] / most for r in rows]
+        colours = [_PALETTE[i % len(_PALETTE)] for i in range(len(rows))]
+        ax.scatter(xs, ys, s=sizes, alpha=0.55, color=colours, edgecolors="white", linewidths=0.5)
         mid_x, mid_y = statistics.median(xs), statistics.median(ys)
         ax.axvline(mid_x, color="grey", lw=0.8, ls="--")
         ax.axhline(mid_y, color="grey", lw=0.8, ls="--")
-        for text, (hx, vy) in {"motor": ("right", "top"), "niche": ("left", "top"),
-                               "emerging or declining": ("left", "bottom"), "basic": ("right", "bottom")}.items():
-            ax.text(0.98 if hx == "right" else 0.02, 0.97 if vy == "top" else 0.03, text,
-                    transform=ax.transAxes, ha=hx, va=vy, color="grey", fontsize=8)
+        ax.margins(0.25)
         ax.set_xlabel("Callon centrality (links to other themes)")
         ax.set_ylabel("Callon density (links inside the theme)")
-        ax.set_title("Thematic map")
+        ax.set_title("Thematic map (one theme per community)")
+        corners = []
+        for text, (hx, vy) in {"motor themes": ("right", "top"), "niche themes": ("left", "top"),
+                               "emerging or declining": ("left", "bottom"),
+                               "basic themes": ("right", "bottom")}.items():
+            corners.append(ax.text(0.99 if hx == "right" else 0.01, 0.99 if vy == "top" else 0.01, text,
+                                   transform=ax.transAxes, ha=hx, va=vy, color="grey", fontsize=8,
+                                   fontstyle="italic"))
+        labels = [f"{r['id']}: {_short(r['label'] or '(no shared concept)', 44)}" for r in rows]
+        _place_labels(figure, ax, list(zip(xs, ys, labels, sizes)), corners)
+        figure.set_layout_engine("none")  # placed for this layout: keep it when saving
 
-    return _svg(draw)
+    return _figure(draw, (8.0, 6.0))
+
+
+def _place_labels(figure, ax, points, obstacles) -> None:
+    """Label each point near it where the label overlaps no other label, quadrant name or disc centre.
+
+    Largest discs first; candidate spots around the point at growing distances (in points),
+    the first free one wins, with a thin line back to the disc once the label has moved away.
+    A label that finds no free spot inside the axes keeps its last candidate (drawn, not
+    lost). Deterministic: the same points give the same placement.
+    """
+    figure.draw_without_rendering()  # the layout, so that extents are final
+    frame = ax.get_window_extent()
+    taken = [t.get_window_extent().expanded(1.05, 1.2) for t in obstacles]
+    centres = [ax.transData.transform((x, y)) for x, y, _, _ in points]
+    order = sorted(range(len(points)), key=lambda i: (-points[i][3], i))
+    directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
+                  (2, 1), (-2, 1), (2, -1), (-2, -1), (1, 2), (-1, 2), (1, -2), (-1, -2)]
+
+    def attempt(i: int, text: str):
+        x, y, _, size = points[i]
+        radius = (size ** 0.5) / 2 + 2
+        for step in range(20):
+            distance = radius + 6 * step
+            for dx, dy in directions:
+                norm = (dx * dx + dy * dy) ** 0.5
+                ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+                va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+                label = ax.annotate(text, (x, y), xytext=(dx / norm * distance, dy / norm * distance),
+                                    textcoords="offset points", ha=ha, va=va, fontsize=7,
+                                    arrowprops=None if step == 0 else {"arrowstyle": "-", "color": "grey", "lw": 0.5})
+                box = label.get_window_extent()
+                inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
+                if inside and not any(box.overlaps(other) for other in taken) and not any(
+                        box.contains(cx, cy) for j, (cx, cy) in enumerate(centres) if j != i):
+                    return label
+                label.remove()
+        return None
+
+    for i in order:
+        text = points[i][2]
+        # crowded: the number alone (the table beside the figure names it), else drawn on its disc
+        placed = attempt(i, text) or attempt(i, text.split(":")[0])
+        if placed is None:
+            placed = ax.annotate(text.split(":")[0], (points[i][0], points[i][1]), ha="center", va="center",
+                                 fontsize=7)
+        taken.append(placed.get_window_extent())
+
+
+def thematic_map_plot(analysis: Mapping) -> str | None:
+    """Scatter: one theme per community by Callon centrality and density, split at the medians; each disc
+    labelled with its number and multi-word label, no label over another or over a quadrant's name."""
+    import matplotlib
+
+    figure = thematic_map_figure(analysis)
+    if figure is None:
+        return None
+    with matplotlib.rc_context(_STYLE):
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
 
 
 def degree_plot(analysis: Mapping) -> str | None:
@@ -128,14 +220,16 @@ def degree_plot(analysis: Mapping) -> str | None:
 def trends_plot(analysis: Mapping, *, min_share: float = 0.02) -> str | None:
     """Lines: share of each year's papers that mention each of the top concepts.
 
-    Years with fewer papers than ``min_share`` of the busiest year's are left out: in a
-    corpus that grows, a share of its first handful of papers is noise.
+    The years the analysis hides (``trends["hidden_years"]``: fewer papers than its
+    minimum) are left out, and so are years with fewer papers than ``min_share`` of the
+    busiest year's: a share of a handful of papers is noise.
     """
     trends = analysis.get("trends")
     if not trends:
         return None
     floor = min_share * max(trends["papers"], default=0)
-    keep = [i for i, n in enumerate(trends["papers"]) if n >= floor]
+    hidden = set(trends.get("hidden_years") or ())
+    keep = [i for i, n in enumerate(trends["papers"]) if n >= floor and trends["years"][i] not in hidden]
     if len(keep) < 2:
         return None
 
@@ -147,8 +241,11 @@ def trends_plot(analysis: Mapping, *, min_share: float = 0.02) -> str | None:
                     label=_short(row.get("name", row["id"]), 30))
         ax.set_xlabel("year")
         ax.set_ylabel("% of the year's papers")
+        if hidden:
+            ax.set_title(f"Concept trends (years with fewer than {trends.get('min_papers')} papers left out)")
         ax.legend(fontsize=7)
-        ax.set_title("Concept trends")
+        if not hidden:
+            ax.set_title("Concept trends")
 
     return _svg(draw)
 
@@ -212,7 +309,7 @@ _PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#
 
 def all_plots(analysis: Mapping) -> dict[str, str]:
     """Every figure that has data, by name."""
-    makers = {"top_concepts": top_concepts_plot, "community_sizes": community_sizes_plot,
+    makers = {"annual_production": annual_production_plot, "top_concepts": top_concepts_plot, "community_sizes": community_sizes_plot,
               "thematic_map": thematic_map_plot, "trends": trends_plot, "degree": degree_plot,
               "evolution": evolution_plot}
     plots = {name: make(analysis) for name, make in makers.items()}

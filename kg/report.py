@@ -67,8 +67,10 @@ def report_sections(analysis: Mapping) -> list[dict]:
             *([["engine", p["engine"] + ": centralities and communities computed in Neo4j"]] if p.get("engine")
               else []),
         ]),
-        _section("Top concepts", "Concepts by the number of papers that mention them, a one-word ordinary "
-                 "English word (\"user\", \"query\") counting half; ties by id.",
+        *_descriptive_sections(analysis.get("descriptive")),
+        _section("Top concepts", "Concepts by the number of papers that mention them (ties by id), the chart in "
+                 "the table's order; a one-word ordinary English word (\"user\", \"query\") counts half when "
+                 "choosing which concepts make the list.",
                  ["concept", "id", "papers"], [[c["name"], c["id"], c["papers"]] for c in analysis["top_concepts"]],
                  "top_concepts"),
         _centrality_section(
@@ -82,7 +84,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
                             kind=True),
     ]
     if analysis.get("citations"):
-        sections.append(_section("Most cited papers", "PageRank and in-degree on citations inside the corpus.",
+        sections.append(_section("Most cited papers", "By local citations: the times a paper is cited by papers "
+                                 "of this corpus (ties by PageRank on the citation graph, shown beside).",
                                  ["paper", "id", "cited by", "cites", "PageRank"],
                                  [[r["name"], r["id"], r["cited_by"], r["cites"], r["pagerank"]]
                                   for r in analysis["citations"]]))
@@ -106,9 +109,11 @@ def report_sections(analysis: Mapping) -> list[dict]:
     if analysis.get("thematic_map"):
         sections.append(_section(
             "Thematic map",
-            "Clusters of frequent concepts placed by Callon centrality (strength of links to other clusters) and "
-            "density (strength of links inside, per concept); quadrants split at the medians: motor (high, high), "
-            "niche (low centrality, high density), emerging or declining (low, low), basic (high, low).",
+            f"One theme per community of papers ({len(analysis['thematic_map'])} themes, numbered and labelled as "
+            "the communities): its distinctive concepts (each concept with the community it is most "
+            "distinctive of), placed by Callon centrality (strength of the concepts' links to other themes) and "
+            "density (strength of links inside, per concept); quadrants split at the medians: motor (high, "
+            "high), niche (low centrality, high density), emerging or declining (low, low), basic (high, low).",
             ["#", "quadrant", "label", "concepts", "papers", "centrality", "density", "concept ids"],
             [[t["id"], t["quadrant"], t["label"], len(t["concepts"]), t["papers"], t["centrality"], t["density"],
               ", ".join(t["concepts"][:8]) + (" …" if len(t["concepts"]) > 8 else "")]
@@ -117,9 +122,15 @@ def report_sections(analysis: Mapping) -> list[dict]:
     if analysis.get("trends"):
         trends = analysis["trends"]
         per_year = ", ".join(f"{y}: {n}" for y, n in zip(trends["years"], trends["papers"]))
+        hidden = trends.get("hidden_years") or []
+        shown = len(trends["years"]) - len(hidden)
+        chart = ("" if not hidden else
+                 f" The trend chart leaves out the years with fewer than {trends.get('min_papers')} papers "
+                 f"({', '.join(str(y) for y in hidden)}): a share of a handful of papers is noise"
+                 + ("; fewer than two years remain, so there is no chart." if shown < 2 else "."))
         sections.append(_section(
             "Trends and bursts",
-            f"Papers per year: {per_year}. Bursts (Kleinberg, two states, s = 2, γ = 1): years in which a "
+            f"Papers per year: {per_year}.{chart} Bursts (Kleinberg, two states, s = 2, γ = 1): years in which a "
             "concept appears in a clearly larger share of papers than usual; weight = evidence for the burst."
             + ("" if analysis["bursts"] else " No concept had a burst."),
             ["concept", "id", "from", "to", "papers in burst", "weight"],
@@ -128,6 +139,39 @@ def report_sections(analysis: Mapping) -> list[dict]:
     if analysis.get("evolution"):
         sections += _evolution_sections(analysis["evolution"])
     sections.append(_section("Degree distribution", plot="degree"))
+    return sections
+
+
+def _descriptive_sections(d: Mapping | None) -> list[dict]:
+    """Main information, annual production, authors and venues, as bibliometrix's summary shows them."""
+    if not d:
+        return []
+    c = d["collaboration"]
+    production = d["annual_production"]
+    growth = d.get("growth_rate")
+    main = [
+        ["timespan", f"{production[0][0]}–{production[-1][0]}" if production else "unknown"],
+        ["annual growth rate", "n/a (one year)" if growth is None else f"{growth:.2f}%"],
+        *([["papers without a year", d["undated"]]] if d.get("undated") else []),
+        ["authors", c["authors"]],
+        ["papers with authors", c["papers_with_authors"]],
+        ["authors per paper", c["authors_per_paper"]],
+        ["co-authors per paper", c["coauthors_per_paper"]],
+        ["single-authored papers", f"{c['single_authored']} ({100 * c['single_authored_share']:.1f}%)"],
+    ]
+    sections = [_section("Main information", "Annual growth rate: the compound growth of papers per year from "
+                         "the first year to the last.", ["measure", "value"], main)]
+    if production:
+        sections.append(_section("Annual production", "Papers per year (years without papers included).",
+                                 ["year", "papers"], production, "annual_production"))
+    for key, title, what in (("authors", "Most productive authors", "author"), ("venues", "Most relevant venues",
+                                                                                 "venue")):
+        if d.get(key):
+            sections.append(_section(
+                title, f"By papers in the corpus (ties by local citations); local citations: times the {what}'s "
+                "papers are cited by papers of this corpus; local h-index: the largest h such that h of them are "
+                "cited h times or more in the corpus.", [what, "id", "papers", "local citations", "local h-index"],
+                [[r["name"], r["id"], r["papers"], r["citations"], r["h_index"]] for r in d[key]]))
     return sections
 
 

@@ -116,7 +116,7 @@ def test_build_with_every_format(tmp_path, hash_embedder):
     assert kinds["paper"] == 13 and kinds["author"] == 12 and kinds["venue"] == 10
     assert g.graph["records_merged"] == 2 and g.graph["unresolved_references"] == 3
     data = json.loads((tmp_path / "out" / "graph.json").read_text(encoding="utf-8"))
-    assert sum(1 for e in data["edges"] if e["key"] == "cites") == 8
+    assert sum(1 for e in data["edges"] if e["kind"] == "cites") == 8
     assert (tmp_path / "out" / "graph.graphml").exists()
 
 

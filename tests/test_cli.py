@@ -71,13 +71,13 @@ def test_build_prints_summary_with_skips(tmp_path):
         {"id": "a", "abstract": "A duplicate id."},
     ]
     corpus.write_text("\n".join(json.dumps(x) for x in lines) + "\n{broken\n", encoding="utf-8")
-    result = runner.invoke(app, ["build", str(corpus), "--out", str(tmp_path / "o"), "--no-html"])
+    result = runner.invoke(app, ["build", str(corpus), "--out", str(tmp_path / "o"), "--no-html", "--verbose"])
     assert result.exit_code == 0, result.output
     assert "papers: 1 read, 3 skipped (1 duplicate, 1 empty, 1 unparsable)" in result.output
     assert f"skipped {corpus}:2: empty: no abstract" in result.output
     assert f"skipped {corpus}:3: duplicate: same id 'a' as {corpus}:1" in result.output
     assert (tmp_path / "o" / "graph.json").exists()
-    # a line per stage with its time and memory, also when stderr is no terminal
+    # with --verbose a line per stage with its time and memory, also when stderr is no terminal
     stages = re.findall(r"^kg: stage (.+?): [\d.]+ s wall, [\d.]+ s CPU, RSS \d+ MB, peak \d+ MB$",
                         result.output, flags=re.M)
     assert stages[0] == "ingest" and stages[-1] == "commit"

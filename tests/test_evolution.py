@@ -112,11 +112,12 @@ def test_cli_writes_the_evolution_into_the_report(evolving):
     assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
     again = json.loads((out / "analysis.json").read_text(encoding="utf-8"))
     assert again["evolution"] == analysis["evolution"]
+    chosen = CliRunner().invoke(app, ["evolution", str(out)])  # neither: three equal slices, said so
+    assert chosen.exit_code == 0 and "no --slices or --equal given: 3 slices" in chosen.output
     equal = CliRunner().invoke(app, ["evolution", str(out), "--equal", "3"])
     assert equal.exit_code == 0, equal.output
     assert len(json.loads((out / "analysis.json").read_text(encoding="utf-8"))["evolution"]["slices"]) == 3
     for args, message in ((["--slices", "20x"], "Error: --slices: years separated by commas"),
-                          ([], "Error: --slices: give either"),
                           (["--slices", "2005", "--equal", "2"], "Error: --slices: give either")):
         bad = CliRunner().invoke(app, ["evolution", str(out), *args])
         assert bad.exit_code == 1 and message in bad.output

@@ -28,10 +28,12 @@ def test_implied_attributes_and_derived_edges_are_left_out_and_restored():
     graph = _graph()
     text = graph_to_json(graph)
     data = json.loads(text)
-    keys = [e["key"] for e in data["edges"]]
+    keys = [e["kind"] for e in data["edges"]]
     assert "co_occurs" not in keys and data["graph"]["co_occurs_min_count"] == 1
     assert keys.count("related") == sum(1 for *_, k in graph.edges(keys=True) if k == "related") > 0
-    assert all("shared" not in e and "kind" not in e for e in data["edges"])
+    assert all("shared" not in e for e in data["edges"])
+    assert all("key" not in e for e in data["edges"])  # the kind is the key
+    assert all(n["kind"] in ("paper", "concept", "author", "venue") for n in data["nodes"])
     solo = next(n for n in data["nodes"] if n["id"] == "c:solo")
     assert "aliases" not in solo and "label" not in solo
     back = graph_from_json(text)
@@ -50,7 +52,7 @@ def test_co_occurrence_that_is_not_the_projection_stays_in_the_file():
     text = graph_to_json(graph)
     data = json.loads(text)
     assert "co_occurs_min_count" not in data["graph"]
-    stored = [e["count"] for e in data["edges"] if e["key"] == "co_occurs"]
+    stored = [e["count"] for e in data["edges"] if e["kind"] == "co_occurs"]
     assert 99 in stored and len(stored) == sum(1 for *_, k in graph.edges(keys=True) if k == "co_occurs")
     assert _edges(graph_from_json(text)) == _edges(graph)
 
@@ -65,7 +67,7 @@ def test_a_graph_written_without_texts_gets_them_back_from_papers_jsonl(tmp_path
     papers = [n for n in data["nodes"] if n.get("kind") == "paper"]
     assert papers and all("abstract" not in n and "source" not in n for n in papers)
     assert not any(n.get("kind") in ("author", "venue") for n in data["nodes"])  # derived from the papers
-    assert not any(e["key"] in ("wrote", "published_in") for e in data["edges"])
+    assert not any(e["kind"] in ("wrote", "published_in") for e in data["edges"])
     records = [json.loads(line) for line in (tmp_path / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["abstract"] for r in records] == ["abstract of a", "abstract of b", "abstract of c", "abstract of d"]
     back = load_graph(tmp_path)
@@ -113,8 +115,10 @@ def test_a_concepts_acronym_is_an_attribute_and_its_label_is_implied():
     assert "acronym" not in graph.nodes["c:graph"] and graph.nodes["c:graph"]["label"] == "graph"
     text = graph_to_json(graph)
     node = next(n for n in json.loads(text)["nodes"] if n["id"] == "c:collaborative filtering")
-    assert node["name"] == "collaborative filtering" and node["acronym"] == "CF" and "label" not in node
+    assert node["acronym"] == "CF" and "label" not in node and "name" not in node  # the id says the name
+    assert node["kind"] == "concept"
     back = graph_from_json(text)
+    assert back.nodes["c:collaborative filtering"]["name"] == "collaborative filtering"
     assert dict(back.nodes(data=True)) == dict(graph.nodes(data=True))
     assert graph_to_json(back) == text
 
@@ -137,3 +141,23 @@ def test_concepts_csv_graphml_and_gexf_carry_the_acronym(tmp_path):
     assert 'attr.name="acronym"' in graphml and ">CF</data>" in graphml
     gexf = (tmp_path / "graph.gexf").read_text(encoding="utf-8")
     assert 'label="collaborative filtering (CF)"' in gexf and 'title="acronym"' in gexf
+
+
+def test_graph_json_read_by_networkx_and_jq_users_names_every_kind(tmp_path):
+    """A reader other than kg (networkx.node_link_graph, jq) finds every node's and edge's kind."""
+    import networkx as nx
+
+    graph = _graph()
+    data = json.loads(graph_to_json(graph))
+    plain = nx.node_link_graph(data, edges="edges")  # numbered keys, kind an attribute
+    assert all(d["kind"] in ("paper", "concept", "author", "venue") for _, d in plain.nodes(data=True))
+    assert {d["kind"] for *_, d in plain.edges(data=True)} == {"mentions", "related"}
+    expected = {k: sum(1 for *_, key in graph.edges(keys=True) if key == k) for k in ("mentions", "related")}
+    assert {k: sum(1 for *_, d in plain.edges(data=True) if d["kind"] == k) for k in expected} == expected
+    keyed = nx.node_link_graph(data, edges="edges", key="kind")  # kg's own keys
+    assert {k for *_, k in keyed.edges(keys=True)} == {"mentions", "related"}
+    assert sorted(keyed.edges(keys=True)) == sorted((u, v, k) for u, v, k in graph.edges(keys=True)
+                                                    if k in ("mentions", "related"))
+    # a file from before (a "key", no "kind") still reads
+    old = {**data, "edges": [{**{k: v for k, v in e.items() if k != "kind"}, "key": e["kind"]} for e in data["edges"]]}
+    assert _edges(graph_from_json(json.dumps(old))) == _edges(graph_from_json(json.dumps(data)))

@@ -169,7 +169,8 @@ def test_payload_carries_tooltips_legend_and_sizes(graph):
     assert {"title", "aliases", "papers"} <= set(concept["info"])
     by_centrality = sorted(data["nodes"], key=lambda n: n["centrality"])
     assert by_centrality[0]["size"] < by_centrality[-1]["size"]
-    assert sum(e["count"] for e in data["legend"]) == len(data["nodes"])
+    papers = sum(1 for n in data["nodes"] if n["kind"] == "paper")
+    assert sum(e["count"] for e in data["legend"]) == papers  # the legend counts each community's papers
     assert all(e["label"] for e in data["legend"])
     widths = [e[2] for e in data["edges"]]
     assert min(widths) < max(widths)

@@ -115,9 +115,12 @@ def _local_counts(graph):
 
 def test_push_twice_gives_identical_counts_and_writes_nothing_the_second_time(neo4j, example):
     folder, graph = example
+    (folder / "neo4j-push.json").unlink(missing_ok=True)
     first = _cli(neo4j, "push", str(folder), "--replace")
     assert first.exit_code == 0, first.output + first.stderr
     assert "verified: Neo4j holds the graph's" in first.stdout
+    record = json.loads((folder / "neo4j-push.json").read_text())  # kg report says the copy is stale
+    assert record["uri"] == neo4j.uri and record["pushed_at"]
     found, duplicates = _neo4j_counts(neo4j, graph)
     assert found == _local_counts(graph) and not any(duplicates.values())
     second = _cli(neo4j, "push", str(folder))
@@ -315,7 +318,7 @@ def test_every_query_file_has_a_networkx_check():
 def test_query_file_matches_networkx(neo4j, pushed, name):
     graph = pushed
     params = _parameters(graph)[name]
-    args = ["query", "--file", str(CYPHER_DIR / f"{name}.cypher"), "--json"]
+    args = ["query", name, "--json"]  # found by name in the library shipped with kg
     for key, value in params.items():
         args += ["--param", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
     result = _cli(neo4j, *args)
@@ -403,9 +406,11 @@ def test_report_page_and_neo4j_agree_after_a_new_resolution(neo4j, tmp_path):
     folder = tmp_path / "build"
     build([EXAMPLE], folder, BuildOptions(), embedder=HashEmbedder())
     before = json.loads((folder / "analysis.json").read_text())
+    pushed = _cli(neo4j, "push", str(folder), "--replace")  # recorded in the folder
+    assert pushed.exit_code == 0, pushed.output + pushed.stderr
     result = _cli(neo4j, "report", str(folder), "--resolution", "0.2")
     assert result.exit_code == 0, result.output + result.stderr
-    assert "kg push" in result.stderr  # says that a Neo4j copy is stale until pushed again
+    assert "kg push" in result.stderr  # says that the Neo4j copy is stale until pushed again
     analysis = json.loads((folder / "analysis.json").read_text())
     assert analysis["parameters"]["resolution"] == 0.2
     rows = analysis["communities"]

@@ -50,8 +50,9 @@ from kg.analyze.communities import (
 )
 from kg.analyze.centrality import pagerank
 from kg.analyze.related import find_paper, related_papers
-from kg.analyze.thematic import thematic_map
-from kg.analyze.trends import concept_bursts, concept_trends, papers_per_year
+from kg.analyze.descriptive import descriptive
+from kg.analyze.thematic import community_map, thematic_map
+from kg.analyze.trends import MIN_TREND_PAPERS, concept_bursts, concept_trends, papers_per_year, sparse_years
 from kg.analysis import DETAIL, RESOLUTION, SEED, check_analysis, saved_parameters
 from kg.errors import NodeNotFoundError
 from kg.graph import node_label, projection
@@ -73,6 +74,8 @@ __all__ = [
     "label_communities",
     "modularity",
     "thematic_map",
+    "community_map",
+    "descriptive",
     "concept_trends",
     "concept_bursts",
     "find_paper",
@@ -132,16 +135,24 @@ def _table_distribution(table: list[dict]) -> list[list[int]]:
     return [[degree, n] for degree, n in sorted(counts.items())]
 
 
+def _leading_concepts(graph: nx.MultiDiGraph, concepts, top: int) -> list[str]:
+    """The ``top`` concepts by papers weighted by :func:`~kg.analyze.communities.specificity` (a one-word
+    ordinary word counts half when choosing), listed by their papers (then id), as their bars show them."""
+    chosen = sorted(concepts, key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))[:top]
+    return sorted(chosen, key=lambda c: (-graph.nodes[c].get("papers", 0), c))
+
+
 def concept_rows(graph: nx.MultiDiGraph, *, top: int = 20, backend: str | None = None) -> list[dict]:
     """The most frequent concepts: ``id``, ``name``, ``papers``, ``co_occurs`` (degree), ``pagerank``.
 
-    PageRank is on the weighted co-occurrence graph. Rows by papers weighted by
-    :func:`~kg.analyze.communities.specificity` (a one-word ordinary word such as "user"
-    counts half), then id, so specific multi-word terms lead the table.
+    PageRank is on the weighted co-occurrence graph. The concepts are chosen by papers
+    weighted by :func:`~kg.analyze.communities.specificity` (a one-word ordinary word such as
+    "user" counts half), so specific multi-word terms make the table, and listed by papers,
+    then id.
     """
     cooc = projection(graph, "co_occurs")
     ranks = pagerank(cooc, backend=check_backend(backend))
-    concepts = sorted(cooc.nodes, key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))[:top]
+    concepts = _leading_concepts(graph, cooc.nodes, top)
     return [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0),
              "co_occurs": cooc.degree(c), "pagerank": _r(ranks[c])} for c in concepts]
 
@@ -226,7 +237,7 @@ def _timed(timings: dict | None, step: str):
 
 def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RESOLUTION, method: str = "louvain",
             scoring: str = "ctfidf", top: int = 15, samples: int = SAMPLES, exact_limit: int = EXACT_LIMIT,
-            thematic_top: int = 250, timings: dict | None = None, backend: str | None = None,
+            min_trend_papers: int = MIN_TREND_PAPERS, timings: dict | None = None, backend: str | None = None,
             engine=None) -> dict:
     """Every standard table of a kg graph, as JSON-safe plain data.
 
@@ -245,8 +256,9 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         Rows per table.
     samples, exact_limit : int
         Betweenness is exact up to ``exact_limit`` nodes, else sampled from ``samples`` sources.
-    thematic_top : int
-        Most frequent concepts placed on the thematic map.
+    min_trend_papers : int
+        Years with fewer papers are left out of the concept trends (a share of a handful of
+        papers is noise); ``trends["hidden_years"]`` lists them.
     timings : dict, optional
         Filled with the seconds each step took (left out of the result so that it stays
         identical from run to run).
@@ -265,7 +277,8 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     Returns
     -------
     dict
-        ``parameters``, ``summary``, ``top_concepts``, ``central_papers``,
+        ``parameters``, ``summary``, ``descriptive`` (:func:`~kg.analyze.descriptive.descriptive`),
+        ``top_concepts``, ``central_papers``,
         ``central_concepts``, ``bipartite``, ``citations``, ``communities``,
         ``modularity``, ``thematic_map``, ``trends``, ``bursts``, ``degree_distribution``,
         ``citation_maps`` (see :func:`citation_maps`).
@@ -296,6 +309,7 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         summary = _summary(graph)
         concepts = sorted((n for n, d in graph.nodes(data=True) if d.get("kind") == "concept"),
                           key=lambda c: (-graph.nodes[c].get("papers", 0) * specificity(c), c))
+        production = descriptive(graph, top=top)
     # One projection at a time (weights only), each dropped once its tables are made: on a
     # 25k-paper corpus the three together would take 200 MB more at once.
     betweenness_methods: dict[str, str] = {}
@@ -315,6 +329,8 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         betweenness_methods["bipartite"] = between(len(bipartite_table)) + ", hop counts"
     with _timed(timings, "centrality: citations"):
         citations = engine.citation_table() if engine is not None else citation_table(graph, backend=backend)
+        # most cited first (local citations), as bibliometrix and CiteSpace list them; PageRank beside
+        citations = sorted(citations, key=lambda r: (-r["cited_by"], -r["pagerank"], r["id"]))
     with _timed(timings, f"communities ({method})"):
         if engine is not None:
             communities = engine.communities(method=method, seed=seed, resolution=resolution)
@@ -325,11 +341,12 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     with _timed(timings, f"community labels ({scoring})"):
         community_table = community_rows(graph, related, communities, scoring=scoring, top=DETAIL)
     with _timed(timings, "thematic map"):
-        themes = thematic_map(graph, top=thematic_top, seed=seed, resolution=resolution, method=method,
-                              backend=backend)
+        themes = community_map(graph, community_table)
     with _timed(timings, "trends and bursts"):
         trends = concept_trends(graph, concepts[:8]) if summary["years"] else None
         if trends is not None:
+            trends["min_papers"] = min_trend_papers
+            trends["hidden_years"] = sparse_years(trends, min_trend_papers)
             for row in trends["concepts"]:
                 row["name"] = _name(graph, row["id"])
         bursts = concept_bursts(graph, top=top) if summary["years"] else []
@@ -348,7 +365,8 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         "parameters": parameters,
         "summary": summary,
         "top_concepts": [{"id": c, "name": _name(graph, c), "papers": graph.nodes[c].get("papers", 0)}
-                         for c in concepts[:top]],
+                         for c in _leading_concepts(graph, concepts[:top], top)],
+        "descriptive": production,
         "central_papers": _centrality_rows(graph, paper_table, top),
         "central_concepts": _centrality_rows(graph, concept_table, top),
         "bipartite": _centrality_rows(graph, bipartite_table, top),

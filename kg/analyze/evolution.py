@@ -46,11 +46,13 @@ from kg.analysis import SEED
 from kg.errors import OptionError
 from kg.graph import node_label, projection
 
-__all__ = ["time_slices", "link_themes", "thematic_evolution", "MIN_INCLUSION", "MIN_SIZE", "MIN_SHARED"]
+__all__ = ["time_slices", "link_themes", "thematic_evolution", "MIN_INCLUSION", "MIN_SIZE", "MIN_SHARED",
+           "EQUAL_SLICES"]
 
 MIN_INCLUSION = 0.18  # inclusion index from which two themes of adjacent slices are linked
 MIN_SIZE = 3  # papers a slice's community needs to be a theme
 MIN_SHARED = 2  # concepts two linked themes share at least
+EQUAL_SLICES = 3  # slices of about equal paper counts when none are asked for (bibliometrix users compare 3 or 4)
 
 
 def time_slices(years: Iterable[int], *, cuts: Sequence[int] | None = None,

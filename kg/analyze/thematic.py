@@ -35,21 +35,26 @@ from kg.analysis import SEED
 from kg.analyze.communities import detect_communities
 from kg.graph import node_label
 
-__all__ = ["QUADRANTS", "association_graph", "callon_metrics", "place_in_quadrants", "thematic_map"]
+__all__ = ["QUADRANTS", "association_graph", "callon_metrics", "place_in_quadrants", "thematic_map", "community_map"]
 
 QUADRANTS = ("motor", "niche", "emerging or declining", "basic")
 
 
-def association_graph(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2) -> nx.Graph:
+def association_graph(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2,
+                      concepts: Sequence[str] | None = None) -> nx.Graph:
     """The ``top`` most frequent concepts (in at least ``min_papers`` papers) linked by equivalence index.
 
+    ``concepts``: these concepts instead (``top`` and ``min_papers`` then do not apply).
     Edges carry ``weight`` (the equivalence index) and ``count`` (papers in common).
     """
-    frequent = sorted(
-        (n for n, d in graph.nodes(data=True) if d.get("kind") == "concept" and d.get("papers", 0) >= min_papers),
-        key=lambda n: (-graph.nodes[n]["papers"], n),
-    )[:top]
-    chosen = set(frequent)
+    if concepts is not None:
+        chosen = {c for c in concepts if graph.nodes[c].get("papers", 0) > 0}
+    else:
+        chosen = set(sorted(
+            (n for n, d in graph.nodes(data=True)
+             if d.get("kind") == "concept" and d.get("papers", 0) >= min_papers),
+            key=lambda n: (-graph.nodes[n]["papers"], n),
+        )[:top])
     out = nx.Graph()
     out.add_nodes_from(sorted(chosen))
     for u, v, key, data in graph.edges(keys=True, data=True):
@@ -158,6 +163,53 @@ def thematic_map(graph: nx.MultiDiGraph, *, top: int = 250, min_papers: int = 2,
             "centrality": metric["centrality"],
             "density": metric["density"],
         })
+    for row, quadrant in zip(rows, place_in_quadrants(rows)):
+        row["quadrant"] = quadrant
+    return rows
+
+
+def community_map(graph: nx.MultiDiGraph, communities: Sequence[dict], *, min_size: int = 2) -> list[dict]:
+    """The thematic map of the paper communities: one theme per community, from the one analysis.
+
+    Each community of ``min_size`` papers or more with distinctive concepts is a theme
+    (VOSviewer's and bibliometrix's users read a map of the communities they see on the
+    page). Its concepts are its distinctive concepts (``communities[i]["concepts"]``), a
+    concept distinctive of several communities staying with the one it is most distinctive
+    of (highest score, then lowest number), so the clusters are disjoint as Callon's
+    measures need. Centrality and density are computed on the equivalence-index links
+    among all the themes' concepts (:func:`association_graph`).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A kg graph.
+    communities : sequence of dict
+        The analysis's communities (:func:`kg.analyze.community_rows`): ``id``, ``size``,
+        ``label``, ``concepts`` (``{"id", "score"}``, most distinctive first).
+    min_size : int
+        Smaller communities are left off the map.
+
+    Returns
+    -------
+    list of dict
+        One row per theme, largest community first: ``id`` (the community's number),
+        ``label`` (the community's), ``concepts`` (ids), ``papers`` (the community's size),
+        ``centrality``, ``density``, ``quadrant``.
+    """
+    shown = sorted((c for c in communities if c["size"] >= min_size and c["concepts"]),
+                   key=lambda c: (-c["size"], c["id"]))
+    owner: dict[str, tuple[float, int]] = {}
+    for row in shown:
+        for concept in row["concepts"]:
+            best = owner.get(concept["id"])
+            if best is None or (-concept["score"], row["id"]) < (-best[0], best[1]):
+                owner[concept["id"]] = (concept["score"], row["id"])
+    members = [[c["id"] for c in row["concepts"] if owner[c["id"]][1] == row["id"]] for row in shown]
+    assoc = association_graph(graph, concepts=sorted(owner))
+    metrics = callon_metrics(assoc, [set(m) for m in members])
+    rows = [{"id": row["id"], "label": row["label"], "concepts": concepts, "papers": row["size"],
+             "centrality": metric["centrality"], "density": metric["density"]}
+            for row, concepts, metric in zip(shown, members, metrics)]
     for row, quadrant in zip(rows, place_in_quadrants(rows)):
         row["quadrant"] = quadrant
     return rows

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-__all__ = ["papers_per_year", "concept_trends", "kleinberg_bursts", "concept_bursts"]
+__all__ = ["MIN_TREND_PAPERS", "papers_per_year", "concept_trends", "sparse_years", "kleinberg_bursts", "concept_bursts"]
 
 
 def papers_per_year(graph: nx.MultiDiGraph) -> dict[int, int]:
@@ -155,3 +155,18 @@ def concept_bursts(graph: nx.MultiDiGraph, *, min_papers: int = 5, s: float = 2.
                          "papers": sum(counts[burst["start"]:burst["end"] + 1])})
     rows.sort(key=lambda r: (-r["weight"], r["id"], r["start"]))
     return rows[:top] if top is not None else rows
+
+
+#: Years with fewer papers are left out of trend charts: a share of a handful of papers is noise.
+MIN_TREND_PAPERS = 10
+
+
+def sparse_years(trends: dict, min_papers: int = MIN_TREND_PAPERS) -> list[int]:
+    """The years of ``trends`` (:func:`concept_trends`) with fewer than ``min_papers`` papers.
+
+    Examples
+    --------
+    >>> sparse_years({"years": [2001, 2002, 2003], "papers": [2, 40, 9]}, 10)
+    [2001, 2003]
+    """
+    return [year for year, n in zip(trends["years"], trends["papers"]) if n < min_papers]

@@ -5,20 +5,60 @@ from __future__ import annotations
 import errno
 import functools
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from kg.errors import KgError, OptionError
 from kg.escape import terminal_text
 from kg.extract.embedder import PRECISIONS
 
-app = typer.Typer(
-    help="kg — build a citation-style knowledge graph from research papers.",
+def _plain_flags(params: list) -> list:
+    """Flags show no ``<bool>`` type in help: the flag is the value."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    """A kg command: usage lines as ``kg report [OPTIONS] DIRECTORY``, flags without ``<bool>``."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = (param.metavar or param.name or "").upper()
+                name = name if param.required else f"[{name}]"
+                pieces.append(name + ("..." if param.nargs != 1 else ""))
+        return pieces
+
+    def get_params(self, ctx) -> list:
+        return _plain_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx) -> list:
+        return _plain_flags(super().get_params(ctx))
+
+
+class _App(typer.Typer):
+    """The ``kg`` Typer app: every command made with :class:`_Command`."""
+
+    def command(self, *args, **kwargs):
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
+    cls=_Group,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
-    add_completion=False,
+    # plain text: help that says pip install 'kg[gds]' shows the brackets (Rich markup would eat them)
+    rich_markup_mode=None,
 )
 
 
@@ -38,6 +78,10 @@ def _root(
     """kg — build a citation-style knowledge graph from research papers.
 
     Start with: kg build PAPERS.jsonl --out out/  (then open out/graph.html and out/report.md)
+
+    Extras (pip install 'kg[NAME]'): kg[gds] for kg report --engine gds (Neo4j Graph Data Science),
+    kg[ray] for --engine ray (extraction on a Ray cluster), kg[parallel] for --nx-backend parallel,
+    kg[notebook] for KnowledgeGraph.to_pandas(). Shell completion: kg --install-completion.
     """
 
 
@@ -130,18 +174,88 @@ def check_resolution(resolution: Optional[float]) -> None:
         raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
 
 
-class ProgressBar:
-    """Progress on stderr: a tqdm bar per stage on a terminal (or with KG_PROGRESS=1), else a
-    line at every quarter of a long stage; and one line as each build stage ends."""
+_STAGE_NAMES = {"documents": "embedding abstracts", "phrases": "embedding phrases", "candidates": "candidate phrases",
+                "ranking": "ranking keyphrases"}
 
-    def __init__(self) -> None:
+
+class ProgressBar:
+    """What a long command says on stderr while it works, by ``verbosity`` (-1 quiet, 0, 1 verbose).
+
+    On a terminal (or with ``KG_PROGRESS=1``): a live tqdm bar with ETA per long stage and a
+    status line naming the stages done, then one summary line (:meth:`finish`). Without a
+    terminal (a log, a pipe): one line per build stage with its seconds, and a line at every
+    quarter of a long stage. Verbose adds the wall/CPU/memory of every stage and step, in
+    both modes; quiet says nothing (warnings and errors still reach stderr).
+    """
+
+    def __init__(self, verbosity: int = 0, *, terminal: bool | None = None) -> None:
         import os
 
-        self.bars_enabled = sys.stderr.isatty() or os.environ.get("KG_PROGRESS") == "1"
+        self.verbosity = verbosity
+        self.terminal = (sys.stderr.isatty() or os.environ.get("KG_PROGRESS") == "1") if terminal is None \
+            else terminal
+        self.bars_enabled = self.terminal and verbosity >= 0
         self.bars: dict = {}
         self.quarters: dict[str, int] = {}
+        self.stages: list = []
+        self.status = None
+        self.started = time.perf_counter()
+        self._ticking = None
+
+    def _tick(self) -> None:
+        """Once a second while bars are open: redraw them and the status line (elapsed times stay live
+        through a long chunk of work)."""
+        import threading
+
+        if self._ticking is not None:
+            return
+        self._ticking = threading.Event()
+
+        def run(stop=self._ticking):
+            while not stop.wait(1.0):
+                for bar in list(self.bars.values()):
+                    if not bar.disable:
+                        bar.refresh()
+                if self.status is not None and not self.status.disable:
+                    self._status()
+
+        threading.Thread(target=run, name="kg-progress", daemon=True).start()
+
+    def _status(self) -> None:
+        if not self.bars_enabled:
+            return
+        from tqdm import tqdm
+
+        if self.status is None:
+            self.status = tqdm(total=None, file=sys.stderr, leave=False, bar_format="{desc}", **self._width())
+            self._tick()
+        done = [s for s in self.stages if s.cpu == s.cpu]
+        what = f"{len(done)} stages done, last {done[-1].name} ({done[-1].wall:.1f} s)" if done else "starting"
+        self.status.set_description_str(terminal_text(f"kg: {what}; {time.perf_counter() - self.started:.0f} s so far"))
+
+    @staticmethod
+    def _width() -> dict:
+        """tqdm's width: the terminal's as it changes, or 100 columns where it reports none (0x0)."""
+        import os
+
+        try:
+            if os.get_terminal_size(sys.stderr.fileno()).columns > 0:
+                return {"dynamic_ncols": True}
+        except (OSError, ValueError):
+            pass
+        return {"ncols": 100}
+
+    def _write(self, message: str) -> None:
+        if self.bars_enabled:
+            from tqdm import tqdm
+
+            tqdm.write(terminal_text(message), file=sys.stderr)
+        else:
+            warn(message)
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.verbosity < 0:
+            return
         if not self.bars_enabled:
             quarter = 4 * done // max(total, 1)
             if total >= 2000 and 0 < quarter < 4 and self.quarters.get(stage, 0) < quarter:
@@ -150,17 +264,56 @@ class ProgressBar:
             return
         from tqdm import tqdm
 
+        if self.status is None:
+            self._status()
         bar = self.bars.get(stage)
         if bar is None:
-            bar = self.bars[stage] = tqdm(total=total, desc=f"embedding {stage}", unit="text",
-                                          file=sys.stderr, leave=False)
+            if done >= total:  # done at once: no bar to show
+                return
+            bar = self.bars[stage] = tqdm(total=total, desc=f"kg: {_STAGE_NAMES.get(stage, stage)}", unit="text",
+                                          file=sys.stderr, leave=False, **self._width())
+            self._tick()
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
 
     def stage(self, stage) -> None:
-        """A build stage ended: one line with its wall and CPU time and memory."""
-        warn(f"kg: {stage.line()}")
+        """A build stage ended: a line (a log), the status line (a terminal), its full timing (verbose)."""
+        self.stages.append(stage)
+        step = stage.cpu != stage.cpu  # NaN: a step inside a stage
+        if self.verbosity < 0 or (step and self.verbosity < 1):
+            return
+        if self.verbosity > 0:
+            self._write(f"kg: {stage.line()}")
+        elif not self.terminal:
+            self._write(f"kg: {stage.name}: {stage.wall:.1f} s")
+        self._status()
+
+    def finish(self) -> None:
+        """Close the bars; on a terminal, one summary line: the time taken and the slowest stages."""
+        if self._ticking is not None:
+            self._ticking.set()
+        for bar in self.bars.values():
+            bar.close()
+        if self.status is not None:
+            self.status.close()
+        if not self.bars_enabled or self.verbosity > 0:
+            return
+        stages = sorted((s for s in self.stages if s.cpu == s.cpu), key=lambda s: -s.wall)
+        slowest = ", ".join(f"{s.name} {s.wall:.1f} s" for s in stages[:3])
+        warn(f"kg: done in {time.perf_counter() - self.started:.1f} s" + (f" (slowest: {slowest})" if slowest else ""))
+
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but warnings and errors.")]
+VerboseOpt = Annotated[bool, typer.Option(
+    "--verbose", "-v", help="Also print each stage's wall and CPU time and memory (and the steps inside).")]
+
+
+def verbosity(quiet: bool, verbose: bool) -> int:
+    """-1 (quiet), 0 or 1 (verbose); both given is an error."""
+    if quiet and verbose:
+        raise KgError("choose one of --quiet and --verbose")
+    return -1 if quiet else 1 if verbose else 0
 
 
 InputsArg = Annotated[list[Path], typer.Argument(help="Corpus files: .txt, .jsonl, .json, .csv, .tsv, .bib, "

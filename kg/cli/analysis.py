@@ -94,8 +94,12 @@ def report(
     show(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
     if not page:
         warn(f"no graph.html in {target} to update (kg viz {directory} writes one with these communities)")
-    warn("a Neo4j copy of this graph shows the old communities until kg push "
-         f"{directory if target == directory else target} is run again")
+    from kg.export.push_record import read_push_record
+
+    pushed = read_push_record(directory)
+    if pushed is not None:
+        warn(f"the Neo4j copy of this graph ({pushed.get('uri')}, pushed {pushed.get('pushed_at')}) shows the old "
+             f"communities until kg push {directory if target == directory else target} is run again")
 
 
 @app.command()
@@ -175,7 +179,8 @@ def evolution(
         "--slices", show_default=False,
         help="Years that start a time slice, comma-separated: 2000,2010 gives …–1999, 2000–2009, 2010–….")] = None,
     equal: Annotated[Optional[int], typer.Option(
-        "--equal", min=1, show_default=False, help="Instead of --slices: N slices of about equal paper counts.")] = None,
+        "--equal", min=1, show_default=False,
+        help="Instead of --slices: N slices of about equal paper counts (without either: 3).")] = None,
     min_inclusion: Annotated[float, typer.Option(
         "--min-inclusion", min=0.0, max=1.0, help="Lowest inclusion index that links themes of adjacent slices.")] = 0.18,
     min_size: Annotated[int, typer.Option("--min-size", min=1, help="Fewest papers of a theme.")] = 3,
@@ -185,11 +190,15 @@ def evolution(
 
     The report gets a timeline table per theme, the links between slices and an alluvial figure (report.html); report.json and analysis.json hold the same under "evolution".
     """
+    from kg.analyze.evolution import EQUAL_SLICES
     from kg.api import load
     from kg.errors import OptionError
 
-    if (slices is None) == (equal is None):
-        raise OptionError("slices", "give either --slices YEAR,YEAR,… or --equal N")
+    if slices is not None and equal is not None:
+        raise OptionError("slices", "give either --slices YEAR,YEAR,… or --equal N, not both")
+    chosen = slices is None and equal is None
+    if chosen:
+        equal = EQUAL_SLICES
     cuts = None
     if slices is not None:
         try:
@@ -204,6 +213,10 @@ def evolution(
         result = built.evolution(cuts=cuts, equal=equal, min_inclusion=min_inclusion, min_size=min_size)
         files = result.write_analysis(directory, page=False)
     found = result.analysis["evolution"]
+    if chosen:
+        spans = ", ".join(f"{s['start']}–{s['end']} ({s['papers']} papers)" for s in found["slices"])
+        warn(f"no --slices or --equal given: {len(found['slices'])} slices of about equal paper counts: {spans} "
+             "(--slices 2000,2010 or --equal N chooses others)")
     rows = [{"theme": t["id"], "slice": f"{s['start']}-{s['end']}", "papers": t["size"], "status": t["status"],
              "label": t["label"]} for s in found["slices"] for t in s["themes"]]
     print_rows(["theme", "slice", "papers", "status", "label"], rows, as_json)

@@ -11,7 +11,8 @@ import typer
 from kg.cli._common import (
     app, reports_errors, show, warn, InputsArg, FormatOpt, StrictOpt, MapOpt, DiversityOpt, PositionOpt,
     TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
-    ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use
+    ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use, QuietOpt,
+    VerboseOpt, verbosity
 )
 from kg.analysis import SEED
 from kg.errors import KgError
@@ -23,7 +24,8 @@ def _given(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
-def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | None, started: float) -> None:
+def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | None, started: float,
+            level: int = 0) -> None:
     """kg build --update: the papers of INPUTS added to the build in ``folder``."""
     import os
 
@@ -34,19 +36,33 @@ def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | Non
         from kg.extract.cache import check_cache
 
         check_cache(cache_path)
-    progress = ProgressBar()
-    result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
-                        on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
+    progress = ProgressBar(level)
+    try:
+        result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
+                            on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
+    finally:
+        progress.finish()
+    say = show if level >= 0 else (lambda message: None)
     log = result.changelog or {}
     for line in summary_lines(log):
-        show(line)
-    corpus = result.corpus
-    for skip in corpus.skipped[:10]:
+        say(line)
+    _skips(result.corpus, level)
+    say(f"changelog: {folder / 'changelog.md'} (and changelog.json)")
+    say(f"wrote {len(result.files)} files to {folder} in {time.perf_counter() - started:.1f}s")
+
+
+def _skips(corpus, level: int) -> None:
+    """The skipped records on stderr: the first ten (all with --verbose); quiet: their count only."""
+    if not corpus.skipped:
+        return
+    if level < 0:
+        warn(f"kg: {len(corpus.skipped)} record(s) skipped (kg build without --quiet lists them)")
+        return
+    shown = corpus.skipped if level > 0 else corpus.skipped[:10]
+    for skip in shown:
         warn(f"  skipped {skip}")
-    if len(corpus.skipped) > 10:
-        warn(f"  … and {len(corpus.skipped) - 10} more")
-    show(f"changelog: {folder / 'changelog.md'} (and changelog.json)")
-    show(f"wrote {len(result.files)} files to {folder} in {time.perf_counter() - started:.1f}s")
+    if len(corpus.skipped) > len(shown):
+        warn(f"  … and {len(corpus.skipped) - len(shown)} more (--verbose lists them all)")
 
 
 @app.command()
@@ -95,11 +111,23 @@ def build(
     html: Annotated[bool, typer.Option("--html/--no-html", help="Write graph.html.")] = True,
     engine: EngineOpt = "local",
     backend: NxBackendOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Build the paper–concept graph from INPUTS and write graph files, report and HTML to --out.
 
     With --update OUT, add INPUTS to the build in OUT instead (see --update).
+
+    \b
+    Examples:
+      kg build examples/papers.jsonl --out out/example
+      kg build scopus.csv wos.txt --out out/field     (formats mix; a paper in both counts once)
+      kg build refs.bib --format bibtex --top-n 8 --out out/refs
+      kg build more.jsonl --update out/field          (add papers to a build)
+
+    On a terminal it shows a progress bar per long stage; in a log, one line per stage.
     """
+    level = verbosity(quiet, verbose)
     from kg.pipeline import BuildOptions, build as run_build
 
     started = time.perf_counter()
@@ -117,7 +145,7 @@ def build(
         if _given(ctx, "out") and out.resolve() != update.resolve():
             raise KgError(f"--out {out} and --update {update} name two folders; an update writes into the build "
                           "it updates: give --update OUT alone")
-        _update(inputs, update, given, default_cache(cache, no_cache, update), started)
+        _update(inputs, update, given, default_cache(cache, no_cache, update), started, level)
         return
     extraction_weights(extractor, position_weight, title_weight)
     backend = nx_backend(backend)
@@ -137,13 +165,22 @@ def build(
         from kg.extract.cache import check_cache
 
         check_cache(cache_path)
-    progress = ProgressBar()
+    progress = ProgressBar(level)
     from kg.nxbackend import tally
 
-    with tally() as counts:
-        result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
-                           on_stage=progress.stage, cache=cache_path)
+    try:
+        with tally() as counts:
+            result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
+                               on_stage=progress.stage, cache=cache_path)
+    finally:
+        progress.finish()
     show_backend_use(backend, counts)
+    if result.embedded.get("damaged"):
+        warn(f"Warning: {result.embedded['damaged']} damaged rows of the embedding cache {cache_path} "
+             "(not a vector of the model's length): their texts were embedded again and the rows rewritten")
+    if level < 0:
+        _skips(result.corpus, level)
+        return
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
     repairs = ", ".join(f"{n} {kind}" for kind, n in corpus.text_repairs.items())
@@ -153,13 +190,7 @@ def build(
                + (f", {corpus.repaired} with unencodable or direction-changing characters removed"
                   if corpus.repaired else "")
                + (f", text repaired ({repairs})" if repairs else ""))
-    for skip in corpus.skipped[:10]:
-        warn(f"  skipped {skip}")
-    if len(corpus.skipped) > 10:
-        warn(f"  … and {len(corpus.skipped) - 10} more")
-    if result.embedded.get("damaged"):
-        warn(f"Warning: {result.embedded['damaged']} damaged rows of the embedding cache {cache_path} "
-             "(not a vector of the model's length): their texts were embedded again and the rows rewritten")
+    _skips(corpus, level)
     edges = s["edges"]
     show(f"concepts: {s['concepts']} ({s['shared_concepts']} shared by 2+ papers)")
     show(f"edges: {edges['mentions']} mentions, {edges['related']} related, "

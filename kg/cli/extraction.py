@@ -26,8 +26,12 @@ def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache
         embedder = CachedEmbedder(embedder, cache)
     tuned = {k: v for k, v in (("diversity", diversity), ("position_weight", position_weight),
                                ("title_weight", title_weight)) if v is not None}
-    return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, extractor=extractor, engine=engine,
-                              on_progress=ProgressBar(), **tuned)
+    progress = ProgressBar()
+    try:
+        return extract_keyphrases(papers, embedder, top_n=top_n, n_jobs=2, extractor=extractor, engine=engine,
+                                  on_progress=progress, **tuned)
+    finally:
+        progress.finish()
 
 
 @app.command()

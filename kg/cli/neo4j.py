@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -23,6 +25,10 @@ DatabaseOpt = Annotated[Optional[str], typer.Option(
     "--database", "-d", envvar="NEO4J_DATABASE", show_default=False, help="Database (default: the server's).")]
 TimeoutOpt = Annotated[float, typer.Option(
     "--timeout", min=1.0, help="Seconds to keep retrying when the server is unreachable or restarting.")]
+
+
+# A bare word (letters, digits, _): a library query's name; a Cypher statement always has a space or bracket.
+_LIBRARY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\.cypher)?$")
 
 
 class _Neo4jConnection:
@@ -108,6 +114,10 @@ def push(
     nodes, rels = result.totals("found")
     show(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
                f"({time.perf_counter() - started:.1f}s)")
+    if directory.is_dir():
+        from kg.export.push_record import record_push
+
+        record_push(directory, uri=uri, database=database)
     for name, dimensions in result.vector_indexes.items():
         show(f"vector index {name}: {dimensions} dimensions, cosine")
 
@@ -115,10 +125,13 @@ def push(
 @app.command()
 @reports_errors
 def query(
-    cypher: Annotated[Optional[str], typer.Argument(help="A Cypher statement (or use --file).",
-                                                    show_default=False)] = None,
-    file: Annotated[Optional[Path], typer.Option("--file", help="A .cypher file, e.g. cypher/top_concepts.cypher.",
+    cypher: Annotated[Optional[str], typer.Argument(
+        metavar="QUERY", help="The name of a query in kg's library (kg query --list), or a Cypher statement.",
+        show_default=False)] = None,
+    file: Annotated[Optional[Path], typer.Option("--file", help="A .cypher file of your own.",
                                                  show_default=False)] = None,
+    list_queries: Annotated[bool, typer.Option("--list", help="List the library's queries and their parameters.")
+                            ] = False,
     param: Annotated[Optional[list[str]], typer.Option(
         "--param", metavar="NAME=VALUE", show_default=False,
         help="Query parameter (repeatable); VALUE is JSON when it parses as JSON, else text.")] = None,
@@ -138,15 +151,28 @@ def query(
         "--build", show_default=False,
         help="With --embed: the build folder whose model settings to embed with (default: kg's packaged model).")] = None,
 ) -> None:
-    """Run a Cypher query against Neo4j, read-only unless --write; print a table, --json or --csv.
+    """Run a query against Neo4j, read-only unless --write; print a table, --json or --csv.
 
-    The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
+    \b
+    kg ships a library of queries for common questions, found by name from anywhere:
+      kg query --list
+      kg query top_concepts --param limit=10
+      kg query similar_papers --param paper=ID
+
+    A Cypher statement or --file FILE runs your own.
     """
-    from kg.export.cypher import (check_parameters, parse_param, query_parameters, query_rows, read_query_file,
-                                  stream_rows)
+    from kg.export.cypher import (check_parameters, library_query, parse_param, query_library, query_parameters,
+                                  query_rows, read_query_file, stream_rows)
 
+    if list_queries:
+        for name, found in query_library().items():
+            params = [*found.required, *(f"{k}={json.dumps(v)}" for k, v in found.defaults.items())]
+            show(f"{name}: {found.description}" + (f"  [params: {', '.join(params)}]" if params else ""))
+        return
     if (cypher is None) == (file is None):
-        raise KgError("give a Cypher statement or --file, not both")
+        raise KgError("give a query name (kg query --list) or a Cypher statement, or --file, not both")
+    if cypher is not None and _LIBRARY_NAME.match(cypher):
+        file, cypher = Path(library_query(cypher).path), None
     if as_json and as_csv:
         raise KgError("choose one of --json and --csv")
     given = dict(parse_param(p) for p in param or ())

@@ -32,6 +32,8 @@ __all__ = [
     "load_statement",
     "split_statements",
     "read_query_file",
+    "query_library",
+    "library_query",
     "parse_param",
     "query_parameters",
     "check_parameters",
@@ -124,6 +126,33 @@ class QueryFile:
         if missing:
             raise Neo4jError(f"{self.path} needs the parameter(s) {', '.join(missing)}")
         return {**self.defaults, **given}
+
+
+def query_library(cypher_dir: Path | None = None) -> dict[str, QueryFile]:
+    """The curated queries shipped with kg (``cypher/*.cypher``, installed as ``kg/_cypher``), by name.
+
+    Examples
+    --------
+    >>> "top_concepts" in query_library()
+    True
+    """
+    folder = cypher_dir or CYPHER_DIR
+    return {path.stem: read_query_file(path) for path in sorted(folder.glob("*.cypher"))}
+
+
+def library_query(name: str, cypher_dir: Path | None = None) -> QueryFile:
+    """The library query called ``name`` (``top_concepts``; ``top_concepts.cypher`` works too).
+
+    Raises
+    ------
+    Neo4jError
+        When there is no such query; the message lists the names there are.
+    """
+    library = query_library(cypher_dir)
+    stem = name[: -len(".cypher")] if name.endswith(".cypher") else name
+    if stem not in library:
+        raise Neo4jError(f"no query named {name!r} in kg's query library; there are: {', '.join(library)}")
+    return library[stem]
 
 
 def read_query_file(path: str | Path) -> QueryFile:

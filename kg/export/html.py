@@ -26,6 +26,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from importlib import resources
+from urllib.parse import quote, urlsplit
 
 import networkx as nx
 import numpy as np
@@ -40,7 +41,8 @@ __all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#17becf", "#bcbd22", "#8c6d31", "#637939", "#d6616b", "#7b4173", "#3182bd",
            "#e6550d", "#31a354", "#843c39", "#5254a3")
-OTHER_COLOR = "#a0a0a0"
+OTHER_COLOR = "#a0a0a0"  # the communities past the palette, grouped as "other" in the legend
+NONE_COLOR = "#d9d9d9"  # nodes in no community
 _EXCERPT = 280
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -195,6 +197,31 @@ def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[st
     return [node_label(graph.nodes[c], c) for _, c in sorted(mentioned)[:limit]]
 
 
+def paper_link(node: str, data: Mapping) -> str | None:
+    """A web address for a paper: its DOI (``https://doi.org/…``), else its arXiv page, else an
+    ``http(s)`` URL among its ids or as its id; None when it has none (no other scheme is ever linked).
+
+    Examples
+    --------
+    >>> paper_link("p1", {"doi": "10.1145/3015022.3015026"})
+    'https://doi.org/10.1145/3015022.3015026'
+    >>> paper_link("p2", {"ids": ["arxiv:hep-th/9901001"]}), paper_link("javascript:alert(1)", {})
+    ('https://arxiv.org/abs/hep-th/9901001', None)
+    """
+    ids = [str(i) for i in data.get("ids") or []]
+    doi = data.get("doi") or next((i[4:] for i in ids if i.startswith("doi:")), None)
+    if doi:
+        return "https://doi.org/" + quote(str(doi).strip(), safe="/:;()._-<>[]")
+    arxiv = next((i[6:] for i in ids if i.startswith("arxiv:")), None)
+    if arxiv:
+        return "https://arxiv.org/abs/" + quote(arxiv.strip(), safe="/.-_")
+    for candidate in [i.partition(":")[2] for i in ids if i.startswith("url:")] + [node]:
+        parts = urlsplit(candidate.strip())
+        if parts.scheme.lower() in ("http", "https") and parts.netloc:
+            return quote(candidate.strip(), safe=":/?#[]@!$&'()*+,;=%-._~")
+    return None
+
+
 def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
     if data.get("kind") == "community":
         papers = []
@@ -212,6 +239,7 @@ def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
             "authors": authors[:4] + (["et al."] if len(authors) > 4 else []),
             "concepts": _top_concepts(graph, node),
             "abstract": _excerpt(data.get("abstract", "")),
+            "link": paper_link(node, data),
         }
     shown = {data.get("name"), data.get("acronym")}  # the title has them
     aliases = [str(a) for a in data.get("aliases") or [] if a not in shown]
@@ -249,6 +277,7 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, ti
                 for n, size in zip(nodes, sizes)}
     positions = layout_positions(view, seed=seed, spacing=60.0 if overview else 110.0, room=room)
     labels = view.graph.get("community_labels", [])
+    community_sizes = view.graph.get("community_sizes") or []
     sizes_in = {}
     out_nodes = []
     for node, size in zip(nodes, sizes):
@@ -275,9 +304,7 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, ti
     for _, _, d in edges:
         by_kind[d["kind"]] = max(by_kind.get(d["kind"], 0.0), float(d.get("weight", 1)))
     out_edges = [[index[u], index[v], _width(d, by_kind), 1 if d.get("cites") else 0] for u, v, d in edges]
-    legend = [{"community": k, "label": labels[k] if 0 <= k < len(labels) else "no community",
-               "color": color_of(k), "count": count}
-              for k, count in sorted(sizes_in.items(), key=lambda kv: (kv[0] < 0, kv[0]))]
+    legend = _legend(sizes_in, labels, community_sizes)
     kinds = {"paper": 0, "concept": 0, "community": 0}
     for node in nodes:
         kind = view.nodes[node].get("kind")
@@ -292,15 +319,44 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, ti
         "left_out": view.graph.get("left_out"),
         "palette": list(PALETTE),
         "other_color": OTHER_COLOR,
+        "none_color": NONE_COLOR,
         "nodes": out_nodes,
         "edges": out_edges,
         "legend": legend,
     }
 
 
+def _legend(shown: Mapping[int, int], labels: Sequence[str], sizes: Sequence[int]) -> list[dict]:
+    """One legend entry per community the view shows, its count the community's papers in the one
+    analysis (so every view says the same); communities past the palette grouped as one "other"
+    entry with its own colour; nodes in no community last (counted as shown).
+
+    Each entry: ``community`` (number, ``"other"`` or -1), ``members`` (the numbers it stands
+    for), ``label``, ``color``, ``count``.
+    """
+    def size(k: int) -> int:
+        return int(sizes[k]) if 0 <= k < len(sizes) else int(shown[k])
+
+    own = sorted(k for k in shown if 0 <= k < len(PALETTE))
+    tail = sorted(k for k in shown if k >= len(PALETTE))
+    legend = [{"community": k, "members": [k], "label": labels[k] if k < len(labels) else "",
+               "color": color_of(k), "count": size(k)} for k in own]
+    if tail:
+        legend.append({"community": "other", "members": tail,
+                       "label": f"other communities ({len(tail)}: {tail[0]}–{tail[-1]})" if len(tail) > 1
+                       else f"community {tail[0]}" + (f" · {labels[tail[0]]}" if tail[0] < len(labels) else ""),
+                       "color": OTHER_COLOR, "count": sum(size(k) for k in tail)})
+    if any(k < 0 for k in shown):
+        legend.append({"community": -1, "members": [-1], "label": "no community", "color": NONE_COLOR,
+                       "count": sum(n for k, n in shown.items() if k < 0)})
+    return legend
+
+
 def color_of(community: int) -> str:
-    """The colour of community ``community`` (grey past the palette or for none)."""
-    return PALETTE[community] if 0 <= community < len(PALETTE) else OTHER_COLOR
+    """The colour of community ``community``: the palette's, grey past it ("other"), light grey for none."""
+    if community < 0:
+        return NONE_COLOR
+    return PALETTE[community] if community < len(PALETTE) else OTHER_COLOR
 
 
 def _asset(name: str) -> str:

@@ -18,8 +18,10 @@ Views
 ``communities``
     One node per paper community (``papers``: its size), joined by the weight of
     the ``related`` and ``cites`` links between their papers (communities linked to
-    no other are left out, and counted in ``left_out``); each node carries the
-    community's top concepts and most central papers for the page's details panel.
+    no other are left out, and counted in ``left_out``); each community keeps only its
+    ``COMMUNITY_LINKS`` strongest links, so the overview's edges say which communities
+    belong together; each node carries the community's top concepts and most central
+    papers for the page's details panel.
 ``cocitation``, ``coupling``
     Papers joined by co-citation (weight: corpus papers citing both) or bibliographic
     coupling (weight: references both cite), see :mod:`kg.citations`; papers without
@@ -59,6 +61,7 @@ SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
 CONCEPT_LINKS = 4  # concepts view: the strongest links each concept keeps
+COMMUNITY_LINKS = 3  # communities view: the strongest links each community keeps
 
 
 def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = None,
@@ -179,6 +182,13 @@ def find_node(view: nx.Graph, graph: nx.MultiDiGraph, query: str) -> str:
         raise ViewError("focus", f"{query!r} is a {kind}, not shown in this view; try the bipartite view")
     wanted = query.casefold().strip()
     exact = sorted(n for n, d in view.nodes(data=True) if wanted in _names(d))
+    if len(exact) > 1:  # a title pasted as written names its paper, not the concept of the same words
+        for narrower in ([n for n in exact if query.strip() in {str(view.nodes[n].get(k) or "")
+                                                                for k in ("title", "name", "label")}],
+                         [n for n in exact if view.nodes[n].get("kind") == "paper"]):
+            if len(narrower) == 1:
+                return narrower[0]
+            exact = narrower or exact
     if len(exact) == 1:
         return exact[0]
     partial = exact or sorted(n for n, d in view.nodes(data=True)
@@ -296,7 +306,8 @@ def graph_view(
     networkx.Graph
         Nodes keep (copies of) their attributes plus ``community`` and
         ``centrality``; the graph attributes ``focus`` (node id or None),
-        ``community_labels`` (list of str) and ``left_out`` (communities view: how
+        ``community_labels`` (list of str), ``community_sizes`` (papers in each community or
+        cluster of the analysis, whatever the view shows of it) and ``left_out`` (communities view: how
         many communities, of how many papers, were left out for linking to no
         other; else None) describe the view.
 
@@ -322,6 +333,7 @@ def graph_view(
     membership, rows = community_membership(graph, analysis=analysis, communities=communities,
                                             community_labels=community_labels, seed=seed, resolution=resolution)
     labels = [row["label"] for row in rows]
+    sizes = [len(row["papers"]) for row in rows]
     if view == "communities":
         shown = _community_view(graph, membership, rows)
         membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
@@ -330,6 +342,9 @@ def graph_view(
         clusters = _map_clusters(analysis, view) if view != "coauthors" else None
         if clusters is not None:
             membership, labels = clusters
+            sizes = [0] * len(labels)
+            for k in membership.values():
+                sizes[k] += 1
     else:
         shown = _base_view(graph, view)
     if min_weight > 0:
@@ -359,7 +374,10 @@ def graph_view(
         shown = shown.subgraph(_linked_top(shown, scores, top, focus_id)).copy()
     if view == "concepts":
         shown = _strongest_links(shown, CONCEPT_LINKS)
-    out = nx.Graph(focus=focus_id, community_labels=labels, view=view, size_by=size_by, left_out=left_out)
+    elif view == "communities":
+        shown = _strongest_links(shown, COMMUNITY_LINKS)
+    out = nx.Graph(focus=focus_id, community_labels=labels, community_sizes=sizes, view=view, size_by=size_by,
+                   left_out=left_out)
     for node in sorted(shown):
         out.add_node(node, **shown.nodes[node])
         out.nodes[node]["community"] = membership.get(node, -1)

@@ -339,6 +339,8 @@ def _embed_in_chunks(embedder: Embedder, texts: Sequence[str], stage: str,
     (23% of the tokens on ACM's phrases in alphabetical chunks)."""
     out: np.ndarray | None = None  # filled in place: no second copy of a corpus' vectors
     done = 0
+    if on_progress and texts:
+        on_progress(stage, 0, len(texts))  # started: a bar can show before the first chunk is done
     for rows in _chunk_rows(texts, chunk):
         part = np.asarray(embedder.embed([texts[i] for i in rows]), dtype=np.float32)
         if out is None:

@@ -208,10 +208,26 @@ def load_corpus(paths: Sequence[str | os.PathLike[str]], *, format: str = "auto"
                                         "record(s) skipped in all)",
                          path=first.source, line=first.location)
     if not read:
+        _check_format(paths, format)
         raise InputError("no papers with an abstract in the input"
                          + (f"; {len(corpus.skipped)} record(s) skipped" if corpus.skipped else ""),
                          path=", ".join(os.fspath(p) for p in paths))
     return corpus
+
+
+def _check_format(paths: Sequence[str | os.PathLike[str]], format: str) -> None:
+    """No paper read with a format named: say so when a file looks like another format."""
+    if format == "auto":
+        return
+    for path in paths:
+        try:
+            looks = detect_format(os.fspath(path))
+        except InputError:
+            continue
+        if looks != format:
+            raise InputError(f"no paper read as {format} (format={format!r}); the file looks like {looks}: "
+                             f"read it as {looks}, or let kg find the format (format='auto')",
+                             path=os.fspath(path))
 
 
 def corpus_from_records(records: Sequence[Paper | Mapping[str, object]], *, strict: bool = False,

@@ -15,7 +15,7 @@ from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
 from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
 from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
-from kg.ingest.repair import KINDS, repair_text
+from kg.ingest.repair import KINDS, decode_entities, repair_text
 from kg.models import Paper
 
 __all__ = [
@@ -114,7 +114,7 @@ def _as_list(value: object, *, split: str | None = None) -> tuple[str, ...]:
     for part in parts:
         if isinstance(part, Mapping):  # {"name": ...} style authors
             part = part.get("name") or part.get("display_name") or ""
-        text = clean_text(part)
+        text = decode_entities(clean_text(part))
         if text:
             out.append(text)
     return tuple(out)
@@ -143,7 +143,7 @@ def _as_venue(value: object) -> tuple[str | None, list[str]]:
     if isinstance(value, (list, tuple)):
         names = list(_as_list(value))
         return (names[0] if names else None), names[1:]
-    return clean_text(value) or None, []
+    return decode_entities(clean_text(value)) or None, []
 
 
 #: Paper ids beginning like kg's own node ids (concepts ``c:``, authors ``a:``, venues ``v:``) get this

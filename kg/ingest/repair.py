@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from kg.ingest._latex import decode_latex
 
-__all__ = ["KINDS", "repair_text", "strip_markup", "join_hyphenation", "space_sentences", "decode_latex"]
+__all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "join_hyphenation", "space_sentences", "decode_latex"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
 KINDS = ("markup", "latex", "hyphenation", "sentence space")
@@ -63,6 +63,17 @@ def _unescape(text: str) -> str:
             break
         text = done
     return text
+
+
+def decode_entities(text: str) -> str:
+    """``text`` with HTML entities decoded, once for every reader (outputs escape for where they land).
+
+    Examples
+    --------
+    >>> decode_entities("community q&amp;a"), decode_entities("AT&T"), decode_entities("&amp;amp;")
+    ('community q&a', 'AT&T', '&')
+    """
+    return _unescape(text) if "&" in text else text
 
 
 def strip_markup(text: str) -> str:

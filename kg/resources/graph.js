@@ -16,7 +16,7 @@
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
-  function colorOf(k) { return k >= 0 && k < data.palette.length ? data.palette[k] : data.other_color; }
+  function colorOf(k) { return k < 0 ? data.none_color : k < data.palette.length ? data.palette[k] : data.other_color; }
   function mix(hex, toward, amount) {
     var n = parseInt(hex.slice(1), 16), t = toward === "white" ? 255 : 0;
     var rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(function (c) {
@@ -179,8 +179,35 @@
     ctx.restore();
     return boxes;
   }
+  // Every community disc shows its number inside, whatever room its label finds (the legend
+  // and the label below name it).
+  var discs = [], drawnDiscs = [];
+  data.nodes.forEach(function (n, k) { if (n.kind === "community") discs.push(k); });
+  function drawDiscNumbers(ctx) {
+    var scale = network.getScale(), out = [];
+    ctx.save();
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    discs.forEach(function (k) {
+      var node = body.nodes[k];
+      if (!node) return;
+      var px = Math.max(10, Math.min(18, sizeOf[k] * scale * 0.7)), size = px / scale;
+      ctx.font = "bold " + size.toFixed(3) + "px " + FONT;
+      ctx.lineWidth = size / 4;
+      ctx.strokeStyle = "rgba(255,255,255,0.9)";
+      ctx.fillStyle = "#1f2430";
+      var text = String(data.nodes[k].community);
+      ctx.strokeText(text, node.x, node.y);
+      ctx.fillText(text, node.x, node.y);
+      out.push({ node: k, text: text, px: Math.round(px * 10) / 10 });
+    });
+    ctx.restore();
+    return out;
+  }
   network.on("afterDrawing", function (ctx) {
     drawnLabels = drawLabels(ctx, labelOrder, LABEL_MIN, 600, LABEL_LEAD);
+    drawnDiscs = drawDiscNumbers(ctx);
     if (!keptNodes) return;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -210,6 +237,9 @@
   data.nodes.forEach(function (n, k) { byName.set(String(n.info.title).toLowerCase(), k); });
 
   var details = document.getElementById("kg-details");
+  function safeLink(url) {  // only web addresses are linked: http, https (a DOI as https://doi.org/)
+    return typeof url === "string" && /^https?:\/\/[^\s\/]+/i.test(url) ? url : null;
+  }
   function communityDetails(n, info) {
     details.appendChild(el("p", "kg-meta", "Community " + n.community));
     details.appendChild(el("h3", null, info.title));
@@ -254,6 +284,14 @@
         details.appendChild(chips);
       }
       if (info.abstract) details.appendChild(el("p", null, info.abstract));
+      var href = safeLink(info.link);
+      if (href) {
+        var link = el("a", "kg-link", href.indexOf("https://doi.org/") === 0 ? "DOI: " + href.slice(16) : href);
+        link.href = href;
+        link.target = "_blank";
+        link.rel = "noopener noreferrer";
+        details.appendChild(el("p")).appendChild(link);
+      }
     } else {
       details.appendChild(el("p", "kg-meta", info.papers + (info.papers === 1 ? " paper" : " papers")));
       if (info.aliases && info.aliases.length) details.appendChild(el("p", null, "Also: " + info.aliases.join(", ")));
@@ -318,9 +356,14 @@
   var activeCommunity = null;
   function clearSelection() {
     network.unselectAll();
-    highlight(null);
     details.hidden = true;
     setActiveCommunity(null);
+    if (yearKeep) highlight(yearKeep, function (e) { return yearKeep.has(e[0]) && yearKeep.has(e[1]); });
+    else highlight(null);
+  }
+  function resetView() {  // back to the overview: nothing selected, the whole view in sight
+    clearSelection();
+    network.fit({ animation: false });
   }
   function select(k, zoom) {
     setActiveCommunity(null);
@@ -356,18 +399,22 @@
     var li = el("li"), swatch = el("span", "kg-swatch");
     swatch.style.background = entry.color;
     li.appendChild(swatch);
-    var name = el("span", "kg-name", entry.community >= 0 ? entry.community + " · " + entry.label : entry.label);
+    var numbered = typeof entry.community === "number" && entry.community >= 0;
+    var name = el("span", "kg-name", numbered ? entry.community + " · " + entry.label : entry.label);
     name.title = entry.label;
     li.appendChild(name);
-    li.appendChild(el("span", "kg-count", entry.count));
+    var count = el("span", "kg-count", entry.count);
+    count.title = entry.community === -1 ? "nodes shown" : "papers in the community (the build's analysis)";
+    li.appendChild(count);
     li.addEventListener("click", function () {
       if (activeCommunity === entry.community) { clearSelection(); return; }
       network.unselectAll();
       details.hidden = true;
-      var keep = new Set();
-      data.nodes.forEach(function (n, k) { if (n.community === entry.community) keep.add(k); });
+      var members = new Set(entry.members), keep = new Set();
+      data.nodes.forEach(function (n, k) { if (members.has(n.community)) keep.add(k); });
       highlight(keep, function (e) { return keep.has(e[0]) && keep.has(e[1]); });
       setActiveCommunity(entry.community);
+      if (keep.size) network.fit({ nodes: Array.from(keep), animation: false });  // in sight, not off screen
     });
     legendItems.push({ li: li, community: entry.community });
     legendList.appendChild(li);
@@ -437,13 +484,121 @@
       if (current.length) choose(current[Math.min(Math.max(active, 0), current.length - 1)]);
       ev.preventDefault();
     } else if (ev.key === "Escape") {
-      input.value = ""; current = []; renderResults(); clearSelection(); input.blur();
+      input.value = ""; current = []; renderResults(); resetView(); input.blur();
     }
   });
   input.addEventListener("blur", function () { results.hidden = true; });
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "/" && document.activeElement !== input) { ev.preventDefault(); input.focus(); input.select(); }
-    else if (ev.key === "Escape" && document.activeElement !== input) clearSelection();
+    else if (ev.key === "Escape" && document.activeElement !== input) resetView();
+  });
+  document.getElementById("kg-fit").addEventListener("click", resetView);
+
+  // ---- year range --------------------------------------------------------------------------
+  // Papers outside the range are dimmed with everything linked only to them; concepts and
+  // authors stay while a paper of theirs is in the range.
+  var yearKeep = null, years = [];
+  data.nodes.forEach(function (n) { if (n.kind === "paper" && typeof n.info.year === "number") years.push(n.info.year); });
+  var yearFrom = document.getElementById("kg-year-from"), yearTo = document.getElementById("kg-year-to");
+  var minYear = years.length ? Math.min.apply(null, years) : null, maxYear = years.length ? Math.max.apply(null, years) : null;
+  if (minYear === null || minYear === maxYear) {
+    document.getElementById("kg-years").hidden = true;
+  } else {
+    [yearFrom, yearTo].forEach(function (box) { box.min = minYear; box.max = maxYear; });
+    yearFrom.value = minYear;
+    yearTo.value = maxYear;
+  }
+  function setYears(from, to) {
+    from = Number(from); to = Number(to);
+    if (!isFinite(from)) from = minYear;
+    if (!isFinite(to)) to = maxYear;
+    if (from > to) { var t = from; from = to; to = t; }
+    yearFrom.value = from; yearTo.value = to;
+    var note = document.getElementById("kg-year-note");
+    if (from <= minYear && to >= maxYear) {
+      yearKeep = null; note.textContent = "";
+    } else {
+      var keep = new Set(), papers = 0;
+      data.nodes.forEach(function (n, k) {
+        if (n.kind === "paper" && typeof n.info.year === "number" && n.info.year >= from && n.info.year <= to) { keep.add(k); papers++; }
+      });
+      data.nodes.forEach(function (n, k) {
+        if (n.kind !== "paper" && adj[k].some(function (pair) { return keep.has(pair[0]) && data.nodes[pair[0]].kind === "paper"; })) keep.add(k);
+      });
+      yearKeep = keep;
+      note.textContent = papers + " papers from " + from + " to " + to;
+    }
+    clearSelection();
+  }
+  [yearFrom, yearTo].forEach(function (box) { box.addEventListener("change", function () { setYears(yearFrom.value, yearTo.value); }); });
+
+  // ---- export ------------------------------------------------------------------------------
+  // PNG: the canvas as drawn. SVG: the nodes, edges and labels in sight, built as DOM nodes
+  // (corpus text as text nodes) and serialised, so it opens in any editor.
+  function exportPNG() { return network.canvas.frame.canvas.toDataURL("image/png"); }
+  function exportSVG() {
+    var NS = "http://www.w3.org/2000/svg", w = container.clientWidth, h = container.clientHeight;
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("xmlns", NS);
+    svg.setAttribute("width", w); svg.setAttribute("height", h);
+    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+    svg.setAttribute("font-family", "sans-serif");
+    function add(parent, tag, attrs, text) {
+      var node = document.createElementNS(NS, tag);
+      Object.keys(attrs).forEach(function (a) { node.setAttribute(a, attrs[a]); });
+      if (text !== undefined) node.textContent = text;
+      parent.appendChild(node);
+      return node;
+    }
+    add(svg, "rect", { x: 0, y: 0, width: w, height: h, fill: "#ffffff" });
+    var scale = network.getScale(), kept = keptNodes ? new Set(keptNodes) : null;
+    function at(k) { return network.canvasToDOM({ x: body.nodes[k].x, y: body.nodes[k].y }); }
+    function inside(p, r) { return p.x + r >= 0 && p.x - r <= w && p.y + r >= 0 && p.y - r <= h; }
+    var lines = add(svg, "g", { "stroke-linecap": "round", fill: "none" });
+    data.edges.forEach(function (e) {
+      var a = at(e[0]), b = at(e[1]);
+      if (!inside(a, 0) && !inside(b, 0)) return;
+      var on = !kept || (kept.has(e[0]) && kept.has(e[1]));
+      add(lines, "line", { x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1),
+        stroke: e[3] ? "#c0504d" : "#6e788c", "stroke-opacity": on ? (e[3] ? 0.55 : 0.3) : 0.06,
+        "stroke-width": Math.max(e[2] * scale, 0.5).toFixed(2) });
+    });
+    var shapes = add(svg, "g", {}), count = 0;
+    data.nodes.forEach(function (n, k) {
+      var p = at(k), r = sizeOf[k] * scale, c = colorOf(n.community);
+      if (!inside(p, r)) return;
+      var fill = n.kind === "paper" ? c : mix(c, "white", n.kind === "community" ? 0.15 : 0.55);
+      var attrs = { fill: fill, stroke: n.kind === "concept" ? c : mix(c, "black", 0.3), "stroke-width": 1,
+                    opacity: !kept || kept.has(k) ? 1 : 0.16, "data-node": n.id };
+      var shape = n.kind === "paper"
+        ? add(shapes, "rect", Object.assign({ x: (p.x - r).toFixed(1), y: (p.y - r).toFixed(1), width: (2 * r).toFixed(1), height: (2 * r).toFixed(1) }, attrs))
+        : add(shapes, "circle", Object.assign({ cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: r.toFixed(1) }, attrs));
+      add(shape, "title", {}, n.info.title);
+      count++;
+    });
+    var texts = add(svg, "g", { fill: "#1f2430", stroke: "#ffffff", "stroke-width": 3, "paint-order": "stroke",
+                                "text-anchor": "middle" });
+    drawnLabels.forEach(function (label) {
+      add(texts, "text", { x: ((label.box[0] + label.box[2]) / 2).toFixed(1), y: (label.box[1] + label.px).toFixed(1),
+                           "font-size": label.px }, data.nodes[label.node].label);
+    });
+    drawnDiscs.forEach(function (disc) {
+      var p = at(disc.node);
+      add(texts, "text", { x: p.x.toFixed(1), y: (p.y + disc.px / 3).toFixed(1), "font-size": disc.px, "font-weight": "bold" }, disc.text);
+    });
+    return new XMLSerializer().serializeToString(svg);
+  }
+  function download(name, href) {
+    var a = el("a");
+    a.href = href;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  }
+  document.getElementById("kg-png").addEventListener("click", function () { download("kg-" + data.view + ".png", exportPNG()); });
+  document.getElementById("kg-svg").addEventListener("click", function () {
+    download("kg-" + data.view + ".svg", "data:image/svg+xml;charset=utf-8," + encodeURIComponent(exportSVG()));
   });
 
   // ---- caption, ready ----------------------------------------------------------------------
@@ -457,7 +612,8 @@
   ].filter(Boolean).join(" · ");
 
   window.kg = { network: network, nodes: nodes, edges: edges, data: data, search: search, select: select,
-                clear: clearSelection, ready: null, timing: timing,
+                clear: clearSelection, reset: resetView, setYears: setYears, exportPNG: exportPNG, exportSVG: exportSVG,
+                ready: null, timing: timing, discs: function () { return drawnDiscs.slice(); },
                 labels: function () { return drawnLabels.slice(); },
                 highlighted: function () { return keptNodes ? keptNodes.slice().sort(function (a, b) { return a - b; }) : null; } };
   network.once("afterDrawing", function () {
