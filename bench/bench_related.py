@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data" / "acm_cr" / "papers.jsonl"
 
-from kg.graph import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, related_edges  # noqa: E402
+from kg.links import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, related_edges  # noqa: E402
 from kg.identity import author_id  # noqa: E402
 from kg.vectors import load_paper_vectors, save_paper_vectors  # noqa: E402
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from kg.escape import clean_text
 
 __all__ = ["top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
            "evolution_plot", "all_plots"]
@@ -155,8 +156,6 @@ def evolution_plot(analysis: Mapping, *, width: int = 900, height: int = 420) ->
     """Alluvial diagram of the thematic evolution: a column per slice, a bar per theme (height:
     papers), a band per link (width: inclusion index). Hand-written SVG, every label escaped."""
     import html
-
-    from kg.escape import clean_text
 
     evolution = analysis.get("evolution") or {}
     slices = [s for s in evolution.get("slices") or [] if s.get("themes")]

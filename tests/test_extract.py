@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
-from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, _embed_in_chunks, document_text
+from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, document_text
+from kg.extract.local import embed_in_chunks
 from kg.extract.embedder import SentenceTransformerEmbedder, _batches
 from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
 from kg.extract.ranking import prior_scores, rank_candidates, variant_key
@@ -176,7 +177,7 @@ def test_corpus_vectors_come_back_in_input_order_from_length_sorted_chunks(hash_
             seen.append(list(batch))
             return hash_embedder.embed(batch)
 
-    rows = _embed_in_chunks(Recording(), texts, "phrases", None, chunk=2)
+    rows = embed_in_chunks(Recording(), texts, "phrases", None, chunk=2)
     assert np.allclose(rows, hash_embedder.embed(texts))  # row i is text i
     assert [len(t) for chunk in seen for t in chunk] == sorted(len(t) for t in texts)
     assert sorted(t for chunk in seen for t in chunk) == sorted(texts)

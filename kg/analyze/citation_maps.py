@@ -36,7 +36,7 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts, modularity
 from kg.graph import node_label
 

@@ -10,9 +10,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.errors import KgError, OptionError
+from kg.errors import InputError, KgError, OptionError
 from kg.escape import terminal_text
 from kg.extract.embedder import PRECISIONS
+from kg.analyze.communities import METHODS, SCORINGS
+from kg.export.cypher import format_rows
+from kg.extract import ENGINES, EXTRACTORS
+from kg.graphfile import load_graph
+from kg.nxbackend import check_backend
+from kg._version import __version__
 
 app = typer.Typer(
     help="kg — build a citation-style knowledge graph from research papers.",
@@ -24,9 +30,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        import kg
-
-        typer.echo(f"kg {kg.__version__}")
+        typer.echo(f"kg {__version__}")
         raise typer.Exit()
 
 
@@ -157,8 +161,6 @@ MapOpt = Annotated[Optional[list[str]], typer.Option(
 
 def parse_map(values: list[str] | None) -> tuple[tuple[str, str], ...]:
     """``["abstract=AB"]`` -> ``(("abstract", "AB"),)``; a malformed item is a one-line error."""
-    from kg.errors import InputError
-
     pairs = []
     for value in values or ():
         field, sep, column = value.partition("=")
@@ -190,8 +192,6 @@ PrecisionOpt = Annotated[str, typer.Option(
     help="Arithmetic of the embedding model: auto (int8 through ONNX Runtime on a CPU, fp16 on a GPU), "
          "fp32, bf16, fp16 or int8.")]
 def _extractor(value: str) -> str:
-    from kg.extract import EXTRACTORS
-
     if value not in EXTRACTORS:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(EXTRACTORS)}")
     return value
@@ -207,8 +207,6 @@ ModelOpt = Annotated[Optional[Path], typer.Option(
 
 
 def _engine(value: str) -> str:
-    from kg.extract import ENGINES
-
     if value not in ENGINES:
         raise typer.BadParameter(f"{value!r} is not one of {', '.join(ENGINES)}")
     return value
@@ -258,8 +256,6 @@ NxBackendOpt = Annotated[Optional[str], typer.Option(
 
 def nx_backend(name: Optional[str]) -> Optional[str]:
     """``--nx-backend``, checked before any work (one error for an unknown or broken backend)."""
-    from kg.nxbackend import check_backend
-
     try:
         return check_backend(name)
     except OptionError as exc:
@@ -278,8 +274,6 @@ def show_backend_use(backend: Optional[str], counts) -> None:
 
 def analysis_options(built, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:
     """The analysis settings of a command: the options given, else those of the saved analysis."""
-    from kg.analyze.communities import METHODS, SCORINGS
-
     if method not in METHODS:
         raise KgError(f"unknown --method {method!r}; choose from {', '.join(METHODS)}")
     if labels not in SCORINGS:
@@ -291,12 +285,8 @@ def analysis_options(built, seed: Optional[int], resolution: Optional[float], me
 
 
 def print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:
-    from kg.export.cypher import format_rows
-
     show(format_rows(keys, rows, "json" if as_json else "table"), nl=False)
 
 
 def read_graph(directory: Path):
-    from kg.graph import load_graph
-
     return load_graph(directory)

@@ -13,8 +13,13 @@ from kg.cli._common import (
     TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
     ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use
 )
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.errors import KgError
+from kg.extract.cache import check_cache
+from kg.changelog import summary_lines
+from kg.nxbackend import tally
+from kg.options import BuildOptions
+from kg.pipeline import build as run_build, update as run_update
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -27,12 +32,7 @@ def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | Non
     """kg build --update: the papers of INPUTS added to the build in ``folder``."""
     import os
 
-    from kg.pipeline import update as run_update
-    from kg.incremental import summary_lines
-
     if cache_path is not None and os.path.isfile(cache_path):
-        from kg.extract.cache import check_cache
-
         check_cache(cache_path)
     progress = ProgressBar()
     result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
@@ -100,8 +100,6 @@ def build(
 
     With --update OUT, add INPUTS to the build in OUT instead (see --update).
     """
-    from kg.pipeline import BuildOptions, build as run_build
-
     started = time.perf_counter()
     if update is not None:
         values = {"format": format, "strict": strict, "mapping": parse_map(column_map), "top_n": top_n,
@@ -134,12 +132,8 @@ def build(
     output_folder(out)
     cache_path = default_cache(cache, no_cache, out)
     if cache_path is not None:
-        from kg.extract.cache import check_cache
-
         check_cache(cache_path)
     progress = ProgressBar()
-    from kg.nxbackend import tally
-
     with tally() as counts:
         result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
                            on_stage=progress.stage, cache=cache_path)

@@ -9,9 +9,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.errors import KgError
+from kg.errors import KgError, Neo4jError
 
 from kg.cli._common import app, reports_errors, show, warn
+from kg.api import load
+from kg.export.cypher import check_parameters, format_rows, parse_param, query_parameters, read_query_file, run_query
+from kg.export.neo4j import open_driver, push_graph, redact_uri
+from kg.export.neo4j_vectors import load_embeddings
+from kg.extract import load_embedder
+from kg.graphfile import load_graph
+from kg.search import embed_query, query_embedder
 
 
 UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
@@ -25,7 +32,7 @@ TimeoutOpt = Annotated[float, typer.Option(
     "--timeout", min=1.0, help="Seconds to keep retrying when the server is unreachable or restarting.")]
 
 
-class _Neo4jConnection:
+class Neo4jConnection:
     """A driver for the CLI: the password is asked for when missing and never shown; errors
     name the URI, with the password scrubbed from every message."""
 
@@ -42,14 +49,10 @@ class _Neo4jConnection:
         self.driver = None
 
     def __enter__(self):
-        from kg.export.neo4j import open_driver
-
         self.driver = open_driver(self.uri, self.user, self._password, timeout=self.timeout)
         return self.driver
 
     def __exit__(self, kind, exc, tb):
-        from kg.export.neo4j import redact_uri
-
         if self.driver is not None:
             self.driver.close()
         if isinstance(exc, KgError):
@@ -79,15 +82,9 @@ def push(
 
     Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties; the build's vectors as Paper/Concept embedding with vector indexes kg_paper_embedding and kg_concept_embedding (cypher/semantic_search.cypher). Prints what was created, updated and deleted, then checks the counts in Neo4j.
     """
-    from kg.errors import Neo4jError
-    from kg.export.neo4j import push_graph
-    from kg.export.neo4j_vectors import load_embeddings
-
-    from kg.api import load
-
     started = time.perf_counter()
     built = load(directory)
-    with _Neo4jConnection(uri, user, password, timeout) as driver:
+    with Neo4jConnection(uri, user, password, timeout) as driver:
         result = push_graph(driver, built.graph, analysis=built.analysis, database=database,
                             batch_size=batch_size, workers=workers, replace=replace,
                             embeddings=load_embeddings(directory) if embeddings else None)
@@ -138,9 +135,6 @@ def query(
 
     The files in cypher/ answer common questions; each file's header lists its parameters, e.g. kg query --file cypher/similar_papers.cypher --param paper=ID
     """
-    from kg.export.cypher import (check_parameters, format_rows, parse_param, query_parameters, read_query_file,
-                                  run_query)
-
     if (cypher is None) == (file is None):
         raise KgError("give a Cypher statement or --file, not both")
     if as_json and as_csv:
@@ -160,7 +154,7 @@ def query(
     else:
         text, parameters = cypher, given
         check_parameters(given, query_parameters(text))
-    with _Neo4jConnection(uri, user, password, timeout) as driver:
+    with Neo4jConnection(uri, user, password, timeout) as driver:
         keys, rows = run_query(driver, text, parameters, database=database, write=write)
     show(format_rows(keys, rows, "json" if as_json else "csv" if as_csv else "table"), nl=False)
     warn(f"{len(rows)} rows")
@@ -168,13 +162,8 @@ def query(
 
 def _embed(text: str, build: Optional[Path]) -> list[float]:
     """``kg query --embed``: ``text`` as the build's model embeds it (the packaged model without ``--build``)."""
-    from kg.graph import load_graph
-    from kg.search import embed_query, query_embedder
-
     if build is not None:
         embedder = query_embedder(load_graph(build))
     else:
-        from kg.extract import load_embedder
-
         embedder = load_embedder()
     return [float(x) for x in embed_query(embedder, text)]

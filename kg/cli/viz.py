@@ -8,6 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from kg.cli._common import app, output_file, reports_errors, show
+from kg.api import load
+from kg.atomic import atomic_write
 
 
 @app.command()
@@ -38,9 +40,6 @@ def viz(
 
     Communities, their numbers and labels are those of DIRECTORY/analysis.json, as in the report and Neo4j.
     """
-    from kg.api import load
-    from kg.export.files import atomic_write
-
     if out is not None:
         output_file(out)
     built = load(directory)

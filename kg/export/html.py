@@ -31,7 +31,7 @@ import networkx as nx
 import numpy as np
 
 from kg.fastgraph import seeded_igraph
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 from kg.graph import node_label
 

@@ -24,6 +24,7 @@ import os
 import shutil
 import tempfile
 
+from kg.atomic import umask
 from kg.errors import KgError
 
 __all__ = ["StagedFolder", "OutputFolderError", "KG_OUTPUTS"]
@@ -62,12 +63,6 @@ def _exchange(a: str, b: str) -> bool:
     if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
         return False
     raise OSError(code, os.strerror(code), a)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _pid_alive(pid: int) -> bool:
@@ -118,7 +113,7 @@ class StagedFolder:
             os.makedirs(self.parent, exist_ok=True)
             self.recover()
             self.staging = tempfile.mkdtemp(prefix=f".{self.name}{_MARK}{os.getpid()}-", dir=self.parent)
-            os.chmod(self.staging, 0o777 & ~_umask())  # mkdtemp makes it private; the outputs are not
+            os.chmod(self.staging, 0o777 & ~umask())  # mkdtemp makes it private; the outputs are not
             probe = os.path.join(self.staging, ".probe")
             with open(probe, "wb") as handle:
                 handle.write(b"kg")

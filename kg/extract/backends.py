@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from kg.errors import KgError
+from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
 
-__all__: list[str] = []
+__all__ = ["TorchBackend", "OnnxBackend", "fast_tokenizer"]
 
 
-class _TorchBackend:
+class TorchBackend:
     """The ``SentenceTransformer`` run by PyTorch (fp32, bf16/fp16 autocast, or torch int8)."""
 
     batch_tokens = 8192
@@ -73,14 +74,12 @@ class _TorchBackend:
             yield self.run(input_ids, mask)
 
 
-class _OnnxBackend:
+class OnnxBackend:
     """The int8 ONNX Runtime model with the model's own fast tokenizer (``tokenizer.json``)."""
 
     batch_tokens = 2048
 
     def __init__(self, folder: Path, cache_dir, load_model, threads: int | None = None):
-        from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
-
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
         # Each batch runs on one thread, ``workers`` batches at a time: on 2 cores this embeds
         # about 10% more tokens/s than one batch at a time split over 2 threads, and the
@@ -91,7 +90,7 @@ class _OnnxBackend:
         except OSError as exc:
             raise KgError(f"cannot write the int8 model to {cache}: {exc.strerror or exc} "
                           "(set KG_CACHE_DIR to a writable folder, or use the fp32 precision)") from None
-        self.tokenizer = _fast_tokenizer(folder)
+        self.tokenizer = fast_tokenizer(folder)
         settings = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         self.limit = int(settings.get("max_seq_length") or 512)
         self.dim = self.onnx.dim
@@ -123,7 +122,7 @@ class _OnnxBackend:
                 yield pending.popleft().result()
 
 
-def _fast_tokenizer(folder: Path):
+def fast_tokenizer(folder: Path):
     """The model's ``tokenizer.json`` as a ``tokenizers.Tokenizer`` that neither truncates nor pads."""
     from tokenizers import Tokenizer
 

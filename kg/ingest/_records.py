@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 
 from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
-from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
-from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
+from kg.identifiers import UNSAFE_CHARS, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
+from kg.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
 from kg.ingest.repair import KINDS, repair_text
 from kg.models import Paper
 
@@ -51,7 +51,7 @@ def _needs_repair(record: Mapping[str, object]) -> bool:
     """Whether any text in ``record`` holds a lone surrogate or a bidirectional override."""
     def walk(value: object) -> bool:
         if isinstance(value, str):
-            return _UNSAFE.search(value) is not None
+            return UNSAFE_CHARS.search(value) is not None
         if isinstance(value, Mapping):
             return any(walk(k) or walk(v) for k, v in value.items())
         if isinstance(value, (list, tuple)):
@@ -198,7 +198,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
 def _clean_json(value):
     """``value`` (JSON-like) with lone surrogates and bidirectional overrides cleaned from every string."""
     if isinstance(value, str):
-        return safe_text(value) if _UNSAFE.search(value) else value
+        return safe_text(value) if UNSAFE_CHARS.search(value) else value
     if isinstance(value, Mapping):
         return {_clean_json(k): _clean_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

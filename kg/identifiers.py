@@ -15,7 +15,7 @@ __all__ = ["clean_text", "normalize_doi", "normalize_arxiv", "normalize_openalex
            "reference_key"]
 
 _WS = re.compile(r"\s+")
-_UNSAFE = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+UNSAFE_CHARS = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 _DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
 _ARXIV = re.compile(r"(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
 
@@ -27,7 +27,7 @@ def clean_text(value: object) -> str:
     if value is None:
         return ""
     text = str(value)
-    if _UNSAFE.search(text):
+    if UNSAFE_CHARS.search(text):
         text = safe_text(text)
     text = unicodedata.normalize("NFC", text)
     return _WS.sub(" ", text).strip()
