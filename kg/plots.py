@@ -20,10 +20,10 @@ _STYLE = {"svg.hashsalt": "kg", "svg.fonttype": "path", "font.size": 9, "axes.sp
 
 
 def _svg(draw) -> str:
-    import matplotlib
+    import matplotlib  # matplotlib is heavy (a second): only the HTML report's figures need it
 
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_svg import FigureCanvasSVG  # see above
+    from matplotlib.figure import Figure  # see above
 
     with matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=(7.0, 4.0), dpi=100)

@@ -305,7 +305,7 @@ def pagerank_of_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 
 def _betweenness_matrix(matrix: sparse.csr_array, nodes: list, *, weighted: bool, seed: int, exact_limit: int,
                         samples: int) -> dict:
     """:func:`betweenness` (igraph) of the undirected graph with this adjacency matrix."""
-    import igraph as ig
+    import igraph as ig  # igraph: only on this fast path
 
     n = len(nodes)
     if n < 3:

@@ -84,7 +84,7 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
                              backend=backend))
     converted, nodes = to_igraph(graph, weight=weight)
     if method == "leiden":
-        import leidenalg
+        import leidenalg  # optional at run time: only --method leiden needs it
 
         partition = leidenalg.find_partition(converted, leidenalg.RBConfigurationVertexPartition,
                                              weights="weight", resolution_parameter=resolution, seed=seed,

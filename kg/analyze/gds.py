@@ -146,7 +146,7 @@ class GdsEngine:
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise OptionError("concurrency", f"must be a whole number >= 1, not {concurrency!r}")
         try:
-            from graphdatascience import GraphDataScience
+            from graphdatascience import GraphDataScience  # optional extra kg[gds]: only --engine gds needs it
         except ImportError:
             raise KgError("the gds engine needs the graphdatascience client: pip install 'kg[gds]'") from None
         logging.getLogger("graphdatascience").setLevel(logging.ERROR)

@@ -9,10 +9,10 @@ from typing import Annotated, Optional
 import typer
 
 
-from kg.cli._common import (
-    app, reports_errors, show, warn, output_folder, check_resolution, SeedOpt, ResolutionOpt, MethodOpt,
-    LabelsOpt, JsonOpt, analysis_options, print_rows, NxBackendOpt, nx_backend, show_backend_use
-)
+from kg.cli.app import app
+from kg.cli.flags import (analysis_options, check_resolution, JsonOpt, LabelsOpt, MethodOpt, nx_backend,
+                          NxBackendOpt, output_folder, ResolutionOpt, SeedOpt)
+from kg.cli.output import print_rows, reports_errors, show, show_backend_use, warn
 from kg.cli.neo4j import Neo4jConnection, DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
 from kg.analyze import community_concepts, concept_rows, find_paper
 from kg.analyze.gds import ENGINES, GdsEngine

@@ -8,11 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import (
-    app, reports_errors, show, warn, InputsArg, FormatOpt, StrictOpt, MapOpt, DiversityOpt, PositionOpt,
-    TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
-    ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use
-)
+from kg.cli.app import app
+from kg.cli.flags import (CacheOpt, default_cache, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt,
+                          FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, nx_backend, NxBackendOpt,
+                          output_folder, parse_map, PositionOpt, PrecisionOpt, StrictOpt, TitleOpt)
+from kg.cli.output import ProgressBar, reports_errors, show, show_backend_use, warn
 from kg.defaults import SEED
 from kg.errors import KgError
 from kg.extract.cache import check_cache

@@ -10,10 +10,10 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli._common import (
-    app, reports_errors, show, InputsArg, FormatOpt, DiversityOpt, PositionOpt, TitleOpt, PrecisionOpt,
-    CacheFileOpt, ProgressBar, ExtractorOpt, ModelOpt, EngineOpt, extraction_weights
-)
+from kg.cli.app import app
+from kg.cli.flags import (CacheFileOpt, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, FormatOpt,
+                          InputsArg, ModelOpt, PositionOpt, PrecisionOpt, TitleOpt)
+from kg.cli.output import ProgressBar, reports_errors, show
 from kg.atomic import atomic_write
 from kg.evaluate import DEFAULT_KS, score_keyphrases
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, load_embedder

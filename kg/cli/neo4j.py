@@ -11,7 +11,8 @@ import typer
 
 from kg.errors import KgError, Neo4jError
 
-from kg.cli._common import app, reports_errors, show, warn
+from kg.cli.app import app
+from kg.cli.output import reports_errors, show, warn
 from kg.api import load
 from kg.export.cypher import check_parameters, format_rows, parse_param, query_parameters, read_query_file, run_query
 from kg.export.neo4j import open_driver, push_graph, redact_uri

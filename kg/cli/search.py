@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
-from kg.cli._common import ModelOpt, app, print_rows, reports_errors, show, warn
+from kg.cli.app import app
+from kg.cli.flags import ModelOpt
+from kg.cli.output import print_rows, reports_errors, show, warn
 from kg.search import search_build
 
 

@@ -7,7 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import app, output_file, reports_errors, show
+from kg.cli.app import app
+from kg.cli.flags import output_file
+from kg.cli.output import reports_errors, show
 from kg.api import load
 from kg.atomic import atomic_write
 

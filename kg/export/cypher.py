@@ -245,7 +245,7 @@ def check_parameters(given: Mapping[str, object], takes: Sequence[str]) -> None:
 def plain_value(value: object) -> object:
     """A query result value as JSON-safe plain data (nodes and relationships become their
     property maps, paths the list of their nodes, temporal values ISO strings)."""
-    from neo4j.graph import Node, Path as GraphPath, Relationship
+    from neo4j.graph import Node, Path as GraphPath, Relationship  # the Neo4j driver loads only where Neo4j is used
 
     if isinstance(value, Node):
         return {**{k: plain_value(v) for k, v in value.items()}, "_labels": sorted(value.labels)}
@@ -288,7 +288,7 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     Neo4jError
         When the server is unreachable, refuses the credentials or rejects the query.
     """
-    import neo4j
+    import neo4j  # the Neo4j driver loads only where Neo4j is used
 
     def work(tx):
         result = tx.run(query, dict(parameters or {}))

@@ -50,6 +50,7 @@ import networkx as nx
 
 from kg.analyze import community_table
 from kg.analyze.centrality import adjacency, pagerank_of_matrix
+from kg.analyze.citation_maps import paper_cluster
 from kg.citations import coauthorship, cocitation, coupling
 from kg.defaults import DETAIL, SEED
 from kg.errors import ViewError
@@ -229,9 +230,7 @@ def _map_clusters(analysis: Mapping | None, view: str) -> tuple[dict[str, int], 
     result = ((analysis or {}).get("citation_maps") or {}).get(view)
     if not result:
         return None  # an analysis from before citation maps: the paper communities colour the view
-    rows = result.get("clusters") or []
-    return ({p: int(row["id"]) for row in rows for p in row["papers"]},
-            [str(row.get("label") or "") for row in rows])
+    return paper_cluster(result), [str(row.get("label") or "") for row in result.get("clusters") or []]
 
 
 def _centrality(view: nx.Graph, size_by: str, seed: int) -> dict[str, float]:

@@ -91,7 +91,7 @@ def open_driver(uri: str, user: str, password: str, *, timeout: float = 30.0):
     Neo4jError
         When ``uri`` is not a Neo4j URI.
     """
-    import neo4j
+    import neo4j  # the Neo4j driver loads only where Neo4j is used
 
     shown = redact_uri(uri)
     if shown != uri:

@@ -27,7 +27,7 @@ class TorchBackend:
     batch_tokens = 8192
 
     def __init__(self, model, precision: str):
-        import torch
+        import torch  # torch is heavy (seconds): only the torch backend needs it
 
         self.model = model
         self.tokenizer = model.tokenizer
@@ -41,7 +41,7 @@ class TorchBackend:
         if precision == "int8":  # ONNX Runtime missing, or a model it cannot take
             if model.device.type != "cpu":
                 raise ValueError("precision='int8' runs on the CPU only")
-            from torch.ao.quantization import quantize_dynamic
+            from torch.ao.quantization import quantize_dynamic  # torch: only the torch backend
 
             quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
         elif precision in ("bf16", "fp16"):
@@ -56,7 +56,7 @@ class TorchBackend:
     def run(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import contextlib
 
-        import torch
+        import torch  # torch: only the torch backend
 
         device = self.model.device
         features = {"input_ids": torch.from_numpy(input_ids).to(device),
@@ -124,7 +124,7 @@ class OnnxBackend:
 
 def fast_tokenizer(folder: Path):
     """The model's ``tokenizer.json`` as a ``tokenizers.Tokenizer`` that neither truncates nor pads."""
-    from tokenizers import Tokenizer
+    from tokenizers import Tokenizer  # tokenizers: only when the model runs
 
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_truncation()

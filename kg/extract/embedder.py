@@ -316,7 +316,7 @@ def _gpu_present() -> bool:
     every cache lookup asks, through the embedder's signature)."""
     if not (os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")):
         return False
-    import torch
+    import torch  # torch is heavy (seconds): only when the model runs
 
     return torch.cuda.is_available()
 
@@ -369,7 +369,7 @@ def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | N
 
     def load():
         from sentence_transformers import SentenceTransformer  # heavy import, only when needed
-        from transformers.utils import logging as hf_logging
+        from transformers.utils import logging as hf_logging  # with sentence_transformers above: only when the model loads
 
         hf_logging.disable_progress_bar()  # no "Loading weights" bar in kg's output
 

@@ -132,8 +132,8 @@ class _Cluster:
     def ray(self):
         if self._ray is None:
             try:
-                import ray
-                import ray.data
+                import ray  # optional extra kg[ray]: only --engine ray needs it
+                import ray.data  # see above
             except ImportError as exc:
                 raise OptionError("engine", f"the ray engine needs Ray Data ({exc}): {INSTALL}") from None
             if not ray.is_initialized():
@@ -302,7 +302,7 @@ _LOADED: dict[str, object] = {}  # this worker's models, by the ObjectRef they c
 
 
 def _model(ref):
-    import ray
+    import ray  # optional extra kg[ray]
 
     key = ref.hex()
     if key not in _LOADED:
@@ -336,7 +336,7 @@ def _candidates_batch(batch: dict, model, max_words: int, keep: int, weights: tu
 
 
 def _rank_batch(batch: dict, vectors, settings: tuple) -> dict:
-    import ray
+    import ray  # optional extra kg[ray]
 
     phrase_vectors = ray.get(vectors)  # zero-copy from the object store on this node
     depth, diversity, position_weight, title_weight = settings
