@@ -378,7 +378,7 @@ def test_plural_nouns_before_such_or_prepositions_stay_nouns():
 
 
 def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path, monkeypatch):
-    import kg.extract as extract_module
+    import kg.extract.local as local_engine
     from conftest import HashEmbedder
 
     class WithStandIns(HashEmbedder):
@@ -386,13 +386,13 @@ def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path
             return HashEmbedder.embed(HashEmbedder(), texts)
 
     tagged: list[str] = []
-    real = extract_module._all_candidates
+    real = local_engine.all_candidates
 
     def counting(papers, max_words):
         tagged.extend(p.id for p in papers)
         return real(papers, max_words)
 
-    monkeypatch.setattr(extract_module, "_all_candidates", counting)
+    monkeypatch.setattr(local_engine, "all_candidates", counting)
     path = tmp_path / "cache.sqlite"
     papers = [Paper(f"p{i}", f"Graph neural networks {i} and sparse attention for molecule {i} property "
                              f"prediction with message passing and long document transformers {i}.", f"T{i}")

@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 __all__ = ["stable_numbers", "renumber_rows", "stable_analysis", "keep_numbers"]
 
@@ -39,6 +38,8 @@ def stable_numbers(groups: Sequence[Sequence[str]], previous: Mapping[str, int])
     >>> stable_numbers([["a", "b", "c"]], {"a": 0, "b": 1, "c": 1})  # two merged: one number left
     [0]
     """
+    from scipy.optimize import linear_sum_assignment  # half a second to import: only updates need it
+
     k = len(groups)
     overlap: dict[tuple[int, int], int] = Counter()
     for i, group in enumerate(groups):

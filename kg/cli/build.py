@@ -19,7 +19,7 @@ from kg.extract.cache import check_cache
 from kg.changelog import summary_lines
 from kg.nxbackend import tally
 from kg.options import BuildOptions
-from kg.pipeline import build as run_build, update as run_update
+from kg import pipeline  # the module, not its functions: kg.pipeline.build is looked up when the command runs
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -35,8 +35,8 @@ def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | Non
     if cache_path is not None and os.path.isfile(cache_path):
         check_cache(cache_path)
     progress = ProgressBar()
-    result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
-                        on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
+    result = pipeline.update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
+                             on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
     log = result.changelog or {}
     for line in summary_lines(log):
         show(line)
@@ -135,8 +135,8 @@ def build(
         check_cache(cache_path)
     progress = ProgressBar()
     with tally() as counts:
-        result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
-                           on_stage=progress.stage, cache=cache_path)
+        result = pipeline.build([str(p) for p in inputs], out, options, on_progress=progress,
+                                on_stage=progress.stage, cache=cache_path)
     show_backend_use(backend, counts)
     corpus, s = result.corpus, result.analysis["summary"]
     skipped = ", ".join(f"{n} {reason}" for reason, n in corpus.skip_counts().items())
