@@ -29,12 +29,13 @@ ACM = ROOT.parent / "shared" / "data" / "acm_cr" / "papers.jsonl"
 
 def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20):
     """Paper id -> (names, surfaces) of the concepts it is linked to, best first."""
-    from kg.extract import DIVERSITY, POSITION_WEIGHT, TITLE_WEIGHT, extract_keyphrases
+    from kg.extract import DIVERSITY, POSITION_WEIGHT, TITLE_WEIGHT, extract
     from kg.normalize import normalize_concepts
 
-    keyphrases = extract_keyphrases(papers, embedder, top_n=depth, diversity=DIVERSITY,
-                                    position_weight=POSITION_WEIGHT, title_weight=TITLE_WEIGHT, n_jobs=2)
-    concepts, mentions = normalize_concepts(papers, keyphrases, embedder=embedder, top_n=top_n)
+    found = extract(papers, embedder, top_n=top_n, depth=depth, diversity=DIVERSITY,
+                    position_weight=POSITION_WEIGHT, title_weight=TITLE_WEIGHT, n_jobs=2)
+    concepts, mentions = normalize_concepts(papers, found.keyphrases, embedder=embedder, top_n=top_n,
+                                            vectors=found.phrase_vectors, doc_vectors=found.doc_vectors)
     names: dict[str, list[str]] = defaultdict(list)
     surfaces: dict[str, list[str]] = defaultdict(list)
     for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):

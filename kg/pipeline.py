@@ -334,7 +334,8 @@ def run(
                         on_progress=progress)
         concepts, mentions = normalize_concepts(corpus.papers, found.keyphrases, thesaurus=thesaurus,
                                                 embedder=cached or embedder, vectors=found.phrase_vectors,
-                                                merge_threshold=options.merge_threshold, top_n=options.top_n)
+                                                merge_threshold=options.merge_threshold, top_n=options.top_n,
+                                                doc_vectors=found.doc_vectors)
         concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors,
                                        embedder=cached or embedder)
     finally:

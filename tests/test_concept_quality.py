@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from kg.extract.candidates import candidate_phrases
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
+from kg.normalize.cohesion import cohesion
 from kg.normalize.generic import generic_words, trim_filler
 from kg.normalize.names import _display_name, truecase_counts
 
@@ -196,3 +198,95 @@ def test_dimensions_and_particles_stay_in_the_name(text, wanted):
 @pytest.mark.parametrize("phrase, key", [("vortices", "vortex"), ("tori", "torus"), ("Chern-Simons Higgs", "chern simons higgs")])
 def test_irregular_plurals_and_higgs(phrase, key):
     assert concept_key(phrase) == key
+
+
+def _topic_corpus():
+    """Twenty papers on four topics (orthogonal document vectors per topic); "user study" is
+    used by papers of every topic, "query expansion" only by the retrieval papers."""
+    topics = ["retrieval", "vision", "graphs", "crypto"]
+    papers, keyphrases, rows = [], {}, []
+    for i in range(20):
+        topic = topics[i % 4]
+        pid = f"p{i}"
+        own = ["query expansion"] if topic == "retrieval" else [f"{topic} method {i}"]
+        papers.append(Paper(pid, f"A paper on {topic}.", f"On {topic} {i}"))
+        keyphrases[pid] = _kp(*own, "user study")
+        v = np.zeros(8, dtype=np.float32)
+        v[i % 4], v[4 + i % 4] = 1.0, 0.2 * (i // 4)
+        rows.append(v / np.linalg.norm(v))
+    return papers, keyphrases, np.array(rows)
+
+
+def test_cohesion_separates_a_topic_from_a_word_papers_about_anything_use():
+    papers, keyphrases, vectors = _topic_corpus()
+    rows = {key: [i for i, p in enumerate(papers) if any(concept_key(k.phrase) == key for k in keyphrases[p.id])]
+            for key in ("query expansion", "user study")}
+    found = cohesion(rows, vectors, min_papers=5)
+    assert found["query expansion"] > 0.5
+    assert found["user study"] < 0.05
+    # the same papers drawn at random from the corpus: near 0 whatever their number
+    assert abs(cohesion({"all": list(range(20))}, vectors, min_papers=5)["all"]) < 1e-6
+
+
+def test_a_concept_whose_papers_share_nothing_else_is_dropped():
+    papers, keyphrases, vectors = _topic_corpus()
+    with_vectors, _ = normalize_concepts(papers, keyphrases, doc_vectors=vectors)
+    without, _ = normalize_concepts(papers, keyphrases)
+    assert "c:user study" in without and "c:user study" not in with_vectors
+    assert "c:query expansion" in with_vectors
+    # a thesaurus entry keeps it: the user's word wins over every automatic rule
+    kept, _ = normalize_concepts(papers, keyphrases, doc_vectors=vectors, thesaurus={"user study": "user study"})
+    assert "c:user study" in kept
+
+
+def test_containment_links_a_concept_only_where_it_heads_the_noun_phrase():
+    from kg.normalize.containment import _text_keys
+
+    text = "Spectator is an open source document viewer. Diffusion probabilistic models outperform GANs."
+    found = _text_keys(text, {"source document", "open source", "diffusion model"}, {"document", "source", "model"})
+    assert found == {"diffusion model": "Diffusion probabilistic models"}
+
+
+def test_a_filler_word_after_an_expanded_acronym_goes_too():
+    papers = [Paper("a", "Information retrieval (IR) tasks need IR tasks.", "T1"),
+              Paper("b", "We study information retrieval.", "T2")]
+    concepts, _ = normalize_concepts(papers, {"a": _kp("IR tasks"), "b": _kp("information retrieval")})
+    assert set(concepts) == {"c:information retrieval"}
+
+
+def test_the_leading_words_of_a_higher_ranked_name_rank_after_the_other_concepts():
+    papers = [Paper(p, "Text.", "T") for p in "ab"]
+    keyphrases = {"a": _kp("query performance prediction", "query performance", "relevance judgment"),
+                  "b": _kp("query performance", "relevance judgment")}
+    _, mentions = normalize_concepts(papers, keyphrases)
+    order = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
+    assert order == ["c:query performance prediction", "c:relevance judgment", "c:query performance"]
+
+
+def test_what_an_adverb_qualifies_is_no_part_of_the_concept():
+    found = candidate_phrases("We study asymptotically flat black holes and strongly coupled gauge theories.")
+    assert "black holes" in found and "gauge theories" in found
+    assert not any(p.startswith(("flat", "coupled")) for p in found)
+
+
+@pytest.mark.parametrize("phrase, key", [("Chern Simons", "chern simons"), ("Chern Simons theory", "chern simons theory"),
+                                         ("Neural Networks", "neural network"), ("Amazon Reviews", "amazon review")])
+def test_a_two_word_name_written_with_a_space_is_no_plural(phrase, key):
+    assert concept_key(phrase) == key
+
+
+def test_formulas_and_one_letter_symbols_are_no_part_of_a_concept():
+    found = candidate_phrases("The tachyon potential V(T) on the state space W(p) with q=0,1,2,3 "
+                              "for each stationary state ψ_q∈ W(2) of the U(1) gauge theory.")
+    assert found == ["tachyon potential", "state space", "stationary state", "U(1) gauge theory"]
+
+
+def test_a_person_of_the_corpus_is_no_concept_but_an_idea_named_after_one_is():
+    papers = [Paper("a", "Maldacena showed the Maldacena conjecture. Joseph Bonneau taught Bitcoin.", "T",
+                    authors=("J. Maldacena",)),
+              Paper("b", "Maldacena conjecture and Bitcoin, after Maldacena.", "U", authors=("Joseph Bonneau",))]
+    keyphrases = {"a": _kp("Maldacena", "Maldacena conjecture", "Joseph Bonneau", "Bitcoin"),
+                  "b": _kp("Maldacena conjecture", "Bitcoin", "Maldacena")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert {"c:maldacena conjecture", "c:bitcoin"} <= set(concepts)
+    assert not {"c:maldacena", "c:joseph bonneau"} & set(concepts)

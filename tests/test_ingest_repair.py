@@ -282,3 +282,12 @@ def test_build_prints_the_repairs(tmp_path, hash_embedder, monkeypatch):
     result = CliRunner().invoke(app, ["build", str(path), "--out", str(tmp_path / "out"), "--no-cache", "--no-html"])
     assert result.exit_code == 0, result.output
     assert "papers: 3 read, 0 skipped, text repaired (1 markup, 1 latex, 1 sentence space)\n" in result.output
+
+
+@pytest.mark.parametrize("text, repaired", [
+    ("Weyl--Wigner symbol maps", "Weyl–Wigner symbol maps"),
+    ("a non--commutative form", "a non-commutative form"),
+    ("pages 10--20 -- see --- above", "pages 10--20 -- see --- above"),
+])
+def test_a_tex_dash_between_words_becomes_the_dash_it_prints(text, repaired):
+    assert decode_latex(text) == repaired

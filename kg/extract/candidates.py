@@ -53,7 +53,8 @@ GENERIC_MODIFIERS = frozenset(
     notable promising remarkable substantial tremendous unprecedented vast
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
     innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
-    overall respective accurate ubiquitous preliminary conventional efficient excellent based""".split()
+    overall respective accurate ubiquitous preliminary conventional efficient excellent based
+    so-called well-known high-quality future""".split()
 )
 
 
@@ -68,8 +69,12 @@ _SPACES = re.compile(r"\s+")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
 _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)": the acronym is no part of the word
 # Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
-# addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t.").
-_DAMAGED = re.compile(r"[{}\[\]<>\\$@—]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$")
+# addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t."),
+# formulas ("q=0,1,2,3", "ψ_q∈"; notation such as N=1 is checked first).
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$")
+# A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
+# no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
+_SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -302,6 +307,14 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     def close():
         words = list(run)
         run.clear()
+        if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
+            before, before_pos = tagged[words[0][0] - 1]
+            if before_pos == "RB" and before.lower().endswith("ly"):
+                words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
+        if words and _SYMBOL.fullmatch(words[-1][1]):
+            words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
+            if words:  # the word a symbol names is a noun: "the potential V(T)"
+                words[-1] = (words[-1][0], words[-1][1], "NN")
         while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                         and words[-2][2] in _START)):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")

@@ -53,6 +53,7 @@ def rank_candidates(
     position_weight: float = 0.0,
     title_weight: float = 0.0,
     diversity: float = 0.0,
+    centrality_weight: float = 0.0,
 ) -> list[tuple[int, float]]:
     """The best ``top_n`` candidates as ``(index, score)`` pairs, best first.
 
@@ -77,6 +78,8 @@ def rank_candidates(
     if not cands:
         return []
     scores = (vectors @ doc).astype(np.float64) + prior_scores(cands, position_weight, title_weight)
+    if centrality_weight:
+        scores += centrality_weight * local_centrality(vectors)
     order = sorted(range(len(cands)), key=lambda i: (-scores[i], cands[i].phrase))
     best: dict[str, int] = {}
     for i in order:
@@ -88,6 +91,25 @@ def rank_candidates(
         picked = _mmr(scores[keep], vectors[keep], top_n, diversity)
         picked = [keep[i] for i in picked]
     return [(i, round(float(scores[i]), 4)) for i in picked]
+
+
+def local_centrality(vectors: np.ndarray) -> np.ndarray:
+    """How central each candidate is among the paper's own candidates, in [0, 1].
+
+    The local half of JointGL (Liang et al., EMNLP 2021): a phrase that many of the paper's other
+    phrases resemble, more than the paper's phrases resemble each other on average, carries the
+    paper's theme wherever it stands in the text.
+    """
+    n = len(vectors)
+    if n < 3:
+        return np.zeros(n)
+    sim = (vectors @ vectors.T).astype(np.float64)
+    np.fill_diagonal(sim, np.nan)
+    gain = np.clip(sim - np.nanmean(sim), 0.0, None)
+    np.fill_diagonal(gain, 0.0)
+    central = gain.sum(axis=1)
+    top = central.max()
+    return central / top if top > 0 else central
 
 
 def ordinary_word(phrase: str) -> bool:

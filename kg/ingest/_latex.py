@@ -103,9 +103,14 @@ _ASCII_ACUTE = re.compile(r"(?<=[A-Za-z]{2})'e\b")
 _VOWELS = "aeiouAEIOU"
 
 
+# TeX's en dash between two words: "Weyl--Wigner" joins names (an en dash), "non--commutative" a
+# prefix (a hyphen, as the words are written elsewhere).
+_TEX_DASH = re.compile(r"(?<=[^\W\d_])--(?!-)(?=([^\W\d_]))")
+
+
 def has_latex(text: str) -> bool:
     """Whether ``text`` may hold TeX that :func:`decode_latex` changes (a cheap test)."""
-    return "$" in text or "\\" in text or "``" in text or '"' in text or "'e" in text
+    return "$" in text or "\\" in text or "``" in text or '"' in text or "'e" in text or "--" in text
 
 
 def _combine(letter: str, mark: str) -> str:
@@ -281,6 +286,8 @@ def decode_latex(text: str) -> str:
     'The σ-model of Nordström and Kähler, “exact” to O(1/N^2)'
     >>> decode_latex('Schro"dinger and K"ahler manifolds; Painlev\'e equations')
     'Schrödinger and Kähler manifolds; Painlevé equations'
+    >>> decode_latex("Weyl--Wigner maps of non--commutative spaces -- and --- stay")
+    'Weyl–Wigner maps of non-commutative spaces -- and --- stay'
     >>> decode_latex("It costs $5 and $10; the \"bare\"quantities stay")
     'It costs $5 and $10; the "bare"quantities stay'
     """
@@ -300,4 +307,6 @@ def decode_latex(text: str) -> str:
         text = _QUOTES.sub(r"“\1”", text)
     if '"' in text or "'e" in text:
         text = _ascii_accents(text)
+    if "--" in text:
+        text = _TEX_DASH.sub(lambda m: "–" if m.group(1).isupper() else "-", text)
     return unicodedata.normalize("NFC", text)

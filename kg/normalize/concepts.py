@@ -3,13 +3,16 @@ containment links, near-synonyms and display names, in that order."""
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
+from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
 from kg.normalize.generic import generic_words, trim_filler
@@ -17,7 +20,12 @@ from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
-__all__ = ["normalize_concepts"]
+__all__ = ["normalize_concepts", "MIN_COHESION"]
+
+# Concepts whose papers have less in common than this are generic words of the corpus; see
+# kg.normalize.cohesion and README, "Concepts".
+MIN_COHESION = 0.02
+
 
 def normalize_concepts(
     papers: Iterable[Paper],
@@ -31,6 +39,8 @@ def normalize_concepts(
     top_n: int | None = None,
     contain: bool = True,
     contain_df: float = 0.05,
+    doc_vectors: np.ndarray | None = None,
+    min_cohesion: float = MIN_COHESION,
 ) -> tuple[dict[str, Concept], list[Mention]]:
     """Merge every paper's keyphrases into shared concepts.
 
@@ -67,6 +77,13 @@ def normalize_concepts(
     contain_df : float
         Concepts that the texts of more than this share of the papers (and more than
         ``_MIN_CONTAIN_DF`` papers) contain are too generic to be linked by containment.
+    doc_vectors : ndarray, shape (n_papers, d), optional
+        The papers' unit document vectors, rows in the order of ``papers``. With the default
+        stoplist, a concept that at least :data:`~kg.normalize.cohesion.MIN_PAPERS` papers have
+        among their keyphrases and whose papers have less in common than ``min_cohesion``
+        (:func:`~kg.normalize.cohesion.cohesion`) is a generic word of this corpus, and dropped.
+    min_cohesion : float
+        See ``doc_vectors``.
 
     Returns
     -------
@@ -125,8 +142,11 @@ def normalize_concepts(
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
-        generic = generic_words(every, names=_one_word_names(found_keys, truecase)) | _bare_field_words(found_keys)
-        stop = stop | (generic - set(preferred))
+        names = _one_word_names(found_keys, truecase)
+        generic = generic_words(every, names=names) | _bare_field_words(found_keys)
+        stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
+        if doc_vectors is not None:
+            stop = stop | (_diffuse(papers, found_keys, doc_vectors, min_cohesion) - set(preferred))
     keyed: dict[str, list[tuple[str, Keyphrase]]] = {}
     primary: dict[str, set[str]] = defaultdict(set)  # concept key -> papers with it in their top_n
     for paper in papers:
@@ -224,6 +244,44 @@ def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -
     return out
 
 
+def _diffuse(papers: list[Paper], found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
+             doc_vectors: np.ndarray, min_cohesion: float) -> set[str]:
+    """Keys whose papers (those with the key among their keyphrases) have less in common than
+    ``min_cohesion``: words that papers about anything use."""
+    holders: dict[str, list[int]] = defaultdict(list)
+    for row, paper in enumerate(papers):
+        for key in {key for key, _ in found_keys.get(paper.id, ())}:
+            holders[key].append(row)
+    found = cohesion(holders, doc_vectors, min_papers=MIN_PAPERS)
+    return {key for key, value in found.items() if value < min_cohesion}
+
+
+_INITIALS = re.compile(r"[.\s]+")
+
+
+def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) -> set[str]:
+    """Keys that name a person of the corpus: an author's full name ("Joseph Bonneau"), or the
+    surname of an author that the texts write as a name ("Maldacena", not "price" for Price).
+    A person is no concept: the ideas named after one ("Maldacena conjecture") are.
+
+    Examples
+    --------
+    >>> papers = [Paper("a", "x", "t", authors=("J. Maldacena", "Joseph Bonneau", "D. Price"))]
+    >>> sorted(_people(papers, {"maldacena", "joseph bonneau", "price", "maldacena conjecture"}, {"maldacena"}))
+    ['joseph bonneau', 'maldacena']
+    """
+    surnames: set[str] = set()
+    full: set[str] = set()
+    for paper in papers:
+        for author in paper.authors:
+            parts = [w for w in _INITIALS.split(author.replace("-", " ")) if len(w) > 1]
+            if parts:
+                surnames.add(parts[-1].casefold())
+            if len(parts) >= 2:
+                full.add(concept_key(" ".join(parts)))
+    return {key for key in keys if key in full or (key in names and key in surnames)}
+
+
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
 
 
@@ -263,7 +321,7 @@ def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
 def _key_of(surface: str, acronyms: _Acronyms,
             replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
     """The concept key of one surface form: thesaurus first, then acronym expansion."""
-    expanded = concept_key(_expand(surface, acronyms))
+    expanded = concept_key(trim_filler(_expand(surface, acronyms)))  # "IR tasks": information retrieval
     for key in (concept_key(surface), expanded):
         if key in replace:
             new_key, name = replace[key]

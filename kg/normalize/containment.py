@@ -64,9 +64,13 @@ def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, head
     """Add to ``found`` the keys of ``wanted`` that one stop-word-free run of words contains.
 
     A key may skip at most two words between its modifiers and never starts inside or skips
-    part of a hyphenated word ("gradient-free oracle" contains no "gradient oracle").
+    part of a hyphenated word ("gradient-free oracle" contains no "gradient oracle"). Its head
+    ends the noun phrase: the run word after it is not a noun ("diffusion models outperform",
+    not "open source document viewer" for "source document").
     """
     for j in range(1, len(run)):
+        if j + 1 < len(run) and _nounish(run[j + 1][0]):
+            continue  # a modifier of a longer name: no "source document" in "open source document viewer"
         head = run[j][2]
         starts = heads.get(head) if isinstance(heads, Mapping) else (None if head not in heads else ())
         if starts is None:
@@ -84,6 +88,12 @@ def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, head
                     key = " ".join(before[start:gap_from] + before[gap_to:] + [head])
                     if key in wanted and key not in found:
                         found[key] = " ".join(r for _, r, _ in run[first + start : j + 1])
+
+
+def _nounish(word: str) -> bool:
+    """A word the lexicon knows as a noun, or does not know (technical words, names)."""
+    found = word_class(word)
+    return found is None or found.startswith("NN")
 
 
 # A key that starts with one of these names an amount or a quality, no topic ("large amount",

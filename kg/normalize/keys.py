@@ -20,6 +20,8 @@ _WS = re.compile(r"\s+")
 # A phrase ending in a name joined from capitalized parts ("Yang-Mills", "Chern–Simons",
 # "Navier-Stokes"): its last word is a name, never a plural.
 _NAMED_HEAD = re.compile(r"[A-Z][\w'’]*[\-‐‑‒–—]+[A-Z][a-z]+s$")
+# The same name written with a space ("Chern Simons"), when neither part is an English word.
+_SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
@@ -101,10 +103,13 @@ def concept_key(phrase: str) -> str:
 
 def _named_head(text: str) -> bool:
     """Whether ``text`` ends in a name joined from capitalized parts, the first of them no
-    ordinary word: "Yang-Mills", "Chern–Simons" (not "Position-Embeddings" of a title)."""
+    ordinary word: "Yang-Mills", "Chern–Simons" (not "Position-Embeddings" of a title), or
+    from two capitalized words neither of them an English word ("Chern Simons", not "Neural
+    Networks" or "Amazon Reviews")."""
     found = _NAMED_HEAD.search(text)
     if found is None:
-        return False
+        spaced = _SPACED_NAME.search(text)
+        return spaced is not None and not any(_common_word(w.lower()) for w in spaced.groups())
     first = re.split(r"[\-‐‑‒–—]+", found.group(0))[0]
     return not _common_word(first.lower())
 
