@@ -456,7 +456,7 @@ def _print_counts(title: str, c: dict) -> None:
 
 def _sample_mode(args) -> None:
     from kg.errors import KgError
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     try:
         graph = load_graph(args.build)

@@ -100,7 +100,7 @@ def sizes_of(folder: Path) -> dict[str, int]:
 def graph_quality(folder: Path, data: Path | None = None) -> dict:
     """Author-keyword F1 of each paper's linked concepts, and how papers meet on concepts."""
     from kg.evaluate import score_keyphrases
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     graph = load_graph(folder)  # graph.json leaves out what it implies: read it as kg does
     names = {n: re.sub(r" \([^()]*\)$", "", d.get("name", "")) for n, d in graph.nodes(data=True)

@@ -53,7 +53,7 @@ def _report_communities(folder: Path) -> tuple[dict | None, list | None]:
 
 def bench_build(folder: Path, browser, tmp: Path, *, repeat: int, shots: Path | None) -> None:
     from kg.analyze import saved_parameters
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     graph = load_graph(folder)
     params = saved_parameters(graph)

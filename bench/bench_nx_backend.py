@@ -56,9 +56,9 @@ def main() -> None:
 
     import networkx as nx
 
-    from kg.analysis import saved_parameters
+    from kg.analyze.result import saved_parameters
     from kg.analyze import analyze
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
     from kg.nxbackend import check_backend, tally
 
     graph = load_graph(args.folder)

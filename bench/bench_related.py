@@ -8,7 +8,7 @@ first cited paper among them (0 when none is). Methods, all on the same papers:
 
 * ``kg concepts``: shared concepts from the build's ``mentions`` edges, ``Σ ln((N+1)/df)``
   (``kg related`` before document vectors; no citation bonus: the references are the answer);
-* ``kg links``: the library's own ``related`` links (:func:`kg.graph.related_edges`) with the
+* ``kg links``: the library's own ``related`` links (:func:`kg.links.related_edges`) with the
   build's concepts and the papers' document vectors, a paper's kept links by weight;
 * ``tf-idf``: cosine over title + abstract (scikit-learn, English stop words, sublinear tf);
 * ``minilm``: cosine of kg's document vectors (title + abstract, all-MiniLM-L6-v2 as kg embeds);
@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data" / "acm_cr" / "papers.jsonl"
 
-from kg.graph import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, related_edges  # noqa: E402
+from kg.links import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, related_edges  # noqa: E402
 from kg.identity import author_id  # noqa: E402
 from kg.vectors import load_paper_vectors, save_paper_vectors  # noqa: E402
 

@@ -9,17 +9,35 @@ From Python (see :mod:`kg.api`)::
     result.write("out/")                  # what kg build writes
     kg.load("out/")                       # a build read back
     kg.update("out/", "new.bib").write("out/")  # papers added to a build: only new texts embedded
+    kg.search.search_build("out/", "graph neural networks")  # papers and concepts nearest a query
+
+``kg.Paper`` and ``kg.KgError`` (the base of every error kg raises) are here too. ``import kg``
+stays light: :mod:`kg.api` (and with it the whole pipeline) loads on the first use of
+``kg.build``, ``kg.load``, ``kg.update`` or ``kg.KnowledgeGraph``, and :mod:`kg.search` on
+the first use of ``kg.search`` (PEP 562), so that importing one module (``kg.graph``, say)
+never loads the others.
 """
 
-__version__ = "0.1.0"
+import importlib
 
-__all__ = ["__version__", "build", "load", "update", "KnowledgeGraph"]
+from kg._version import __version__
+from kg.errors import KgError
+from kg.models import Paper
+
+__all__ = ["__version__", "build", "load", "update", "KnowledgeGraph", "Paper", "KgError", "search"]
+
+_API = ("build", "load", "update", "KnowledgeGraph")
 
 
 def __getattr__(name: str):
-    """``kg.build``, ``kg.load``, ``kg.update``, ``kg.KnowledgeGraph``, imported on first use (``import kg`` stays light)."""
-    if name in ("build", "load", "update", "KnowledgeGraph"):
-        from kg import api
-
-        return getattr(api, name)
+    """``kg.build``, ``kg.load``, ``kg.update``, ``kg.KnowledgeGraph`` and ``kg.search``, imported on first use."""
+    if name in _API:
+        return getattr(importlib.import_module("kg.api"), name)
+    if name == "search":
+        return importlib.import_module("kg.search")
     raise AttributeError(f"module 'kg' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """What ``dir(kg)`` (and a notebook's completion) shows: the public names, loaded or not."""
+    return sorted(set(globals()) | set(__all__))

@@ -21,9 +21,27 @@ from typing import Union
 
 import networkx as nx
 
-from kg.analysis import MAX_RESOLUTION, analysis_for, load_analysis, membership, pagerank, saved_parameters
-from kg.errors import KgError, OptionError
+from kg.analyze import analysis_for, analyze
+from kg.analyze.communities import METHODS, SCORINGS
+from kg.analyze.evolution import with_evolution
+from kg.analyze.numbering import keep_numbers
+from kg.analyze.result import (AnalysisMismatchError, analysis_settings, load_analysis, paper_community,
+                               save_analysis, saved_pagerank)
+from kg.atomic import atomic_write
+from kg.buildfolder import read_build
+from kg.defaults import MAX_RESOLUTION
+from kg.errors import GraphFileError, KgError, OptionError
+from kg.export.html import color_of, render_html, view_payload
+from kg.export.html_view import graph_view
+from kg.export.pyvis_page import offline_network
+from kg.export.staging import StagedFolder, folder_lock
+from kg.extract import load_embedder
+from kg.graphfile import load_graph
+from kg.ingest import corpus_from_records
 from kg.models import Concept, Corpus, Paper, Skip
+from kg.options import BuildOptions, update_options
+from kg.pipeline import BuildResult, folder_cache, kept_inputs, run, run_update, update_warnings, write_outputs
+from kg.report import write_report
 
 __all__ = ["KnowledgeGraph", "build", "load", "update"]
 
@@ -40,7 +58,7 @@ class KnowledgeGraph:
         Papers, concepts (and authors, venues) with ``mentions``, ``related``,
         ``co_occurs`` and ``cites`` edges (see :mod:`kg.graph`).
     analysis : dict
-        Communities, centralities and every report table (see :mod:`kg.analysis`); the
+        Communities, centralities and every report table (see :mod:`kg.analyze.result`); the
         report, the page and Neo4j all show this one.
     concepts : dict
         Concept id -> :class:`~kg.models.Concept` (a build's; empty when loaded from a folder).
@@ -49,7 +67,7 @@ class KnowledgeGraph:
     options : BuildOptions
         The parameters of the build.
     changelog : dict or None
-        What an update changed (:func:`update`; :func:`kg.incremental.changelog`), written
+        What an update changed (:func:`update`; :func:`kg.changelog.changelog`), written
         as ``changelog.json`` and ``changelog.md`` by :meth:`write`.
     """
 
@@ -57,8 +75,8 @@ class KnowledgeGraph:
     analysis: dict
     concepts: dict[str, Concept] = field(default_factory=dict)
     skipped: list[Skip] = field(default_factory=list)
-    options: "object | None" = None  # kg.pipeline.BuildOptions
-    _result: "object | None" = field(default=None, repr=False)  # kg.pipeline.BuildResult, for write()
+    options: BuildOptions | None = None
+    _result: BuildResult | None = field(default=None, repr=False)  # for write()
     changelog: dict | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
@@ -68,9 +86,7 @@ class KnowledgeGraph:
 
     def _settings(self) -> dict:
         """The ``seed`` and ``resolution`` of the analysis (which the page's layout also uses)."""
-        saved, made = saved_parameters(self.graph), self.analysis.get("parameters") or {}
-        return {"seed": int(made.get("seed", saved["seed"])),
-                "resolution": float(made.get("resolution", saved["resolution"]))}
+        return analysis_settings(self.graph, self.analysis)
 
     @property
     def papers(self) -> list[str]:
@@ -83,9 +99,6 @@ class KnowledgeGraph:
         A graph loaded from a folder writes its graph, tables, analysis, report and page
         (not the paper vectors it was built with).
         """
-        from kg.export.staging import StagedFolder, folder_lock
-        from kg.pipeline import BuildOptions, BuildResult, kept_inputs, write_outputs
-
         options = replace(self.options or BuildOptions(), html=html, **self._settings())
         result = replace(self._result, analysis=self.analysis) if self._result is not None \
             else BuildResult(Corpus(), self.graph, self.analysis)
@@ -108,11 +121,6 @@ class KnowledgeGraph:
         into the new one unchanged), under the folder's lock: a reader sees the old analysis
         files or the new ones, never a mix, and a failed write changes nothing.
         """
-        from kg.analysis import save_analysis
-        from kg.export.files import atomic_write
-        from kg.export.staging import StagedFolder, folder_lock
-        from kg.report import write_report
-
         with folder_lock(folder):
             staged = StagedFolder(folder)
             try:
@@ -140,15 +148,12 @@ class KnowledgeGraph:
 
         Every view made from the result (report, page, Neo4j) shows the new communities. When
         they are the communities this analysis has (e.g. only the labels change), they keep
-        its numbers (:func:`kg.incremental.keep_numbers`: after ``kg build --update`` those need
+        its numbers (:func:`kg.analyze.numbering.keep_numbers`: after ``kg build --update`` those need
         not follow size).
         ``backend`` (a NetworkX backend) and ``engine`` (a :class:`kg.analyze.gds.GdsEngine`:
         centralities and Leiden communities computed in Neo4j) are those of
         :func:`kg.analyze.analyze`.
         """
-        from kg.analyze import analyze
-        from kg.analyze.communities import METHODS, SCORINGS
-
         if method not in METHODS:
             raise OptionError("method", f"unknown method {method!r}; choose from {', '.join(METHODS)}")
         if scoring not in SCORINGS:
@@ -161,8 +166,6 @@ class KnowledgeGraph:
             raise OptionError("resolution", f"must be a number > 0 and <= {MAX_RESOLUTION:g}, not {resolution!r}")
         analysis = analyze(self.graph, seed=seed, resolution=resolution, method=method, scoring=scoring, top=top,
                            backend=backend, engine=engine)
-        from kg.incremental import keep_numbers
-
         analysis = keep_numbers(analysis, self.analysis)  # the same communities keep the numbers an update gave
         options = replace(self.options, seed=seed, resolution=resolution) if self.options is not None else None
         result = replace(self._result, changelog=None) if self._result is not None else None  # numbers changed
@@ -181,25 +184,16 @@ class KnowledgeGraph:
         (:func:`kg.analyze.evolution.thematic_evolution`: ``cuts`` years that start a slice, or
         ``equal`` slices of about equal paper counts), shown by the report; communities,
         seed and resolution are this analysis's."""
-        from kg.analyze import evolution as ev
-
-        made = self.analysis.get("parameters") or {}
-        result = ev.thematic_evolution(
-            self.graph, cuts=cuts, equal=equal, method=made.get("method", "louvain"), seed=self._settings()["seed"],
-            resolution=self._settings()["resolution"],
-            min_inclusion=ev.MIN_INCLUSION if min_inclusion is None else min_inclusion,
-            min_size=ev.MIN_SIZE if min_size is None else min_size,
-            min_shared=ev.MIN_SHARED if min_shared is None else min_shared)
-        return KnowledgeGraph(self.graph, {**self.analysis, "evolution": result}, self.concepts, self.skipped,
-                              self.options, self._result, self.changelog)
+        analysis = with_evolution(self.graph, self.analysis, cuts=cuts, equal=equal, min_inclusion=min_inclusion,
+                                  min_size=min_size, min_shared=min_shared)
+        return KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, self.options, self._result,
+                              self.changelog)
 
     # --- views -------------------------------------------------------------------------
 
     def to_html(self, **view: object) -> str:
         """The self-contained graph page (options of :func:`kg.export.html.render_html`: ``view``,
         ``top``, ``community``, ``focus``, …), with this analysis's communities."""
-        from kg.export.html import render_html
-
         view.setdefault("seed", self._settings()["seed"])
         return render_html(self.graph, analysis=self.analysis, **view)  # type: ignore[arg-type]
 
@@ -218,15 +212,11 @@ class KnowledgeGraph:
         them as HTML, so they are escaped). Its pages open offline: vis-network is inlined and
         nothing is fetched from a CDN (:class:`kg.export.pyvis_page.OfflineNetwork`).
         """
-        from kg.export.pyvis_page import OfflineNetwork
-
-        from kg.export.html import color_of, view_payload
-        from kg.export.html_view import graph_view
 
         seed = int(view.pop("seed", self._settings()["seed"]))  # type: ignore[call-overload]
         shown = graph_view(self.graph, analysis=self.analysis, seed=seed, **view)  # type: ignore[arg-type]
         payload = view_payload(self.graph, shown, seed=seed)
-        net = OfflineNetwork(height="750px", width="100%", notebook=notebook)
+        net = offline_network(height="750px", width="100%", notebook=notebook)
         for node in payload["nodes"]:
             info = node["info"]
             net.add_node(node["id"], label=node["label"], title=html.escape(str(info.get("title", node["id"]))),
@@ -246,10 +236,10 @@ class KnowledgeGraph:
         ``pagerank`` from the analysis. Needs pandas (``pip install pandas``).
         """
         try:
-            import pandas as pd
+            import pandas as pd  # optional (kg[notebook]): only this method needs it
         except ImportError:
             raise KgError("to_pandas needs pandas: pip install pandas") from None
-        member, ranks = membership(self.analysis), pagerank(self.analysis)
+        member, ranks = paper_community(self.analysis), saved_pagerank(self.analysis)
         papers, concepts = [], []
         for node, data in sorted(self.graph.nodes(data=True)):
             kind = data.get("kind")
@@ -282,8 +272,6 @@ class KnowledgeGraph:
 
 
 def _options(options: Mapping[str, object]):
-    from kg.pipeline import BuildOptions
-
     known = {f.name for f in fields(BuildOptions)}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -310,15 +298,13 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
     on_progress : callable, optional
         ``on_progress(stage, done, total)``.
     **options
-        Any field of :class:`kg.pipeline.BuildOptions` (``top_n``, ``link_depth``,
+        Any field of :class:`kg.options.BuildOptions` (``top_n``, ``link_depth``,
         ``seed``, ``resolution``, ``extractor``, ``model``, ``engine``, …).
 
     Returns
     -------
     KnowledgeGraph
     """
-    from kg.pipeline import run
-
     if papers is None or isinstance(papers, (bytes, bytearray)) or not isinstance(papers, (str, os.PathLike, Sequence)):
         raise OptionError("papers", f"give a path, or a list of paths, Paper objects or dicts, not {papers!r:.80}")
     chosen = _options(options)
@@ -330,8 +316,6 @@ def build(papers: Sequence[PaperLike] | str | os.PathLike[str], *, embedder=None
 
 def _inputs(papers: "Sequence[PaperLike] | str | os.PathLike[str]", *, strict: bool) -> object:
     """What :func:`kg.pipeline.run` takes for ``papers``: the paths, or a Corpus of the records."""
-    from kg.ingest import corpus_from_records
-
     items = [papers] if isinstance(papers, (str, os.PathLike)) else list(papers)
     if not items:
         raise OptionError("papers", "no papers or files given")
@@ -362,15 +346,15 @@ def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | o
         ``None``: none (every text is embedded again); or a cache file.
     on_progress : callable, optional
     **options
-        :class:`kg.pipeline.BuildOptions` fields: ``format``, ``strict``, ``mapping`` (how
+        :class:`kg.options.BuildOptions` fields: ``format``, ``strict``, ``mapping`` (how
         the new files are read), ``thesaurus``, ``model`` (where the build's are now);
         any other must equal the build's recorded value (see
-        :func:`kg.incremental.update_options`).
+        :func:`kg.options.update_options`).
 
     Returns
     -------
     KnowledgeGraph
-        With ``changelog`` (:func:`kg.incremental.changelog`), whose ``warnings`` say when
+        With ``changelog`` (:func:`kg.changelog.changelog`), whose ``warnings`` say when
         every text had to be embedded again.
 
     Examples
@@ -379,10 +363,6 @@ def update(folder: str | os.PathLike[str], papers: Sequence[PaperLike] | str | o
     >>> updated.changelog["counts"]["papers"], len(updated.changelog["moved"])  # doctest: +SKIP
     >>> updated.write("out/")            # the build replaced, changelog.md beside it  # doctest: +SKIP
     """
-    from kg.incremental import read_build, update_options
-    from kg.pipeline import folder_cache, run_update, update_warnings
-    from kg.extract import load_embedder
-
     previous = read_build(folder)
     chosen = update_options(previous, options)
     inputs = _inputs(papers, strict=chosen.strict)
@@ -417,10 +397,6 @@ def load(folder: str | os.PathLike[str], *, damaged_analysis: str = "raise") -> 
     AnalysisMismatchError
         When analysis.json does not belong to graph.json.
     """
-    from kg.analysis import AnalysisMismatchError
-    from kg.errors import GraphFileError
-    from kg.graph import load_graph
-
     if damaged_analysis not in ("raise", "ignore"):
         raise OptionError("damaged_analysis", f"must be 'raise' or 'ignore', not {damaged_analysis!r}")
     if not isinstance(folder, (str, os.PathLike)):

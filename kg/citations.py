@@ -43,7 +43,7 @@ from scipy import sparse
 
 from kg.graph import papers_of, projection
 from kg.identity import reference_index, resolve_reference
-from kg.ingest.identifiers import reference_key
+from kg.identifiers import reference_key
 
 __all__ = ["cocitation", "coupling", "coauthorship", "coauthor_cap", "MAX_COAUTHORS", "related_projection", "citers", "reference_keys",
            "PROJECTIONS"]
@@ -104,7 +104,7 @@ def reference_keys(graph: nx.MultiDiGraph, papers: Iterable[str] | None = None) 
     """Each paper's references as canonical keys, as :func:`coupling` compares them.
 
     A reference that resolves to a corpus paper is that paper's id prefixed with ``=``
-    (so it never equals an outside key); any other is :func:`kg.ingest.identifiers.reference_key`
+    (so it never equals an outside key); any other is :func:`kg.identifiers.reference_key`
     of its text. A paper without a ``references`` attribute (older kg versions) gets its
     resolved ``cites`` targets.
 

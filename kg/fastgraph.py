@@ -29,7 +29,7 @@ def to_igraph(graph: nx.Graph, *, weight: str = "weight"):
 
     Vertex *i* is ``nodes[i]``; a missing weight counts as 1.
     """
-    import igraph as ig
+    import igraph as ig  # igraph: only on the fast paths
 
     nodes = list(graph.nodes)
     index = {n: i for i, n in enumerate(nodes)}
@@ -45,7 +45,7 @@ def to_igraph(graph: nx.Graph, *, weight: str = "weight"):
 @contextlib.contextmanager
 def seeded_igraph(seed: int) -> Iterator[None]:
     """Run igraph's randomized algorithms from ``random.Random(seed)``, then restore its default."""
-    import igraph as ig
+    import igraph as ig  # igraph: only on the fast paths
 
     ig.set_random_number_generator(random.Random(seed))
     try:

@@ -34,20 +34,19 @@ import io
 import json
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
 from scipy import sparse
 
+from kg.corpusfile import PAPERS_FILE, TEXTS, attach_texts
 from kg.errors import GraphFileError
+from kg.graph import add_people_and_venues
+from kg.graphcheck import check_node_link
 from kg.models import concept_label
 
-if TYPE_CHECKING:
-    from kg.models import Paper
-
-__all__ = ["write_graph_json", "write_corpus_jsonl", "graph_to_json", "graph_from_json", "load_graph", "TEXTS",
-           "PAPERS_FILE", "paper_from_node", "read_corpus_jsonl"]
+__all__ = ["write_graph_json", "graph_to_json", "graph_from_json", "load_graph", "all_edges"]
 
 _LABEL_OF = {"paper": "title", "concept": "name", "author": "name", "venue": "name"}
 _UNIT_WEIGHT = ("cites", "wrote", "published_in")
@@ -56,8 +55,6 @@ _PEOPLE = "people_from_papers"
 _RANKS = "mention_ranks_by_order"
 _TEXTS_FILE = "paper_texts_file"
 _CONCEPTS = "concepts_by_id"  # concept nodes without papers (their mentions count it); older files: nor kind
-TEXTS = ("abstract", "references", "ids", "source")  # the long paper attributes corpus.jsonl holds
-PAPERS_FILE = "corpus.jsonl"
 
 
 def _dumps(value: object) -> str:
@@ -84,7 +81,7 @@ def _edges(graph: nx.MultiDiGraph, source_kinds: tuple[str, ...], key: str):
                     yield node, target, keys[key]
 
 
-def _all_edges(graph: nx.MultiDiGraph):
+def all_edges(graph: nx.MultiDiGraph):
     """``(u, v, key, data)`` of every edge, in ``graph.edges`` order (from the plain dicts: faster)."""
     for u, nbrs in graph._succ.items():
         for v, keys in nbrs.items():
@@ -181,10 +178,6 @@ def _recorded_min_count(graph: nx.MultiDiGraph, *, default: int | None = None) -
 
 def _people(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """The author and venue nodes and wrote/published_in edges build_graph makes from the papers."""
-    from types import SimpleNamespace
-
-    from kg.graph import add_people_and_venues
-
     papers = [SimpleNamespace(id=n, authors=tuple(d.get("authors") or ()), venue=d.get("venue"))
               for n, d in graph.nodes(data=True) if d.get("kind") == "paper"]
     out = nx.MultiDiGraph()
@@ -283,7 +276,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
     Compact, keys sorted, one node or edge per line, no timestamps; what other
     attributes imply is left out (see the module docstring). With ``texts=False`` the
     papers' long attributes (:data:`TEXTS`: abstract, raw references, external ids,
-    source) are left out too, for :func:`write_corpus_jsonl` to write beside it.
+    source) are left out too, for :func:`kg.corpusfile.write_corpus_jsonl` to write beside it.
 
     A graph is checked before its co-occurrence links, authors and venues are left out
     as derivable (5 s on 25k papers); ``built=True`` vouches that ``graph`` is
@@ -330,7 +323,7 @@ def write_graph_json(graph: nx.MultiDiGraph, handle, *, texts: bool = True, buil
         separator = ",\n"
     handle.write('\n],"edges":[')
     separator = "\n"
-    for u, v, key, data in _all_edges(graph):
+    for u, v, key, data in all_edges(graph):
         if (key == "co_occurs" and min_count is not None) or (people and key in ("wrote", "published_in")):
             continue
         handle.write(separator + _dumps({**_compact_edge(u, v, key, data, mentions), "source": u, "target": v}))
@@ -402,117 +395,6 @@ def _expand(graph: nx.MultiDiGraph) -> None:
         graph.add_edges_from(people.edges(keys=True, data=True))
 
 
-def write_corpus_jsonl(graph: nx.MultiDiGraph, handle) -> None:
-    """Stream every paper of ``graph`` as one JSON object per line (kg's own ``jsonl`` input format).
-
-    ``id``, ``title``, ``title_derived``, ``abstract``, ``authors``, ``year``, ``venue``,
-    ``keyphrases``, ``references``, ``doi``, ``ids``, ``source``: the corpus as kg read it
-    (duplicates merged), readable again by ``kg build``.
-    """
-    fields = ("title", "title_derived", "abstract", "authors", "year", "venue", "keyphrases", "references",
-              "doi", "ids", "source")
-    for node, data in graph.nodes(data=True):
-        if data.get("kind") == "paper":
-            handle.write(_dumps({"id": node, **{f: data.get(f) for f in fields}}) + "\n")
-
-
-def paper_from_node(pid: str, data: dict, *, source: str = PAPERS_FILE) -> "Paper":
-    """The :class:`~kg.models.Paper` a build read, from its ``corpus.jsonl`` line or paper node.
-
-    The inverse of what :func:`write_corpus_jsonl` writes: ``ids`` (``scheme:value``
-    strings) back to a dict, ``alias:`` entries back to ``extra["aliases"]`` (the ids of
-    duplicates merged into it), lists back to tuples. Equal to the paper as ingested in
-    every field a build uses (``extra`` keeps only the aliases).
-
-    Raises
-    ------
-    GraphFileError
-        When a field has the wrong type (``source`` names the file and line).
-    """
-    from kg.models import Paper
-
-    def text(name: str, *, optional: bool = False) -> str | None:
-        value = data.get(name)
-        if value is None and optional:
-            return None
-        if not isinstance(value, str):
-            raise GraphFileError(f"{source}: paper {pid!r}: {name!r} must be a string, not {value!r}"[:300])
-        return value
-
-    def strings(name: str) -> tuple[str, ...]:
-        value = data.get(name)
-        if value is None:
-            return ()
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise GraphFileError(f"{source}: paper {pid!r}: {name!r} must be a list of strings"[:300])
-        return tuple(value)
-
-    year = data.get("year")
-    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
-        raise GraphFileError(f"{source}: paper {pid!r}: 'year' must be a whole number, not {year!r}"[:300])
-    ids: dict[str, str] = {}
-    aliases: list[str] = []
-    for item in strings("ids"):
-        scheme, sep, value = item.partition(":")
-        if not sep:
-            raise GraphFileError(f"{source}: paper {pid!r}: id {item!r} is not scheme:value"[:300])
-        if scheme == "alias":
-            aliases.append(value)
-        else:
-            ids[scheme] = value
-    return Paper(id=pid, abstract=text("abstract") or "", title=text("title") or "",
-                 title_derived=bool(data.get("title_derived", False)), authors=strings("authors"), year=year,
-                 venue=text("venue", optional=True), keyphrases=strings("keyphrases"),
-                 references=strings("references"), ids=ids, source=text("source", optional=True) or "",
-                 extra={"aliases": aliases} if aliases else {})
-
-
-def read_corpus_jsonl(path: str | os.PathLike[str]) -> list["Paper"]:
-    """The papers of a build's ``corpus.jsonl``, as the build read them (:func:`paper_from_node`).
-
-    Raises
-    ------
-    GraphFileError
-        When the file cannot be read or a line is not one of kg's paper records.
-    """
-    name = os.fspath(path)
-    papers = []
-    try:
-        with open(name, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                record = json.loads(line)
-                if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-                    raise GraphFileError(f"{name}:{number}: not a paper record of kg's (an object with an id)")
-                papers.append(paper_from_node(record["id"], record, source=f"{name}:{number}"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise GraphFileError(f"{name}: cannot read the papers ({exc}); rebuild with kg build") from None
-    return papers
-
-
-def _attach_texts(graph: nx.MultiDiGraph, path: str) -> None:
-    """Put the :data:`TEXTS` attributes from a ``corpus.jsonl`` back on the paper nodes."""
-    from kg.escape import clean_text
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                record = json.loads(line)
-                node = graph.nodes.get(record.get("id")) if isinstance(record, dict) else None
-                if node is None or node.get("kind") != "paper":
-                    continue
-                for name in TEXTS:
-                    value = record.get(name)
-                    if isinstance(value, str):
-                        value = clean_text(value)
-                    elif isinstance(value, list):
-                        value = [clean_text(v) for v in value if isinstance(v, str)]
-                    elif value is not None:
-                        raise GraphFileError(f"{path}:{number}: {name!r} must be a string or a list of strings")
-                    node.setdefault(name, value)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise GraphFileError(f"{path}: cannot read the papers' texts ({exc}); rebuild with kg build") from None
-
-
 def graph_from_json(text: str | bytes, *, source: str = "graph.json", folder: str | None = None) -> nx.MultiDiGraph:
     """Inverse of :func:`graph_to_json`, checking what it reads (the file may have been edited).
 
@@ -526,8 +408,6 @@ def graph_from_json(text: str | bytes, *, source: str = "graph.json", folder: st
         JSON or UTF-8 error, or the node or edge that lacks a ``kind``, points at a
         missing node, or has an attribute of the wrong type.
     """
-    from kg._graph_json import check_node_link
-
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -557,7 +437,7 @@ def graph_from_json(text: str | bytes, *, source: str = "graph.json", folder: st
     if folder is not None and isinstance(texts, str) and os.path.basename(texts) == texts:
         beside = os.path.join(folder, texts)
         if os.path.isfile(beside):
-            _attach_texts(graph, beside)
+            attach_texts(graph, beside)
     return graph
 
 

@@ -1,7 +1,7 @@
 """Who is who: which corpus paper a reference names, and the node keys of authors and venues.
 
 A reference or identifier reduces to canonical keys (``doi:…``, ``arxiv:…``,
-``openalex:w…``, ``s2:…``, see :func:`~kg.ingest.identifiers.reference_key`); a paper is
+``openalex:w…``, ``s2:…``, see :func:`~kg.identifiers.reference_key`); a paper is
 known by every key of its id and external ids, so a reference resolves whichever
 scheme or spelling it uses. :func:`cited_pairs` turns that into ``cites`` edges;
 :func:`author_id` and :func:`venue_id` give the ``a:`` / ``v:`` node ids.
@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from kg.ingest.identifiers import normalize_title, reference_key
+from kg.identifiers import normalize_title, reference_key
 from kg.models import Paper
 
 __all__ = [
@@ -38,7 +38,7 @@ def paper_ids(paper: Paper) -> list[str]:
 
 
 def identity_keys(paper_id: str, ids: Iterable[str]) -> list[str]:
-    """Every key a reference to a paper may reduce to (see :func:`~kg.ingest.identifiers.reference_key`).
+    """Every key a reference to a paper may reduce to (see :func:`~kg.identifiers.reference_key`).
 
     ``ids`` are ``scheme:value`` strings as :func:`paper_ids` gives (and paper nodes
     store in ``ids``).

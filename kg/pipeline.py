@@ -1,149 +1,49 @@
 """The whole main job, stage after stage: ingest → extract → normalize → build → analyze → export.
 
 :func:`build` is what ``kg build`` calls, :func:`update` what ``kg build --update`` calls (a build
-plus new papers, :mod:`kg.incremental`); each stage is also usable on its own.
+plus new papers: :mod:`kg.buildfolder` reads the build, :mod:`kg.options` keeps its options,
+:mod:`kg.analyze.numbering` keeps its community numbers, :mod:`kg.changelog` says what changed);
+each stage is also usable on its own. :mod:`kg.timing` times the stages.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import hashlib
 import json
 import os
-import resource
-import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
 
-import kg
-from kg.analysis import MAX_RESOLUTION, SEED, save_analysis
+from kg._version import __version__
 from kg.analyze import analyze
-from kg.export.files import atomic_write, write_graph_files
+from kg.analyze.evolution import with_evolution
+from kg.analyze.numbering import stable_analysis
+from kg.analyze.result import save_analysis
+from kg.atomic import atomic_write
+from kg.buildfolder import PreviousBuild, read_build
+from kg.changelog import changelog, write_changelog
+from kg.export.files import write_graph_files
 from kg.export.html import render_html
 from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder, check_target, folder_lock
-from kg.extract import (DIVERSITY, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, CachedEmbedder,
-                        Embedder, extract, extractor_name, load_embedder)
+from kg.extract import CachedEmbedder, Embedder, extract, extractor_name, load_embedder
 from kg.graph import build_graph
 from kg.ingest import load_corpus, merge_corpora
-from kg.models import Corpus
 from kg.ingest.thesaurus import load_thesaurus
-from kg.normalize import MERGE_THRESHOLD, normalize_concepts, thesaurus_text
+from kg.models import Corpus
+from kg.normalize import normalize_concepts, thesaurus_text
+from kg.options import OUTPUT_ONLY, BuildOptions, update_options
 from kg.report import write_report
+from kg.timing import Clock, Stage, release_memory
 from kg.vectors import concept_vectors, save_concept_vectors, save_paper_vectors
-
-if TYPE_CHECKING:
-    from kg.incremental import PreviousBuild
 
 __all__ = ["BuildOptions", "BuildResult", "Stage", "build", "run", "write_outputs", "update", "run_update",
            "update_warnings", "folder_cache", "kept_inputs"]
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    """Every parameter of a build; all of them are recorded in the graph's metadata."""
-
-    format: str = "auto"
-    strict: bool = False
-    mapping: tuple[tuple[str, str], ...] = ()  # (kg field, CSV column) pairs, from --map
-    top_n: int = 10  # keyphrases a paper is described by (its concepts)
-    extractor: str = "kg"  # what ranks the candidates: kg's ranking, or the KeyBERT package ("keybert")
-    engine: str = "local"  # where extraction runs: in this process, or on Ray Data ("ray"; kg.extract.ray_engine)
-    model: str | None = None  # a local sentence-transformers model folder (default: the packaged MiniLM)
-    diversity: float = DIVERSITY
-    position_weight: float = POSITION_WEIGHT
-    title_weight: float = TITLE_WEIGHT
-    precision: str = "auto"  # of the embedding model: auto = int8 on a CPU, fp16 on a GPU
-    merge_threshold: float = MERGE_THRESHOLD
-    link_depth: int = 20  # how far down its ranking a paper may link to concepts others have
-    thesaurus: str | None = None  # path of a VOSviewer thesaurus file
-    related_top_k: int = 10  # strongest related links kept per paper (kg related ranks them all)
-    min_shared: int = 0  # with document vectors, a link may rest on similarity and shared authors alone
-    min_cooccurrence: int = 2
-    seed: int = SEED
-    resolution: float = 1.0
-    html: bool = True
-    write_thesaurus: bool = False  # also write thesaurus.txt: the merges kg made
-    nx_backend: str | None = None  # a NetworkX backend for the analysis's NetworkX calls (kg.nxbackend)
-
-    def __post_init__(self) -> None:
-        """Refuse a value no stage can use now, before any minute of extraction is spent.
-
-        Raises
-        ------
-        OptionError
-            Naming the argument, the value and what is allowed.
-        """
-        import math
-
-        from kg.errors import OptionError
-        from kg.extract.embedder import PRECISIONS
-        from kg.ingest import FORMATS
-        from kg.ingest.table import FIELDS
-
-        def number(name: str, *, low: float, high: float = math.inf, low_open: bool = False) -> None:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise OptionError(name, f"must be a finite number, not {value!r}")
-            if value < low or (low_open and value == low) or value > high:
-                span = (f"> {low:g}" if low_open else f">= {low:g}") + (f" and <= {high:g}" if high < math.inf else "")
-                raise OptionError(name, f"must be {span}, not {value!r}")
-
-        def integer(name: str, *, low: int = 1, high: int = 2**31 - 1) -> None:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise OptionError(name, f"must be a whole number, not {value!r}")
-            if not low <= value <= high:
-                raise OptionError(name, f"must be between {low} and {high}, not {value!r}")
-
-        if self.format not in FORMATS:
-            raise OptionError("format", f"unknown format {self.format!r}; choose auto or one of "
-                                        f"{', '.join(f for f in FORMATS if f != 'auto')}")
-        if self.extractor not in EXTRACTORS:
-            raise OptionError("extractor", f"unknown extractor {self.extractor!r}; choose one of {', '.join(EXTRACTORS)}")
-        from kg.extract.ray_engine import check_engine
-
-        check_engine(self.engine, self.extractor)
-        if self.model is not None and not isinstance(self.model, str):
-            raise OptionError("model", f"must be a path (str) to a sentence-transformers model folder, not {self.model!r}")
-        if self.precision not in PRECISIONS:
-            raise OptionError("precision", f"unknown precision {self.precision!r}; choose one of {', '.join(PRECISIONS)}")
-        for pair in self.mapping:
-            if not isinstance(pair, tuple) or len(pair) != 2 or not str(pair[1]).strip():
-                raise OptionError("mapping", f"{pair!r}: expected a (field, column) pair")
-            if pair[0] not in FIELDS:
-                raise OptionError("mapping", f"{pair[0]}={pair[1]}: unknown field {pair[0]!r}; "
-                                             f"fields are {', '.join(FIELDS)}")
-        for name in ("top_n", "link_depth", "related_top_k", "min_cooccurrence"):
-            integer(name)
-        integer("min_shared", low=0)
-        integer("seed", low=0, high=2**32 - 1)  # numpy's seeds
-        number("diversity", low=0.0, high=1.0)
-        number("position_weight", low=0.0)
-        number("title_weight", low=0.0)
-        number("merge_threshold", low=0.0)
-        number("resolution", low=0.0, low_open=True, high=MAX_RESOLUTION)
-        if self.thesaurus is not None and not isinstance(self.thesaurus, str):
-            raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")
-        if self.nx_backend is not None:
-            from kg.nxbackend import check_backend
-
-            try:
-                check_backend(self.nx_backend)
-            except OptionError as exc:
-                raise OptionError("nx_backend", exc.reason) from None
-
-
-# Not recorded in the graph's parameters: they change what is written or where it is computed,
-# not what the graph or its analysis is.
-_OUTPUT_ONLY = ("html", "write_thesaurus", "nx_backend", "engine")
 
 
 @dataclass
@@ -161,7 +61,7 @@ class BuildResult:
     analysis_steps: dict[str, float] = field(default_factory=dict)  # analysis step -> seconds
     concept_vectors: "tuple[list[str], np.ndarray] | None" = None  # (concept ids, rows): kg search
     embedded: dict[str, int] = field(default_factory=dict)  # with a cache: distinct texts "cached" / "embedded"
-    changelog: dict | None = None  # an update's (kg.incremental): written as changelog.json and changelog.md
+    changelog: dict | None = None  # an update's (kg.changelog): written as changelog.json and changelog.md
 
 
 def _fingerprint(path: str) -> dict[str, str]:
@@ -170,67 +70,6 @@ def _fingerprint(path: str) -> dict[str, str]:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return {"path": os.path.basename(path), "sha256": digest.hexdigest()}
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One stage of a build: wall and CPU seconds, resident memory at its end and peak so far."""
-
-    name: str
-    wall: float
-    cpu: float
-    rss_mb: float
-    peak_mb: float
-
-    def line(self) -> str:
-        if self.cpu != self.cpu:  # NaN: a step inside a stage, timed by wall clock only
-            return f"  step {self.name}: {self.wall:.1f} s"
-        return (f"stage {self.name}: {self.wall:.1f} s wall, {self.cpu:.1f} s CPU, "
-                f"RSS {self.rss_mb:.0f} MB, peak {self.peak_mb:.0f} MB")
-
-
-class _Clock:
-    """Times consecutive stages (wall, CPU of this process and its children, memory)."""
-
-    def __init__(self, on_stage: Callable[[Stage], None] | None):
-        self.on_stage = on_stage
-        self.stages: list[Stage] = []
-        self._wall, self._cpu = time.perf_counter(), self._cpu_now()
-
-    @staticmethod
-    def _cpu_now() -> float:
-        mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
-
-    @staticmethod
-    def _rss_mb() -> float:
-        try:
-            with open("/proc/self/statm") as handle:
-                return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def lap(self, name: str) -> None:
-        wall, cpu = time.perf_counter(), self._cpu_now()
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-        stage = Stage(name, round(wall - self._wall, 3), round(cpu - self._cpu, 3),
-                      round(self._rss_mb(), 1), round(peak, 1))
-        self.stages.append(stage)
-        self._wall, self._cpu = wall, cpu
-        if self.on_stage:
-            self.on_stage(stage)
-
-
-def _release_memory(*, collect: bool = True) -> None:
-    """Collect garbage (unless ``collect`` is false: what was dropped had no cycles) and hand
-    freed heap pages back to the system (glibc's malloc_trim), so that a stage's freed memory
-    lowers the build's footprint, not only its own."""
-    if collect:
-        gc.collect()
-    try:
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
-        pass
 
 
 _EXTRACTION_STAGES = {"candidates": "documents and candidates", "phrases": "phrases", "ranking": "ranking"}
@@ -271,7 +110,7 @@ def build(
     on_stage : callable, optional
         Called with a :class:`Stage` as each stage ends (``BuildResult.stages`` has them all).
     """
-    clock = _Clock(on_stage)
+    clock = Clock(on_stage)
     inputs = list(inputs)
     check_target(out_dir)
     with folder_lock(out_dir):  # a second command writing out_dir is refused, not interleaved
@@ -317,7 +156,7 @@ def _staged(out_dir: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[
     return staged
 
 
-def _write_staged(staged: StagedFolder, clock: _Clock, options: BuildOptions,
+def _write_staged(staged: StagedFolder, clock: Clock, options: BuildOptions,
                   compute: Callable[[], BuildResult]) -> BuildResult:
     """``compute()``, its outputs written into ``staged`` and swapped in (nothing changes when it fails)."""
     try:
@@ -349,7 +188,7 @@ def update(
 
     The build of the union of its papers and the new ones (:func:`run_update`), with the
     options it recorded, written as :func:`build` writes (the folder replaced as a whole),
-    plus ``changelog.json`` and ``changelog.md`` (:mod:`kg.incremental`). Papers the embedding
+    plus ``changelog.json`` and ``changelog.md`` (:mod:`kg.changelog`). Papers the embedding
     cache knows cost no model work: with the folder's cache only new texts are embedded.
 
     Parameters
@@ -388,9 +227,7 @@ def update(
 
 def _update(inputs, out_dir, changes, *, embedder, cache, on_progress, on_stage, on_warning) -> BuildResult:
     """:func:`update`, with the folder's lock held."""
-    from kg.incremental import read_build, update_options
-
-    clock = _Clock(on_stage)
+    clock = Clock(on_stage)
     previous = read_build(out_dir)
     options = update_options(previous, changes)
     cache = folder_cache(out_dir) if cache is True else (None if cache is False else cache)
@@ -417,7 +254,7 @@ def folder_cache(folder: str | os.PathLike[str]) -> str:
     return os.path.join(os.fspath(folder), ".kg-cache", "embeddings.sqlite")
 
 
-def update_warnings(previous: "PreviousBuild", embedder: Embedder,
+def update_warnings(previous: PreviousBuild, embedder: Embedder,
                     cache: str | os.PathLike[str] | None) -> list[str]:
     """What an update of ``previous`` with ``embedder`` and ``cache`` should say first: that every
     text will be embedded again (no cache, or another model or precision than the build's)."""
@@ -437,29 +274,27 @@ def update_warnings(previous: "PreviousBuild", embedder: Embedder,
 
 
 def run_update(
-    previous: "PreviousBuild",
+    previous: PreviousBuild,
     inputs: "Sequence[str | os.PathLike[str]] | Corpus",
     options: BuildOptions,
     *,
     embedder: Embedder | None = None,
     cache: str | os.PathLike[str] | None = None,
     on_progress: Progress | None = None,
-    clock: "_Clock | None" = None,
+    clock: "Clock | None" = None,
     warnings: Sequence[str] = (),
 ) -> BuildResult:
     """Everything :func:`update` computes, in memory: nothing is written (but the cache).
 
-    ``previous`` is :func:`kg.incremental.read_build` of the folder and ``options``
-    :func:`kg.incremental.update_options` of it; ``inputs`` may also be a :class:`~kg.models.Corpus`
+    ``previous`` is :func:`kg.buildfolder.read_build` of the folder and ``options``
+    :func:`kg.options.update_options` of it; ``inputs`` may also be a :class:`~kg.models.Corpus`
     read already. The union of the build's papers and the new ones goes through :func:`run`
     (so every corpus-level step is that of a fresh build of the union); communities are
     found as the folder's ``analysis.json`` found them (its seed, resolution, method and
-    labels) and numbered as there (:func:`kg.incremental.stable_analysis`); ``result.changelog``
-    says what changed (:func:`kg.incremental.changelog`).
+    labels) and numbered as there (:func:`kg.analyze.numbering.stable_analysis`); ``result.changelog``
+    says what changed (:func:`kg.changelog.changelog`).
     """
-    from kg.incremental import changelog, stable_analysis
-
-    clock = clock or _Clock(None)
+    clock = clock or Clock(None)
     prior = Corpus(list(previous.papers))
     paths = [] if isinstance(inputs, Corpus) else [os.fspath(p) for p in inputs]
     if isinstance(inputs, Corpus):
@@ -479,11 +314,10 @@ def run_update(
                  provenance=provenance, settings=settings)
     evolution = ((previous.analysis or {}).get("evolution") or {}).get("parameters")
     if evolution:  # the same slices again (as kg report does)
-        from kg.api import KnowledgeGraph
-
-        result.analysis = KnowledgeGraph(result.graph, result.analysis).evolution(
-            cuts=evolution.get("cuts"), equal=evolution.get("equal"), min_inclusion=evolution.get("min_inclusion"),
-            min_size=evolution.get("min_size"), min_shared=evolution.get("min_shared")).analysis
+        result.analysis = with_evolution(
+            result.graph, result.analysis, cuts=evolution.get("cuts"), equal=evolution.get("equal"),
+            min_inclusion=evolution.get("min_inclusion"), min_size=evolution.get("min_size"),
+            min_shared=evolution.get("min_shared"))
     result.analysis = stable_analysis(result.analysis, previous.analysis)
     result.changelog = changelog(previous, result, new_inputs=added, records=records, warnings=warnings)
     clock.lap("changelog")
@@ -497,7 +331,7 @@ def run(
     embedder: Embedder | None = None,
     cache: str | os.PathLike[str] | None = None,
     on_progress: Progress | None = None,
-    clock: "_Clock | None" = None,
+    clock: "Clock | None" = None,
     provenance: dict | None = None,
     settings: "Mapping[str, object] | None" = None,
 ) -> BuildResult:
@@ -510,7 +344,7 @@ def run(
     :func:`kg.analyze.analyze` (``seed``, ``resolution``, ``method``, ``scoring``, ``top``)
     replacing the build's: an update finds communities as the folder's analysis did.
     """
-    clock = clock or _Clock(None)
+    clock = clock or Clock(None)
     given = inputs if isinstance(inputs, Corpus) else None  # papers read already (kg.build from Python)
     paths = [] if given is not None else [os.fspath(p) for p in inputs]
     thesaurus = load_thesaurus(options.thesaurus) if options.thesaurus else None
@@ -551,14 +385,14 @@ def run(
                         getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
     found.phrase_vectors = {}  # the largest array of the build (phrases x 384 floats): not needed now
     embedder = cached = None  # nor the model
-    _release_memory()
+    release_memory()
     clock.lap("normalize")
     metadata = {
-        "kg_version": kg.__version__,
+        "kg_version": __version__,
         "extractor": extractor_name(options.extractor),
         "model": model,
         "embedding": signature,
-        "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in _OUTPUT_ONLY},
+        "parameters": json.dumps({k: v for k, v in vars(options).items() if k not in OUTPUT_ONLY},
                                  sort_keys=True),
         "inputs": json.dumps([_fingerprint(p) for p in paths]),
         "papers_read": len(corpus.papers),
@@ -571,7 +405,7 @@ def run(
                         metadata=metadata, doc_vectors=found.doc_vectors)
     del mentions  # the graph holds them now
     found.keyphrases = {}
-    _release_memory(collect=False)  # lists of plain records: freed as they were dropped
+    release_memory(collect=False)  # lists of plain records: freed as they were dropped
     clock.lap("graph")
     steps: dict[str, float] = {}
     # The graph lives to the end: a garbage collection need not walk its millions of objects
@@ -580,7 +414,7 @@ def run(
     try:
         analysis = analyze(graph, **{"seed": options.seed, "resolution": options.resolution, **(settings or {})},
                            timings=steps, backend=options.nx_backend)
-        _release_memory()  # the projections the analysis dropped (NetworkX graphs hold cycles)
+        release_memory()  # the projections the analysis dropped (NetworkX graphs hold cycles)
     finally:
         gc.unfreeze()
     clock.lap("analyze")
@@ -592,16 +426,16 @@ def run(
 
 
 def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: BuildOptions = BuildOptions(),
-                  *, clock: "_Clock | None" = None) -> list[str]:
+                  *, clock: "Clock | None" = None) -> list[str]:
     """Write the files of ``result`` into ``folder`` (each atomically); set and return ``result.files``.
 
     ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json`` and
     ``concept_vectors.npy``/``.json`` (:mod:`kg.vectors`), the
     report (``.md``, ``.html``, ``.json``), ``graph.html`` unless ``options.html`` is
     false, ``thesaurus.txt`` when ``options.write_thesaurus``, and an update's
-    ``changelog.json`` and ``changelog.md`` (:func:`kg.incremental.write_changelog`).
+    ``changelog.json`` and ``changelog.md`` (:func:`kg.changelog.write_changelog`).
     """
-    clock = clock or _Clock(None)
+    clock = clock or Clock(None)
     folder = os.fspath(folder)
     graph, analysis = result.graph, result.analysis
     # run() made the graph with build_graph and nothing changed it since: what it implies need not be checked
@@ -627,8 +461,6 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
         atomic_write(merges, thesaurus_text(result.concepts))
         files.append(merges)
     if result.changelog is not None:
-        from kg.incremental import write_changelog
-
         files.extend(write_changelog(result.changelog, folder))
         clock.lap("write changelog")
     result.files = files

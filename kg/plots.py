@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
-from kg.escape import xml_text
+from kg.escape import clean_text, xml_text
 
 __all__ = ["annual_production_plot", "top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
            "evolution_plot", "all_plots"]
@@ -21,10 +21,10 @@ _STYLE = {"svg.hashsalt": "kg", "svg.fonttype": "path", "font.size": 9, "axes.sp
 
 
 def _figure(draw, size: tuple[float, float] = (7.0, 4.0)):
-    import matplotlib
+    import matplotlib  # matplotlib is heavy (a second): only the HTML report's figures need it
 
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_svg import FigureCanvasSVG  # see above
+    from matplotlib.figure import Figure  # see above
 
     with matplotlib.rc_context(_STYLE):
         figure = Figure(figsize=size, dpi=100)
@@ -35,7 +35,7 @@ def _figure(draw, size: tuple[float, float] = (7.0, 4.0)):
 
 
 def _svg(draw, size: tuple[float, float] = (7.0, 4.0)) -> str:
-    import matplotlib
+    import matplotlib  # see _figure
 
     figure = _figure(draw, size)
     with matplotlib.rc_context(_STYLE):
@@ -254,7 +254,6 @@ def evolution_plot(analysis: Mapping, *, width: int = 900, height: int = 420) ->
     """Alluvial diagram of the thematic evolution: a column per slice, a bar per theme (height:
     papers), a band per link (width: inclusion index). Hand-written SVG, every label escaped."""
     import html
-
 
     evolution = analysis.get("evolution") or {}
     slices = [s for s in evolution.get("slices") or [] if s.get("themes")]

@@ -15,8 +15,11 @@ import os
 from collections.abc import Mapping, Sequence
 
 from kg.escape import clean_text, clean_tree, markdown_text, xml_text
+from kg.atomic import atomic_write
+from kg.plots import all_plots
 
-__all__ = ["report_sections", "render_markdown", "render_html", "render_json", "write_report", "REPORT_FILES"]
+__all__ = ["report_sections", "render_markdown", "render_report_html", "render_json", "write_report", "md_table",
+           "REPORT_FILES"]
 
 REPORT_FILES = ("report.md", "report.html", "report.json")
 _COMMUNITY_ROWS = 30
@@ -238,7 +241,7 @@ def _md_escape(value: object) -> str:
     return markdown_text(_num(value))
 
 
-def _md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
+def md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     lines = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(_md_escape(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -264,7 +267,7 @@ def render_markdown(analysis: Mapping, *, title: str = "kg report", names: Mappi
         if section["text"]:
             out += [markdown_text(section["text"]), ""]
         if section["rows"]:
-            out += [_md_table(section["header"], section["rows"]), ""]
+            out += [md_table(section["header"], section["rows"]), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -275,10 +278,8 @@ th{background:#f2f2f2}td.id{font-family:monospace;font-size:.85em;color:#555}
 img{max-width:100%;height:auto;display:block;margin:.5em 0}"""
 
 
-def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
+def render_report_html(analysis: Mapping, *, title: str = "kg report") -> str:
     """The report as one self-contained HTML page, figures embedded as base64 SVG."""
-    from kg.plots import all_plots
-
     plots = all_plots(analysis)
     def esc(value: object) -> str:
         return html.escape(clean_text(str(value)))
@@ -311,7 +312,7 @@ def render_html(analysis: Mapping, *, title: str = "kg report") -> str:
 def render_json(analysis: Mapping) -> str:
     """Every table of the analysis as JSON (sorted keys, so equal analyses give equal bytes).
 
-    The per-node PageRank maps stay in ``analysis.json`` (:mod:`kg.analysis`).
+    The per-node PageRank maps stay in ``analysis.json`` (:mod:`kg.analyze.result`).
     """
     tables = {k: v for k, v in analysis.items() if k != "pagerank"}
     return json.dumps(clean_tree(tables), ensure_ascii=False, sort_keys=True, indent=1, allow_nan=False) + "\n"
@@ -319,11 +320,9 @@ def render_json(analysis: Mapping) -> str:
 
 def write_report(analysis: Mapping, out_dir: str | os.PathLike[str], *, title: str = "kg report") -> list[str]:
     """Write ``report.md``, ``report.html`` and ``report.json`` into ``out_dir`` (atomically); their paths."""
-    from kg.export.files import atomic_write
-
     folder = os.fspath(out_dir)
     contents = {"report.md": render_markdown(analysis, title=title),
-                "report.html": render_html(analysis, title=title),
+                "report.html": render_report_html(analysis, title=title),
                 "report.json": render_json(analysis)}
     paths = []
     for name in REPORT_FILES:

@@ -35,6 +35,11 @@ import numpy as np
 
 from kg.errors import GraphFileError, KgError, OptionError
 from kg.graph import node_label
+from kg.analyze import community_rows, paper_communities, saved_parameters
+from kg.extract import load_embedder
+from kg.extract.embedder import DEFAULT_MODEL
+from kg.graphfile import load_graph
+from kg.vectors import load_concept_vectors, load_paper_vectors
 
 __all__ = ["search", "search_build", "query_embedder", "embed_query", "EmbeddingMismatchError"]
 
@@ -65,9 +70,6 @@ def query_embedder(graph: nx.MultiDiGraph, embedder=None, *, model: str | os.Pat
     """
     recorded = str(graph.graph.get("embedding") or graph.graph.get("model") or "")
     if embedder is None:
-        from kg.extract import load_embedder
-        from kg.extract.embedder import DEFAULT_MODEL
-
         name, _, rest = recorded.partition("|")
         parts = rest.split("|")
         if len(parts) != 3 or (model is None and name != DEFAULT_MODEL):
@@ -205,8 +207,6 @@ def _report_communities(folder: str, graph: nx.MultiDiGraph) -> list[dict]:
             return rows
     except (OSError, ValueError, AttributeError):
         pass
-    from kg.analyze import community_rows, paper_communities, saved_parameters
-
     related, found = paper_communities(graph, **saved_parameters(graph))
     return community_rows(graph, related, found)
 
@@ -243,9 +243,6 @@ def search_build(folder: str | os.PathLike[str], text: str, *, embedder=None, to
     EmbeddingMismatchError
         See :func:`query_embedder`.
     """
-    from kg.graph import load_graph
-    from kg.vectors import load_concept_vectors, load_paper_vectors
-
     folder = os.fspath(folder)
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise OptionError("top", f"must be a whole number >= 1, not {top!r}")

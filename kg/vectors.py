@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from kg.export.files import atomic_write
+from kg.atomic import atomic_write
 from kg.errors import GraphFileError
 
 __all__ = ["save_paper_vectors", "load_paper_vectors", "save_concept_vectors", "load_concept_vectors",

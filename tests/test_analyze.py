@@ -8,6 +8,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from _example_graphs import keyphrase_graph
 from kg.analyze import analyze, community_concepts, concept_rows, saved_parameters
 from kg.analyze.centrality import (
     betweenness,
@@ -30,9 +31,7 @@ from kg.analyze.thematic import association_graph, callon_metrics, place_in_quad
 from kg.analyze.trends import concept_bursts, concept_trends, kleinberg_bursts, papers_per_year
 from kg.errors import NodeNotFoundError
 from kg.graph import build_graph
-from kg.ingest import load_corpus
-from kg.models import Concept, Keyphrase, Mention, Paper
-from kg.normalize import normalize_concepts
+from kg.models import Concept, Mention, Paper
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "papers.jsonl"
 
@@ -46,13 +45,6 @@ def kg_graph(spec: dict[str, tuple[int | None, list[str]]], cites: dict[str, lis
     mentions = [Mention(pid, f"c:{k}", 1.0 - 0.1 * i, i + 1, k) for pid, (_, keys) in spec.items()
                 for i, k in enumerate(keys)]
     return build_graph(papers, concepts, mentions)
-
-
-def keyphrase_graph(path):
-    """The kg graph of a corpus file with its records' own keyphrases as concepts (no model)."""
-    papers = load_corpus([str(path)]).papers
-    found = {p.id: [Keyphrase(k, round(1 / (1 + i), 4)) for i, k in enumerate(p.keyphrases)] for p in papers}
-    return build_graph(papers, *normalize_concepts(papers, found))
 
 
 @pytest.fixture(scope="module")

@@ -97,7 +97,8 @@ def test_sample_is_seeded_and_has_abstracts_only(tmp_path):
 
 
 def test_sample_mode_writes_the_packet(tmp_path, capsys):
-    from kg.graphfile import write_corpus_jsonl, write_graph_json
+    from kg.corpusfile import write_corpus_jsonl
+    from kg.graphfile import write_graph_json
 
     build = tmp_path / "build"  # as kg build writes it: abstracts in corpus.jsonl beside graph.json
     build.mkdir()

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from kg.analyze.citation_maps import internal_share, silhouettes
 from kg.citations import cocitation, coupling
 from kg.cli import app
-from kg.graph import load_graph
+from kg.graphfile import load_graph
 from kg.pipeline import BuildOptions, build
 
 from conftest import SHARED, HashEmbedder

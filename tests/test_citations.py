@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from kg.citations import cocitation, coauthorship, coupling, related_projection
-from kg.graph import author_id, build_graph, cited_pairs, graph_from_json, graph_to_json, projection, venue_id
+from kg.graph import author_id, build_graph, cited_pairs, projection, venue_id
+from kg.graphfile import graph_from_json, graph_to_json
 from kg.ingest import load_corpus
 from kg.models import Paper
 

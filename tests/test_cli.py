@@ -90,7 +90,8 @@ ESCAPES = ("\x1b", "\u202e", "\x07", "\x9b")
 @pytest.fixture
 def hostile_build(tmp_path):
     """graph.json of four papers whose titles and keyphrases carry terminal escapes."""
-    from kg.graph import build_graph, graph_to_json
+    from kg.graph import build_graph
+    from kg.graphfile import graph_to_json
     from kg.models import Keyphrase, Paper
     from kg.normalize import normalize_concepts
 
@@ -155,7 +156,8 @@ def test_build_refuses_an_out_that_is_a_file_or_unwritable(tmp_path, corpus):
 def built_graph(tmp_path):
     """A kg output folder with a graph.json (the example corpus, its own keyphrases as concepts)."""
     from conftest import EXAMPLE
-    from kg.graph import build_graph, graph_to_json
+    from kg.graph import build_graph
+    from kg.graphfile import graph_to_json
     from kg.ingest import load_corpus
     from kg.models import Keyphrase
     from kg.normalize import normalize_concepts

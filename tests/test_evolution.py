@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from kg.analyze.evolution import link_themes, thematic_evolution, time_slices
 from kg.cli import app
 from kg.errors import OptionError
-from kg.graph import load_graph
+from kg.graphfile import load_graph
 from kg.pipeline import BuildOptions, build
 
 from conftest import SHARED, HashEmbedder

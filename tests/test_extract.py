@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
-from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, _embed_in_chunks, document_text
+from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, document_text
+from kg.extract.local import embed_in_chunks
 from kg.extract.embedder import SentenceTransformerEmbedder, _batches
 from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
 from kg.extract.ranking import prior_scores, rank_candidates, variant_key
@@ -176,7 +177,7 @@ def test_corpus_vectors_come_back_in_input_order_from_length_sorted_chunks(hash_
             seen.append(list(batch))
             return hash_embedder.embed(batch)
 
-    rows = _embed_in_chunks(Recording(), texts, "phrases", None, chunk=2)
+    rows = embed_in_chunks(Recording(), texts, "phrases", None, chunk=2)
     assert np.allclose(rows, hash_embedder.embed(texts))  # row i is text i
     assert [len(t) for chunk in seen for t in chunk] == sorted(len(t) for t in texts)
     assert sorted(t for chunk in seen for t in chunk) == sorted(texts)
@@ -377,7 +378,7 @@ def test_plural_nouns_before_such_or_prepositions_stay_nouns():
 
 
 def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path, monkeypatch):
-    import kg.extract as extract_module
+    import kg.extract.local as local_engine
     from conftest import HashEmbedder
 
     class WithStandIns(HashEmbedder):
@@ -385,13 +386,13 @@ def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path
             return HashEmbedder.embed(HashEmbedder(), texts)
 
     tagged: list[str] = []
-    real = extract_module._all_candidates
+    real = local_engine.all_candidates
 
     def counting(papers, max_words):
         tagged.extend(p.id for p in papers)
         return real(papers, max_words)
 
-    monkeypatch.setattr(extract_module, "_all_candidates", counting)
+    monkeypatch.setattr(local_engine, "all_candidates", counting)
     path = tmp_path / "cache.sqlite"
     papers = [Paper(f"p{i}", f"Graph neural networks {i} and sparse attention for molecule {i} property "
                              f"prediction with message passing and long document transformers {i}.", f"T{i}")

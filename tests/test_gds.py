@@ -19,7 +19,7 @@ import pytest
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
 
-from kg.analysis import check_analysis, load_analysis
+from kg.analyze.result import check_analysis, load_analysis
 from kg.analyze import analyze
 from kg.analyze.centrality import centrality_table, citation_table, edge_eigenvector
 from kg.cli import app

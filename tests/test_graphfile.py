@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from kg.graph import build_graph, graph_from_json, graph_to_json
+from kg.graph import build_graph
+
+from kg.graphfile import graph_from_json, graph_to_json
 from kg.models import Concept, Mention, Paper
 
 
@@ -59,7 +61,7 @@ def test_co_occurrence_that_is_not_the_projection_stays_in_the_file():
 
 def test_a_graph_written_without_texts_gets_them_back_from_papers_jsonl(tmp_path):
     from kg.export.files import write_graph_files
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     graph = _graph()
     write_graph_files(graph, tmp_path)
@@ -127,7 +129,7 @@ def test_concepts_csv_graphml_and_gexf_carry_the_acronym(tmp_path):
     import csv
 
     from kg.export.files import write_graph_files
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     write_graph_files(_acronym_graph(), tmp_path)
     assert load_graph(tmp_path).nodes["c:collaborative filtering"]["acronym"] == "CF"

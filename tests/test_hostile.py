@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 from conftest import HashEmbedder
 from kg.cli import app
 from kg.errors import KgError
-from kg.graph import graph_from_json
+from kg.graphfile import graph_from_json
 from kg.pipeline import BuildOptions, build
 
 runner = CliRunner()

@@ -17,7 +17,7 @@ from kg.cli import app
 from kg.errors import ViewError
 from kg.export.html import layout_positions, render_html
 from kg.export.html_view import find_node, graph_view
-from kg.graph import graph_to_json
+from kg.graphfile import graph_to_json
 
 EVIL = ('Bad <script>window.__kgPwned=1</script> and </script><script>window.__kgPwned=2</script> '
         'and <img src=x onerror="window.__kgPwned=3"> & "quotes" \u2028 end')
@@ -66,10 +66,18 @@ def test_papers_view_keeps_citations_on_related_pairs():
 
 
 def test_top_keeps_the_most_central(graph):
-    full = graph_view(graph, top=None, size_by="degree")
-    best = sorted(full.nodes, key=lambda n: (-full.nodes[n]["centrality"], n))[:40]
+    # the bipartite view's weighted degrees, counted here from the graph's own edges: a link drawn once
+    # per pair of nodes (two papers that cite each other are one link)
+    links = {frozenset((u, v)): float(data.get("weight", 1.0))
+             for u, v, key, data in graph.edges(keys=True, data=True) if key in ("mentions", "cites")}
+    degree: dict[str, float] = {}
+    for pair, weight in links.items():
+        for node in pair:
+            degree[node] = degree.get(node, 0.0) + weight
+    best = sorted(degree, key=lambda n: (-degree[n], n))[:40]
     top = graph_view(graph, top=40, size_by="degree")
     assert sorted(top.nodes) == sorted(best)
+    assert {n: top.nodes[n]["centrality"] for n in top} == pytest.approx({n: degree[n] for n in best})
 
 
 def test_min_weight_drops_light_edges_and_lonely_nodes(graph):

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import kg
-import kg.analysis
+import kg.defaults
 from kg.cli import app
 from kg.errors import OptionError
 from kg.extract import document_text, extract, paper_candidates
@@ -140,4 +140,4 @@ def test_build_flags_reach_the_build_options(tmp_path, monkeypatch):
     options = seen["options"]
     assert (options.link_depth, options.min_shared, options.min_cooccurrence, options.related_top_k,
             options.extractor) == (30, 1, 3, 7, "keybert")
-    assert options.seed == kg.analysis.SEED
+    assert options.seed == kg.defaults.SEED

@@ -184,7 +184,7 @@ def _kg(*args, env_extra=None, timeout=120):
 
 
 def test_push_to_a_server_that_is_down_fails_fast_in_one_line(tmp_path, example_graph):
-    from kg.graph import graph_to_json
+    from kg.graphfile import graph_to_json
     import socket
 
     (tmp_path / "graph.json").write_text(graph_to_json(example_graph))

@@ -25,7 +25,7 @@ from kg.cli import app
 from kg.export.cypher import CYPHER_DIR, run_query, split_statements
 from kg.export.neo4j_tables import graph_tables
 from kg.export.neo4j_admin import AFTER_IMPORT, IMPORT_SCRIPT, write_bulk_import
-from kg.graph import graph_from_json
+from kg.graphfile import graph_from_json
 from kg.pipeline import BuildOptions, build
 
 from conftest import EXAMPLE, HashEmbedder
@@ -180,10 +180,10 @@ def _dump(driver) -> tuple[list[str], list[str], list[str]]:
 
 
 def _answers(driver, graph) -> dict[str, list]:
-    from test_neo4j_server import _parameters
+    from _example_graphs import query_parameters
 
     out = {}
-    params = _parameters(graph)
+    params = query_parameters(graph)
     for path in sorted(CYPHER_DIR.glob("*.cypher")):
         from kg.export.cypher import read_query_file
 

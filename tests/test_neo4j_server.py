@@ -29,7 +29,9 @@ from kg.analyze.communities import detect_communities, label_communities
 from kg.cli import app
 from kg.export.cypher import CYPHER_DIR, run_query
 from kg.export.neo4j import count_graph, graph_tables, open_driver, push_graph
-from kg.graph import concepts_of, graph_from_json, node_label, papers_of, projection
+from _example_graphs import query_parameters
+from kg.graph import concepts_of, node_label, papers_of, projection
+from kg.graphfile import graph_from_json
 from kg.pipeline import BuildOptions, build
 
 from conftest import EXAMPLE, HashEmbedder
@@ -279,26 +281,6 @@ EXPECTED = {
 }
 
 
-def _parameters(graph) -> dict[str, dict]:
-    """Parameters that make each query non-trivial on the example graph."""
-    mentions = _mentions(graph)
-    paper = max(papers_of(graph), key=lambda p: (sum(len(mentions[p] & mentions[q]) for q in mentions if q != p), p))
-    co = projection(graph, "co_occurs")
-    hub = max(co, key=lambda c: (co.degree(c), c))
-    distance = nx.single_source_shortest_path_length(co, hub, cutoff=8)
-    far = max(distance, key=lambda c: (distance[c], c))
-    assert distance[far] >= 2
-    return {
-        "top_concepts": {"limit": 15},
-        "similar_papers": {"paper": paper, "limit": 10},
-        "concept_path": {"source": _name(graph, hub).upper(), "target": far},
-        "community": {"community": 1, "limit": 50},
-        "concept_neighbourhood": {"concept": hub, "limit": 12},
-        "most_cited": {"limit": 10},
-        "concepts_by_year": {"per_year": 3},
-    }
-
-
 @pytest.fixture(scope="module")
 def pushed(neo4j, example):
     folder, graph = example
@@ -317,7 +299,7 @@ def test_every_query_file_has_a_networkx_check():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_query_file_matches_networkx(neo4j, pushed, name):
     graph = pushed
-    params = _parameters(graph)[name]
+    params = query_parameters(graph)[name]
     args = ["query", name, "--json"]  # found by name in the library shipped with kg
     for key, value in params.items():
         args += ["--param", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]

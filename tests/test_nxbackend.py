@@ -24,7 +24,8 @@ from kg.graph import projection
 from kg.nxbackend import call, check_backend, installed_backends, tally
 from kg.pipeline import BuildOptions
 
-from test_analyze import EXAMPLE, keyphrase_graph
+from _example_graphs import keyphrase_graph
+from conftest import EXAMPLE
 
 
 def _usable(name: str) -> bool:

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 
 from kg.errors import InputError
-from kg.graph import graph_from_json
+from kg.graphfile import graph_from_json
 from kg.pipeline import BuildOptions, build
 
 PAPERS = [

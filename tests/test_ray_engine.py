@@ -4,6 +4,7 @@ the in-process engine, on a local Ray runtime started once for this module (2 CP
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import sqlite3
@@ -56,12 +57,6 @@ def test_without_ray_the_engine_is_a_one_line_error_naming_the_extra(tmp_path, m
     assert not (tmp_path / "out").exists() and not (tmp_path / "k.jsonl").exists()
 
 
-def test_the_engine_is_not_recorded_in_the_build_parameters(tmp_path):
-    from kg.pipeline import _OUTPUT_ONLY
-
-    assert "engine" in _OUTPUT_ONLY  # same graph.json from either engine
-
-
 # ---- on a local Ray runtime ----
 
 @pytest.fixture(scope="module")
@@ -75,6 +70,18 @@ def ray_runtime():
     ray.cloudpickle.register_pickle_by_value(conftest)  # HashEmbedder travels to the workers by value
     yield ray
     ray.shutdown()
+
+
+def test_either_engine_writes_the_same_build(ray_runtime, tmp_path):
+    """The engine says where extraction ran, not what the graph is: the graph, its tables, vectors
+    and analysis are the same bytes from either (graph.json records no engine)."""
+    for engine in ("local", "ray"):
+        build([str(EXAMPLE)], tmp_path / engine, BuildOptions(engine=engine, html=False), embedder=HashEmbedder())
+    local, on_ray = _files(tmp_path / "local"), _files(tmp_path / "ray")
+    assert "graph.json" in local and "analysis.json" in local and sorted(on_ray) == sorted(local)
+    assert [name for name in local if on_ray[name] != local[name]] == []
+    recorded = json.loads(json.loads(local["graph.json"])["graph"]["parameters"])
+    assert "top_n" in recorded and "engine" not in recorded
 
 
 def test_a_cheap_embedder_gives_the_in_process_result_and_each_text_is_embedded_once(ray_runtime, tmp_path):

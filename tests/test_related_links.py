@@ -10,7 +10,9 @@ import pytest
 from scipy import sparse
 
 from kg.analyze.related import related_papers
-from kg.graph import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, build_graph, graph_to_json, link_weight, related_edges
+from kg.graph import build_graph
+from kg.graphfile import graph_to_json
+from kg.links import AUTHOR_WEIGHT, SIMILARITY_WEIGHT, link_weight, related_edges
 from kg.models import Concept, Mention, Paper
 from kg.errors import GraphFileError
 from kg.vectors import load_paper_vectors, nearest_neighbours, save_paper_vectors

@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 from kg.analyze import analyze
 from kg.cli import app
 from kg.export.files import write_graph_files
-from kg.graph import build_graph, load_graph
+from kg.graph import build_graph
+from kg.graphfile import load_graph
 from kg.ingest import load_corpus
 from kg.models import Keyphrase
 from kg.normalize import normalize_concepts
-from kg.report import REPORT_FILES, render_html, render_json, render_markdown, report_sections, write_report
+from kg.report import REPORT_FILES, render_json, render_markdown, render_report_html, report_sections, write_report
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "papers.jsonl"
 runner = CliRunner()
@@ -64,7 +65,7 @@ def test_markdown_lists_ids_and_labels(analysis):
 
 
 def test_html_is_self_contained_with_embedded_figures(analysis):
-    page = render_html(analysis)
+    page = render_report_html(analysis)
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
     images = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
     # annual production, top concepts, community sizes, thematic map, degree distribution; no trend chart:
@@ -215,7 +216,7 @@ def test_markdown_shows_corpus_markup_as_text(analysis):
 
 def test_html_and_json_reports_drop_surrogates_and_bidi_overrides(analysis):
     hostile = _hostile_analysis(analysis)
-    page = render_html(hostile)
+    page = render_report_html(hostile)
     page.encode("utf-8")
     assert "\u202e" not in page and "<script>" not in page and "<img src=x" not in page
     data = render_json(hostile)

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.cli import app
-from kg.graph import load_graph
+from kg.graphfile import load_graph
 from kg.pipeline import BuildOptions, build
 from kg.search import EmbeddingMismatchError, search, search_build
 from kg.vectors import concept_vectors, load_concept_vectors, load_paper_vectors

@@ -19,13 +19,14 @@ import pytest
 from typer.testing import CliRunner
 
 import kg
-from kg.analysis import check_analysis, load_analysis, membership
+from kg.analyze.result import check_analysis, load_analysis, paper_community
 from kg.cli import app
 from kg.errors import GraphFileError, InputError, OptionError
 from kg.export.staging import KG_OUTPUTS, OutputFolderError
 from kg.extract import document_text
-from kg.graph import load_graph
-from kg.incremental import read_build, stable_numbers
+from kg.graphfile import load_graph
+from kg.analyze.numbering import stable_numbers
+from kg.buildfolder import read_build
 from kg.ingest import load_corpus
 from kg.pipeline import BuildOptions, build, update
 
@@ -114,8 +115,8 @@ def test_update_of_the_example_equals_a_fresh_build_of_the_union(tmp_path, examp
     before, result, whole, up, fresh = _update_and_fresh(tmp_path, [a], [b])
     _assert_same_build(up, fresh, result, whole)
     log = result.changelog
-    assert [p["id"] for p in log["papers"]["added"]] == sorted(set(membership(whole.analysis))
-                                                               - set(membership(before.analysis)))
+    assert [p["id"] for p in log["papers"]["added"]] == sorted(set(paper_community(whole.analysis))
+                                                               - set(paper_community(before.analysis)))
     assert sorted(os.listdir(up)) == sorted([*os.listdir(fresh), "changelog.json", "changelog.md"])
 
 
@@ -135,12 +136,12 @@ def test_update_of_acm_papers_equals_a_fresh_build_and_numbers_communities_as_be
     before, result, whole, up, fresh = _update_and_fresh(tmp_path, [a], [b])
     _assert_same_build(up, fresh, result, whole)
     # numbered as before: the earlier papers keep their number as far as any numbering allows
-    old = membership(before.analysis)
-    kept = sum(membership(result.analysis)[p] == k for p, k in old.items())
-    assert kept >= sum(membership(whole.analysis)[p] == k for p, k in old.items())
+    old = paper_community(before.analysis)
+    kept = sum(paper_community(result.analysis)[p] == k for p, k in old.items())
+    assert kept >= sum(paper_community(whole.analysis)[p] == k for p, k in old.items())
     log = result.changelog
     assert len(log["moved"]) == len(old) - kept
-    assert {r["id"] for r in log["moved"]} == {p for p, k in old.items() if membership(result.analysis)[p] != k}
+    assert {r["id"] for r in log["moved"]} == {p for p, k in old.items() if paper_community(result.analysis)[p] != k}
     continued = [r for r in log["communities"] if r["status"] == "continued"]
     assert continued and all(r["kept"] > 0 and r["previous_size"] == len(before.analysis["communities"][r["id"]]
                                                                          ["papers"]) for r in continued)
@@ -157,7 +158,7 @@ def test_update_of_acm_papers_equals_a_fresh_build_and_numbers_communities_as_be
     assert {c["id"] for c in log["concepts"]["added"]} == concepts - old_concepts
     assert {c["id"] for c in log["concepts"]["gone"]} == old_concepts - concepts
     assert all(c["now"] is None or c["now"] in concepts for c in log["concepts"]["gone"])
-    assert log["counts"]["papers"] == [len(old), len(membership(result.analysis))]
+    assert log["counts"]["papers"] == [len(old), len(paper_community(result.analysis))]
 
 
 def test_only_new_texts_are_embedded(tmp_path, example_halves):
@@ -414,11 +415,11 @@ def test_analyzing_the_updated_graph_again_keeps_its_numbers_while_the_communiti
     a = _lines(ACM, 0, 250, tmp_path / "a.jsonl")
     b = _lines(ACM, 250, 400, tmp_path / "b.jsonl")
     _, result, whole, up, _ = _update_and_fresh(tmp_path, [a], [b])
-    numbers = membership(result.analysis)
-    assert numbers != membership(whole.analysis)  # the update's numbers are not by size here
+    numbers = paper_community(result.analysis)
+    assert numbers != paper_community(whole.analysis)  # the update's numbers are not by size here
     built = kg.load(up)
     again = built.reanalyze(scoring="loglik")  # kg report --labels loglik: the same communities
-    assert membership(again.analysis) == numbers
+    assert paper_community(again.analysis) == numbers
     finer = built.reanalyze(resolution=3.0)  # other communities: numbered largest first, as ever
     sizes = [len(r["papers"]) for r in finer.analysis["communities"]]
     assert sizes == sorted(sizes, reverse=True)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from kg.cli import app
 from kg.export.html_view import community_membership
 from kg.export.vosviewer import MAP_COLUMNS, save_vosviewer, vosviewer_network
-from kg.graph import load_graph
+from kg.graphfile import load_graph
 from kg.pipeline import BuildOptions, build
 
 from conftest import SHARED, HashEmbedder

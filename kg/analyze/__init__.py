@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 
 import networkx as nx
@@ -33,6 +33,7 @@ from kg.analyze.centrality import (
     SAMPLES,
     betweenness_method,
     central_concepts,
+    pagerank,
     edge_centrality_table,
     edge_eigenvector,
     central_papers,
@@ -48,18 +49,21 @@ from kg.analyze.communities import (
     modularity,
     specificity,
 )
-from kg.analyze.centrality import pagerank
 from kg.analyze.related import find_paper, related_papers
 from kg.analyze.descriptive import descriptive
 from kg.analyze.thematic import community_map, thematic_map
 from kg.analyze.trends import MIN_TREND_PAPERS, concept_bursts, concept_trends, papers_per_year, sparse_years
-from kg.analysis import DETAIL, RESOLUTION, SEED, check_analysis, saved_parameters
-from kg.errors import NodeNotFoundError
+from kg.analyze.result import check_analysis, saved_parameters
+from kg.citations import cocitation, coupling
+from kg.defaults import DETAIL, RESOLUTION, SEED
+from kg.errors import NodeNotFoundError, OptionError
 from kg.graph import node_label, projection
 from kg.nxbackend import check_backend
 
 __all__ = [
     "analyze",
+    "analysis_for",
+    "community_table",
     "saved_parameters",
     "paper_communities",
     "community_rows",
@@ -163,7 +167,7 @@ def community_concepts(graph: nx.MultiDiGraph, community: int, *, seed: int = SE
     """Paper community number ``community`` (as numbered in the report) with its distinctive concepts.
 
     Returns ``{"id", "size", "label", "concepts", "central_papers", "papers"}`` (see
-    :func:`community_rows`). ``analysis``: the build's (:mod:`kg.analysis`); when it was
+    :func:`community_rows`). ``analysis``: the build's (:mod:`kg.analyze.result`); when it was
     made with this ``seed``, ``resolution`` and ``method``, its communities and numbers
     are used (an updated build numbers them as before, not largest first). Raises
     :class:`~kg.errors.NodeNotFoundError` for an unknown number.
@@ -220,8 +224,6 @@ def citation_maps(graph: nx.MultiDiGraph, *, method: str = "louvain", seed: int 
     ``{"cocitation": ..., "coupling": ...}``; a map of a corpus without citations or
     references has no clusters.
     """
-    from kg.citations import cocitation, coupling
-
     return {name: citation_map(graph, project(graph), by=name, method=method, seed=seed, resolution=resolution,
                                top=top, backend=backend)
             for name, project in (("cocitation", cocitation), ("coupling", coupling))}
@@ -287,8 +289,6 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
     backend = check_backend(backend)
     if engine is not None:
         if method != "leiden":
-            from kg.errors import OptionError
-
             raise OptionError("method", f"the {engine.name} engine finds communities with Leiden, not {method!r}")
         with _timed(timings, f"{engine.name}: check the graph in Neo4j"):
             engine.check_graph(graph)
@@ -382,3 +382,46 @@ def analyze(graph: nx.MultiDiGraph, *, seed: int = SEED, resolution: float = RES
         "degree_distribution": {"papers": _distribution(related), "concepts": concept_degrees},
         "citation_maps": maps,
     }
+
+
+def analysis_for(graph: nx.MultiDiGraph, analysis: Mapping | None = None, *, seed: int | None = None,
+                 resolution: float | None = None) -> Mapping:
+    """``analysis`` checked against ``graph``; without one, the analysis of ``graph``.
+
+    The one place a consumer falls back to computing (see :mod:`kg.analyze.result`), with
+    ``seed`` and ``resolution`` (default: the ones the graph was built with).
+    """
+    if analysis is not None:
+        return check_analysis(graph, analysis)
+    saved = saved_parameters(graph)
+    return analyze(graph, seed=saved["seed"] if seed is None else seed,
+                   resolution=saved["resolution"] if resolution is None else resolution)
+
+
+def community_table(graph: nx.MultiDiGraph, *, analysis: Mapping | None = None,
+                    communities: Mapping[str, int] | None = None,
+                    community_labels: Sequence[str] | None = None, seed: int | None = None,
+                    resolution: float | None = None) -> list[dict]:
+    """One row per community number (``id``, ``size``, ``label``, ``concepts``, ``papers``), for a view.
+
+    From ``analysis`` when given (the usual case). A caller holding only a membership
+    (``communities``: paper -> number, optionally ``community_labels``) gets rows
+    labeled from it; with neither, the communities found as :func:`kg.analyze.analyze`
+    finds them (``seed``, ``resolution``: default, the graph's own).
+    """
+    if analysis is not None:
+        return [dict(row) for row in check_analysis(graph, analysis)["communities"]]
+    if communities is None:
+        saved = saved_parameters(graph)
+        related, groups = paper_communities(graph, seed=saved["seed"] if seed is None else seed,
+                                            resolution=saved["resolution"] if resolution is None else resolution)
+    else:
+        given = {str(n): int(k) for n, k in communities.items() if n in graph and int(k) >= 0}
+        groups = [set() for _ in range(max(given.values(), default=-1) + 1)]
+        for node, k in given.items():
+            groups[k].add(node)
+        related = projection(graph, "related")
+    rows = community_rows(graph, related, groups, top=DETAIL)
+    for row, label in zip(rows, community_labels or ()):
+        row["label"] = str(label)
+    return rows

@@ -21,9 +21,9 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse import linalg as splinalg
 
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.fastgraph import to_igraph
-from kg.graph import projection
+from kg.graph import EDGE_ENDS, projection
 from kg.nxbackend import call
 
 __all__ = [
@@ -32,6 +32,8 @@ __all__ = [
     "eigenvector",
     "edge_eigenvector",
     "edge_adjacency",
+    "adjacency",
+    "pagerank_of_matrix",
     "edge_centrality_table",
     "betweenness",
     "betweenness_method",
@@ -100,9 +102,7 @@ def edge_adjacency(graph: nx.MultiDiGraph, kind: str, *, weight: str = "weight")
     """The nodes and weighted adjacency matrix of ``projection(graph, kind)`` (an undirected
     kind), made straight from the ``kind`` edges: arrays, not a NetworkX graph. Nodes in graph
     order; a pair joined twice keeps the later edge's weight, as the projection does."""
-    from kg.graph import _ENDS
-
-    kinds = _ENDS[kind]
+    kinds = EDGE_ENDS[kind]
     nodes = [node for node, data in graph.nodes(data=True) if data.get("kind") in kinds]
     n = len(nodes)
     index = {node: i for i, node in enumerate(nodes)}
@@ -223,7 +223,7 @@ def centrality_table(graph: nx.Graph, *, weight: str = "weight", seed: int = SEE
     :func:`weighted_degree` and :func:`eigenvector`, a third of the time on large graphs.
     """
     if fast and backend is None and not graph.is_directed():
-        return _matrix_table(*_adjacency(graph, weight), hops=hops, seed=seed, exact_limit=exact_limit,
+        return _matrix_table(*adjacency(graph, weight), hops=hops, seed=seed, exact_limit=exact_limit,
                              samples=samples)
     strength = weighted_degree(graph, weight=weight)
     ranks = pagerank(graph, weight=weight, backend=backend)
@@ -254,7 +254,7 @@ def _matrix_table(nodes: list, matrix: sparse.csr_array, *, hops: bool, seed: in
     loops = matrix.diagonal()
     strength = (matrix.sum(axis=1) + loops).tolist() if n else []  # a loop counts twice, as in NetworkX
     degree = (np.diff(matrix.indptr) + (loops != 0)).tolist() if n else []
-    ranks = _pagerank_matrix(matrix, nodes)
+    ranks = pagerank_of_matrix(matrix, nodes)
     eigen = (_leading_eigenvector(matrix, nodes) if matrix.nnz
              else {node: 1.0 / np.sqrt(n) for node in nodes})
     between = _betweenness_matrix(matrix, nodes, weighted=not hops, seed=seed, exact_limit=exact_limit,
@@ -264,7 +264,7 @@ def _matrix_table(nodes: list, matrix: sparse.csr_array, *, hops: bool, seed: in
     return sorted(rows, key=lambda r: (-r["pagerank"], str(r["id"])))
 
 
-def _adjacency(graph: nx.Graph, weight: str) -> tuple[list, sparse.csr_array]:
+def adjacency(graph: nx.Graph, weight: str) -> tuple[list, sparse.csr_array]:
     """The nodes of an undirected graph and its weighted adjacency matrix (a missing weight is 1),
     read once from its plain dicts: what ``nx.to_scipy_sparse_array`` gives, faster."""
     nodes = list(graph)
@@ -282,7 +282,7 @@ def _adjacency(graph: nx.Graph, weight: str) -> tuple[list, sparse.csr_array]:
     return nodes, matrix
 
 
-def _pagerank_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 0.85, max_iter: int = 500,
+def pagerank_of_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 0.85, max_iter: int = 500,
                      tol: float = 1e-10) -> dict:
     """:func:`pagerank` from the adjacency matrix: NetworkX's power iteration, step for step."""
     n = len(nodes)
@@ -305,7 +305,7 @@ def _pagerank_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 0.
 def _betweenness_matrix(matrix: sparse.csr_array, nodes: list, *, weighted: bool, seed: int, exact_limit: int,
                         samples: int) -> dict:
     """:func:`betweenness` (igraph) of the undirected graph with this adjacency matrix."""
-    import igraph as ig
+    import igraph as ig  # igraph: only on this fast path
 
     n = len(nodes)
     if n < 3:

@@ -36,11 +36,11 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts, modularity
 from kg.graph import node_label
 
-__all__ = ["MAPS", "citation_map", "silhouettes", "internal_share", "ordered_subgraph"]
+__all__ = ["MAPS", "citation_map", "paper_cluster", "silhouettes", "internal_share", "ordered_subgraph"]
 
 MAPS = ("cocitation", "coupling")
 
@@ -180,7 +180,7 @@ def citation_map(graph: nx.MultiDiGraph, projected: nx.Graph, *, by: str, method
     }
 
 
-def membership(citation_map_result: Mapping) -> dict[str, int]:
+def paper_cluster(citation_map_result: Mapping) -> dict[str, int]:
     """Paper id -> cluster number of a :func:`citation_map` result."""
     return {p: int(row["id"]) for row in citation_map_result.get("clusters") or () for p in row["papers"]}
 

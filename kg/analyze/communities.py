@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from kg.analysis import SEED
+from kg.defaults import SEED
+from kg.extract.ranking import ordinary_word
 from kg.fastgraph import seeded_igraph, to_igraph, use_fast_path
 from kg.nxbackend import call
 
@@ -16,6 +17,7 @@ __all__ = [
     "METHODS",
     "SCORINGS",
     "detect_communities",
+    "ordered_communities",
     "modularity",
     "distinctive_concepts",
     "label_communities",
@@ -35,7 +37,7 @@ METHODS = ("louvain", "leiden")
 SCORINGS = ("ctfidf", "loglik")
 
 
-def _ordered(parts) -> list[set]:
+def ordered_communities(parts) -> list[set]:
     return sorted((set(p) for p in parts), key=lambda s: (-len(s), min(map(str, s))))
 
 
@@ -78,11 +80,11 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
     if graph.number_of_nodes() == 0:
         return []
     if method == "louvain" and not use_fast_path(graph, fast):
-        return _ordered(call(nx.community.louvain_communities, graph, weight=weight, resolution=resolution, seed=seed,
+        return ordered_communities(call(nx.community.louvain_communities, graph, weight=weight, resolution=resolution, seed=seed,
                              backend=backend))
     converted, nodes = to_igraph(graph, weight=weight)
     if method == "leiden":
-        import leidenalg
+        import leidenalg  # optional at run time: only --method leiden needs it
 
         partition = leidenalg.find_partition(converted, leidenalg.RBConfigurationVertexPartition,
                                              weights="weight", resolution_parameter=resolution, seed=seed,
@@ -94,7 +96,7 @@ def detect_communities(graph: nx.Graph, *, method: str = "louvain", seed: int = 
     groups: dict[int, set] = {}
     for node, label in zip(nodes, membership):
         groups.setdefault(label, set()).add(node)
-    return _ordered(groups.values())
+    return ordered_communities(groups.values())
 
 
 def modularity(graph: nx.Graph, communities: Sequence[set], *, weight: str = "weight",
@@ -121,8 +123,6 @@ def specificity(concept: str) -> float:
     >>> [specificity(c) for c in ["c:user", "c:collaborative filtering", "c:bert", "c:query"]]
     [0.5, 1.0, 1.0, 0.5]
     """
-    from kg.extract.ranking import ordinary_word
-
     key = concept.split(":", 1)[-1]
     return ONE_WORD_WEIGHT if ordinary_word(key) else 1.0
 

@@ -42,11 +42,12 @@ import networkx as nx
 
 from kg.analyze.citation_maps import ordered_subgraph
 from kg.analyze.communities import central_members, detect_communities, distinctive_concepts
-from kg.analysis import SEED
+from kg.analyze.result import analysis_settings
+from kg.defaults import SEED
 from kg.errors import OptionError
 from kg.graph import node_label, projection
 
-__all__ = ["time_slices", "link_themes", "thematic_evolution", "MIN_INCLUSION", "MIN_SIZE", "MIN_SHARED",
+__all__ = ["time_slices", "link_themes", "thematic_evolution", "with_evolution", "MIN_INCLUSION", "MIN_SIZE", "MIN_SHARED",
            "EQUAL_SLICES"]
 
 MIN_INCLUSION = 0.18  # inclusion index from which two themes of adjacent slices are linked
@@ -229,3 +230,18 @@ def thematic_evolution(graph: nx.MultiDiGraph, *, cuts: Sequence[int] | None = N
         "slices": slices,
         "links": links,
     }
+
+
+def with_evolution(graph: nx.MultiDiGraph, analysis: Mapping, *, cuts: Sequence[int] | None = None,
+                   equal: int | None = None, min_inclusion: float | None = None, min_size: int | None = None,
+                   min_shared: int | None = None) -> dict:
+    """``analysis`` with its ``evolution`` section: :func:`thematic_evolution` of ``graph`` with
+    the analysis's method, seed and resolution (``None``: the module's defaults)."""
+    made = analysis.get("parameters") or {}
+    settings = analysis_settings(graph, analysis)
+    result = thematic_evolution(
+        graph, cuts=cuts, equal=equal, method=made.get("method", "louvain"), seed=settings["seed"],
+        resolution=settings["resolution"], min_inclusion=MIN_INCLUSION if min_inclusion is None else min_inclusion,
+        min_size=MIN_SIZE if min_size is None else min_size, min_shared=MIN_SHARED if min_shared is None else min_shared)
+    return {**analysis, "evolution": result}
+

@@ -60,9 +60,11 @@ from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.analyze.centrality import EXACT_LIMIT, SAMPLES, betweenness_method
+from kg.analyze.communities import ordered_communities
 from kg.errors import KgError, Neo4jError, OptionError
+from kg.neo4j_errors import driver_errors
 
 __all__ = ["ENGINES", "GdsEngine", "PROJECTION_PREFIX"]
 
@@ -103,9 +105,7 @@ def _one_line(exc: BaseException) -> str:
 @contextlib.contextmanager
 def _gds_errors(what: str) -> Iterator[None]:
     """The driver's and the server's errors as :class:`~kg.errors.Neo4jError` (one line each)."""
-    from neo4j import exceptions as ex
-
-    from kg.export.cypher import driver_errors
+    from neo4j import exceptions as ex  # the driver loads only where Neo4j is used
 
     try:
         with driver_errors():
@@ -146,7 +146,7 @@ class GdsEngine:
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise OptionError("concurrency", f"must be a whole number >= 1, not {concurrency!r}")
         try:
-            from graphdatascience import GraphDataScience
+            from graphdatascience import GraphDataScience  # optional extra kg[gds]: only --engine gds needs it
         except ImportError:
             raise KgError("the gds engine needs the graphdatascience client: pip install 'kg[gds]'") from None
         logging.getLogger("graphdatascience").setLevel(logging.ERROR)
@@ -314,8 +314,6 @@ class GdsEngine:
     def communities(self, *, method: str = "leiden", seed: int = SEED, resolution: float = 1.0) -> list[set]:
         """Paper communities on ``related`` by GDS's Leiden, ordered as
         :func:`kg.analyze.communities.detect_communities` orders them (largest first, ties by smallest id)."""
-        from kg.analyze.communities import _ordered
-
         if method != "leiden":
             raise OptionError("method", f"the gds engine finds communities with Leiden, not {method!r} "
                                         "(GDS's Louvain takes neither a seed nor a resolution)")
@@ -324,10 +322,10 @@ class GdsEngine:
             return []
         with self.projected("related") as G, _gds_errors("Leiden"):
             if int(G.relationship_count()) == 0:
-                return _ordered({node} for node in ids.values())
+                return ordered_communities({node} for node in ids.values())
             frame = self.gds.leiden.stream(G, relationship_weight_property="weight", gamma=float(resolution),
                                            random_seed=int(seed), concurrency=self.concurrency)
         groups: dict[int, set] = {}
         for node, community in zip(frame["nodeId"], frame["communityId"]):
             groups.setdefault(int(community), set()).add(ids[int(node)])
-        return _ordered(groups.values())
+        return ordered_communities(groups.values())

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 
+from kg.citations import citers, reference_keys
 from kg.errors import NodeNotFoundError, OptionError
-from kg.graph import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
+from kg.links import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
 
 __all__ = ["find_paper", "related_papers", "related_by", "RELATED_BY"]
 
@@ -230,8 +231,6 @@ def related_by(graph: nx.MultiDiGraph, paper: str, *, by: str = "concepts", top:
 
 
 def _by_citations(graph: nx.MultiDiGraph, paper: str, by: str) -> list[dict]:
-    from kg.citations import citers, reference_keys
-
     if by == "cocitation":
         sets = {p: citers(graph, p) for p in _papers(graph)}
     else:

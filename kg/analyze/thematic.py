@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.analyze.communities import detect_communities
 from kg.graph import node_label
 

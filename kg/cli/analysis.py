@@ -9,12 +9,23 @@ from typing import Annotated, Optional
 import typer
 
 
-from kg.cli._common import (
-    app, reports_errors, show, warn, output_folder, check_resolution, SeedOpt, ResolutionOpt, MethodOpt,
-    LabelsOpt, JsonOpt, analysis_options, print_rows, NxBackendOpt, nx_backend, show_backend_use
-)
-from kg.cli.neo4j import DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
+from kg.cli.app import app
+from kg.cli.flags import (analysis_options, check_resolution, JsonOpt, LabelsOpt, MethodOpt, nx_backend,
+                          NxBackendOpt, output_folder, ResolutionOpt, SeedOpt)
+from kg.cli.output import print_rows, reports_errors, show, show_backend_use, warn
+from kg.cli.neo4j import Neo4jConnection, DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
+from kg.analyze import community_concepts, concept_rows, find_paper
+from kg.analyze.evolution import EQUAL_SLICES
+from kg.analyze.gds import ENGINES, GdsEngine
+from kg.analyze.related import related_by, RELATED_BY
+from kg.api import load
+from kg.errors import GraphFileError, OptionError
+from kg.export.push_record import read_push_record
 from kg.export.staging import check_target, folder_lock
+from kg.graph import node_label
+from kg.graphfile import load_graph
+from kg.nxbackend import tally
+from kg.vectors import load_paper_vectors
 
 
 @app.command()
@@ -48,11 +59,6 @@ def report(
 
     Centralities, labeled communities with modularity, the thematic map, trends and bursts; every table lists node ids. The page shows the new communities too; a Neo4j copy does after kg push. With --engine gds the centralities and Leiden communities are computed in Neo4j (the graph of DIRECTORY, pushed there; connection as for kg push).
     """
-    from kg.analyze.gds import ENGINES
-    from kg.api import load
-    from kg.errors import OptionError
-    from kg.nxbackend import tally
-
     started = time.perf_counter()
     check_resolution(resolution)
     if engine not in ENGINES:
@@ -76,10 +82,7 @@ def report(
         options = analysis_options(built, seed, resolution, method, labels)
         with tally() as counts:
             if engine == "gds":
-                from kg.analyze.gds import GdsEngine
-                from kg.cli.neo4j import _Neo4jConnection
-
-                with _Neo4jConnection(uri, user, password, timeout) as driver:
+                with Neo4jConnection(uri, user, password, timeout) as driver:
                     gds = GdsEngine(driver, database=database, concurrency=gds_concurrency)
                     result = built.reanalyze(top=top, backend=backend, engine=gds, **options)
                 show(f"computed in Neo4j: {gds.description}")
@@ -94,7 +97,6 @@ def report(
     show(f"wrote {', '.join(files)} in {time.perf_counter() - started:.1f}s")
     if not page:
         warn(f"no graph.html in {target} to update (kg viz {directory} writes one with these communities)")
-    from kg.export.push_record import read_push_record
 
     pushed = read_push_record(directory)
     if pushed is not None:
@@ -115,12 +117,6 @@ def related(
     as_json: JsonOpt = False,
 ) -> None:
     """List the papers nearest to PAPER, with what they share: concepts (rarest first), citing papers or references."""
-    from kg.analyze import find_paper
-    from kg.analyze.related import RELATED_BY, related_by
-    from kg.errors import GraphFileError, OptionError
-    from kg.graph import load_graph, node_label
-    from kg.vectors import load_paper_vectors
-
     if by not in RELATED_BY:
         raise OptionError("by", f"unknown relation {by!r}; choose from {', '.join(RELATED_BY)}")
     graph = load_graph(directory)
@@ -157,9 +153,6 @@ def concepts(
     as_json: JsonOpt = False,
 ) -> None:
     """List the most frequent concepts, or with --community N the concepts that set community N apart."""
-    from kg.analyze import community_concepts, concept_rows
-    from kg.api import load
-
     check_resolution(resolution)
     built = load(directory)
     options = analysis_options(built, seed, resolution, method, labels)  # refuses an unknown method or labels
@@ -190,10 +183,6 @@ def evolution(
 
     The report gets a timeline table per theme, the links between slices and an alluvial figure (report.html); report.json and analysis.json hold the same under "evolution".
     """
-    from kg.analyze.evolution import EQUAL_SLICES
-    from kg.api import load
-    from kg.errors import OptionError
-
     if slices is not None and equal is not None:
         raise OptionError("slices", "give either --slices YEAR,YEAR,… or --equal N, not both")
     chosen = slices is None and equal is None

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import (
-    app, reports_errors, show, warn, InputsArg, FormatOpt, StrictOpt, MapOpt, DiversityOpt, PositionOpt,
-    TitleOpt, PrecisionOpt, CacheOpt, NoCacheOpt, output_folder, default_cache, ProgressBar, parse_map,
-    ExtractorOpt, ModelOpt, EngineOpt, extraction_weights, NxBackendOpt, nx_backend, show_backend_use, QuietOpt,
-    VerboseOpt, verbosity
-)
-from kg.analysis import SEED
+from kg.cli.app import app
+from kg.cli.flags import (CacheOpt, default_cache, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt,
+                          FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, nx_backend, NxBackendOpt,
+                          output_folder, parse_map, PositionOpt, PrecisionOpt, QuietOpt, StrictOpt, TitleOpt,
+                          VerboseOpt, verbosity)
+from kg.cli.output import ProgressBar, reports_errors, show, show_backend_use, warn
+from kg.defaults import SEED
 from kg.errors import KgError
+from kg.extract.cache import check_cache
+from kg.changelog import summary_lines
+from kg.nxbackend import tally
+from kg.options import BuildOptions
+from kg import pipeline  # the module, not its functions: kg.pipeline.build is looked up when the command runs
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -27,19 +33,13 @@ def _given(ctx: typer.Context, name: str) -> bool:
 def _update(inputs: list[Path], folder: Path, given: dict, cache_path: str | None, started: float,
             level: int = 0) -> None:
     """kg build --update: the papers of INPUTS added to the build in ``folder``."""
-    import os
-
-    from kg.pipeline import update as run_update
-    from kg.incremental import summary_lines
 
     if cache_path is not None and os.path.isfile(cache_path):
-        from kg.extract.cache import check_cache
-
         check_cache(cache_path)
     progress = ProgressBar(level)
     try:
-        result = run_update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
-                            on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
+        result = pipeline.update([str(p) for p in inputs], folder, given, cache=cache_path, on_progress=progress,
+                                 on_stage=progress.stage, on_warning=lambda message: warn(f"Warning: {message}"))
     finally:
         progress.finish()
     say = show if level >= 0 else (lambda message: None)
@@ -128,8 +128,6 @@ def build(
     On a terminal it shows a progress bar per long stage; in a log, one line per stage.
     """
     level = verbosity(quiet, verbose)
-    from kg.pipeline import BuildOptions, build as run_build
-
     started = time.perf_counter()
     if update is not None:
         values = {"format": format, "strict": strict, "mapping": parse_map(column_map), "top_n": top_n,
@@ -162,16 +160,12 @@ def build(
     output_folder(out)
     cache_path = default_cache(cache, no_cache, out)
     if cache_path is not None:
-        from kg.extract.cache import check_cache
-
         check_cache(cache_path)
     progress = ProgressBar(level)
-    from kg.nxbackend import tally
-
     try:
         with tally() as counts:
-            result = run_build([str(p) for p in inputs], out, options, on_progress=progress,
-                               on_stage=progress.stage, cache=cache_path)
+            result = pipeline.build([str(p) for p in inputs], out, options, on_progress=progress,
+                                    on_stage=progress.stage, cache=cache_path)
     finally:
         progress.finish()
     show_backend_use(backend, counts)

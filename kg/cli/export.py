@@ -8,7 +8,15 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import app, output_folder, read_graph, reports_errors, show, warn_coauthor_cap
+from kg.cli.app import app
+from kg.cli.flags import output_folder
+from kg.cli.output import reports_errors, show, warn_coauthor_cap
+from kg.analyze.result import load_analysis
+from kg.api import load
+from kg.export.neo4j_admin import AFTER_IMPORT, IMPORT_SCRIPT, write_bulk_import
+from kg.export.neo4j_vectors import load_embeddings
+from kg.graphfile import load_graph
+from kg.export.vosviewer import save_vosviewer, vosviewer_network
 
 export_app = typer.Typer(help="Write a build in other tools' formats (VOSviewer, neo4j-admin).", no_args_is_help=True)
 app.add_typer(export_app, name="export")
@@ -27,11 +35,8 @@ def vosviewer(
 
     In VOSviewer: Create → Create a map based on network data → the map and network files. VOSviewer Online (app.vosviewer.com): Open → vosviewer.json.
     """
-    from kg.analysis import load_analysis
-    from kg.export.vosviewer import save_vosviewer, vosviewer_network
-
     target = output_folder(out) if out is not None else directory
-    graph = read_graph(directory)
+    graph = load_graph(directory)
     network = vosviewer_network(graph, top=top or None, analysis=load_analysis(directory))
     paths = save_vosviewer(network, target)
     show(f"{len(network['items'])} concepts, {len(network['links'])} links, {len(network['clusters'])} clusters")
@@ -54,10 +59,6 @@ def neo4j_admin(
 
     The imported database holds what kg push writes. Stop the server, run import.sh (NEO4J_ADMIN: the tool, when not neo4j-admin on the PATH), start the server, then cypher-shell -f after-import.cypher (constraints, indexes, empty lists); kg push DIRECTORY afterwards writes nothing.
     """
-    from kg.api import load
-    from kg.export.neo4j_admin import AFTER_IMPORT, IMPORT_SCRIPT, write_bulk_import
-    from kg.export.neo4j_vectors import load_embeddings
-
     target = output_folder(out if out is not None else directory / "neo4j-import")
     built = load(directory)
     warn_coauthor_cap(built.graph)

@@ -10,16 +10,19 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli._common import (
-    app, reports_errors, show, InputsArg, FormatOpt, DiversityOpt, PositionOpt, TitleOpt, PrecisionOpt,
-    CacheFileOpt, ProgressBar, ExtractorOpt, ModelOpt, EngineOpt, extraction_weights
-)
+from kg.cli.app import app
+from kg.cli.flags import (CacheFileOpt, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, FormatOpt,
+                          InputsArg, ModelOpt, PositionOpt, PrecisionOpt, TitleOpt)
+from kg.cli.output import ProgressBar, reports_errors, show
+from kg.atomic import atomic_write
+from kg.evaluate import DEFAULT_KS, score_keyphrases
+from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, load_embedder
+from kg.extract.ray_engine import check_engine
+from kg.ingest import load_corpus
 
 
 def _extract(papers, top_n: int, diversity, position_weight, title_weight, cache: Optional[str],
              precision: str = "auto", extractor: str = "kg", model: Optional[Path] = None, engine: str = "local"):
-    from kg.extract import CachedEmbedder, extract_keyphrases, load_embedder
-
     extraction_weights(extractor, position_weight, title_weight)
     embedder = load_embedder(model, precision=precision)
     if cache:
@@ -52,12 +55,6 @@ def extract(
     engine: EngineOpt = "local",
 ) -> None:
     """Extract keyphrases from INPUTS (the extraction kg build uses) and write them to --out."""
-    from kg.export.files import atomic_write
-    from kg.extract import keyphrases_jsonl
-    from kg.extract.ray_engine import check_engine
-
-    from kg.ingest import load_corpus
-
     started = time.perf_counter()
     check_engine(engine, extractor)
     corpus = load_corpus([str(p) for p in inputs], format=format)
@@ -82,9 +79,6 @@ def eval_(
     cache: CacheFileOpt = None,
 ) -> None:
     """Score an extraction (kg's, or KeyBERT's with --extractor keybert) on GOLD: micro-averaged P/R/F1 at 5, 10, 15 (Porter-stemmed exact match)."""
-    from kg.evaluate import DEFAULT_KS, score_keyphrases
-    from kg.ingest import load_corpus
-
     papers = [p for p in load_corpus([str(gold)], format="jsonl").papers if p.keyphrases]
     if not papers:
         raise KgError(f"{gold}: no record has gold keyphrases (a 'keyphrases' list)")

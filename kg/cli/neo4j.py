@@ -11,9 +11,19 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.errors import KgError
+from kg.errors import KgError, Neo4jError
 
-from kg.cli._common import app, reports_errors, show, warn, warn_coauthor_cap
+from kg.cli.app import app
+from kg.cli.output import reports_errors, show, warn, warn_coauthor_cap
+from kg.api import load
+from kg.export.cypher import (check_parameters, library_query, parse_param, query_library, query_parameters,
+                              query_rows, read_query_file, stream_rows)
+from kg.export.neo4j import open_driver, push_graph, redact_uri
+from kg.export.neo4j_vectors import load_embeddings
+from kg.export.push_record import record_push
+from kg.extract import load_embedder
+from kg.graphfile import load_graph
+from kg.search import embed_query, query_embedder
 
 
 UriOpt = Annotated[str, typer.Option("--uri", envvar="NEO4J_URI", help="Neo4j URI.")]
@@ -31,7 +41,7 @@ TimeoutOpt = Annotated[float, typer.Option(
 _LIBRARY_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\.cypher)?$")
 
 
-class _Neo4jConnection:
+class Neo4jConnection:
     """A driver for the CLI: the password is asked for when missing and never shown; errors
     name the URI, with the password scrubbed from every message."""
 
@@ -48,14 +58,10 @@ class _Neo4jConnection:
         self.driver = None
 
     def __enter__(self):
-        from kg.export.neo4j import open_driver
-
         self.driver = open_driver(self.uri, self.user, self._password, timeout=self.timeout)
         return self.driver
 
     def __exit__(self, kind, exc, tb):
-        from kg.export.neo4j import redact_uri
-
         if self.driver is not None:
             self.driver.close()
         if isinstance(exc, KgError):
@@ -85,19 +91,13 @@ def push(
 
     Labels Paper, Concept, Author, Venue, Community; relationships MENTIONS, RELATED_TO, CO_OCCURS_WITH, CITES, WROTE, PUBLISHED_IN; pagerank and community as node properties; the build's vectors as Paper/Concept embedding with vector indexes kg_paper_embedding and kg_concept_embedding (cypher/semantic_search.cypher). Prints what was created, updated and deleted, then checks the counts in Neo4j.
     """
-    from kg.errors import Neo4jError
-    from kg.export.neo4j import push_graph
-    from kg.export.neo4j_vectors import load_embeddings
-
-    from kg.api import load
-
     started = time.perf_counter()
     if database is not None and database.strip().lower() == "system":
         raise KgError("--database system holds Neo4j's users and databases and cannot hold a graph; push into a "
                       "graph database (e.g. neo4j, the default, or one made with CREATE DATABASE)")
     built = load(directory)
     warn_coauthor_cap(built.graph)
-    with _Neo4jConnection(uri, user, password, timeout) as driver:
+    with Neo4jConnection(uri, user, password, timeout) as driver:
         result = push_graph(driver, built.graph, analysis=built.analysis, database=database,
                             batch_size=batch_size, workers=workers, replace=replace,
                             embeddings=load_embeddings(directory) if embeddings else None)
@@ -115,8 +115,6 @@ def push(
     show(f"verified: Neo4j holds the graph's {nodes} nodes and {rels} relationships "
                f"({time.perf_counter() - started:.1f}s)")
     if directory.is_dir():
-        from kg.export.push_record import record_push
-
         record_push(directory, uri=uri, database=database)
     for name, dimensions in result.vector_indexes.items():
         show(f"vector index {name}: {dimensions} dimensions, cosine")
@@ -161,9 +159,6 @@ def query(
 
     A Cypher statement or --file FILE runs your own.
     """
-    from kg.export.cypher import (check_parameters, library_query, parse_param, query_library, query_parameters,
-                                  query_rows, read_query_file, stream_rows)
-
     if list_queries:
         for name, found in query_library().items():
             params = [*found.required, *(f"{k}={json.dumps(v)}" for k, v in found.defaults.items())]
@@ -201,7 +196,7 @@ def query(
             count += 1
             yield row
 
-    with _Neo4jConnection(uri, user, password, timeout) as driver:
+    with Neo4jConnection(uri, user, password, timeout) as driver:
         with query_rows(driver, text, parameters, database=database, write=write) as (keys, rows):
             for piece in stream_rows(keys, counted(rows), "json" if as_json else "csv" if as_csv else "table"):
                 show(piece, nl=False)  # rows are printed as they arrive, never all held
@@ -210,13 +205,8 @@ def query(
 
 def _embed(text: str, build: Optional[Path]) -> list[float]:
     """``kg query --embed``: ``text`` as the build's model embeds it (the packaged model without ``--build``)."""
-    from kg.graph import load_graph
-    from kg.search import embed_query, query_embedder
-
     if build is not None:
         embedder = query_embedder(load_graph(build))
     else:
-        from kg.extract import load_embedder
-
         embedder = load_embedder()
     return [float(x) for x in embed_query(embedder, text)]

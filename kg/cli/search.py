@@ -8,7 +8,10 @@ from typing import Annotated
 
 import typer
 
-from kg.cli._common import ModelOpt, app, print_rows, reports_errors, show, warn
+from kg.cli.app import app
+from kg.cli.flags import ModelOpt
+from kg.cli.output import print_rows, reports_errors, show, warn
+from kg.search import search_build
 
 
 def _community(row: dict) -> str:
@@ -28,8 +31,6 @@ def search(
 
     The query is embedded by the model the build used (refused if it differs) and ranked by cosine against the vectors the build stored (paper_vectors.npy, concept_vectors.npy).
     """
-    from kg.search import search_build
-
     found = search_build(directory, text, top=top, model=model)
     if as_json:
         show(json.dumps(found, ensure_ascii=False, indent=2))

@@ -7,7 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli._common import app, output_file, reports_errors, show, warn_coauthor_cap
+from kg.cli.app import app
+from kg.cli.flags import output_file
+from kg.cli.output import reports_errors, show, warn_coauthor_cap
+from kg.api import load
+from kg.atomic import atomic_write
 
 
 @app.command()
@@ -38,9 +42,6 @@ def viz(
 
     Communities, their numbers and labels are those of DIRECTORY/analysis.json, as in the report and Neo4j.
     """
-    from kg.api import load
-    from kg.export.files import atomic_write
-
     if out is not None:
         output_file(out)
     built = load(directory)

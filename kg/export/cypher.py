@@ -13,18 +13,19 @@ parameter without ``= DEFAULT`` is required).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
 import re
-import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import Neo4jError
 from kg.escape import csv_cell
+from kg.neo4j_errors import driver_errors
 
 __all__ = [
     "CYPHER_DIR",
@@ -279,7 +280,7 @@ def check_parameters(given: Mapping[str, object], takes: Sequence[str]) -> None:
 def plain_value(value: object) -> object:
     """A query result value as JSON-safe plain data (nodes and relationships become their
     property maps, paths the list of their nodes, temporal values ISO strings)."""
-    from neo4j.graph import Node, Path as GraphPath, Relationship
+    from neo4j.graph import Node, Path as GraphPath, Relationship  # the Neo4j driver loads only where Neo4j is used
 
     if isinstance(value, Node):
         return {**{k: plain_value(v) for k, v in value.items()}, "_labels": sorted(value.labels)}
@@ -384,7 +385,7 @@ def query_rows(driver, query: str, parameters: Mapping[str, object] | None = Non
         When the server is unreachable, refuses the credentials, rejects the query, or (without
         ``write``) the query is not a read.
     """
-    import neo4j
+    import neo4j  # the Neo4j driver loads only where Neo4j is used
 
     mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
     with driver_errors(queries=True), driver.session(database=database, default_access_mode=mode) as session:
@@ -424,35 +425,6 @@ def run_query(driver, query: str, parameters: Mapping[str, object] | None = None
     """
     with query_rows(driver, query, parameters, database=database, write=write) as (keys, rows):
         return keys, list(rows)
-
-
-@contextlib.contextmanager
-def driver_errors(*, queries: bool = False) -> Iterator[None]:
-    """Turn the driver's connection, auth and database errors into :class:`Neo4jError`.
-
-    With ``queries=True`` errors in the statement itself (syntax, a write in a read-only
-    query, a missing parameter) are reported too; otherwise they stay bugs with tracebacks.
-    """
-    from neo4j import exceptions as ex
-
-    try:
-        yield
-    except ex.AuthError:
-        raise Neo4jError("Neo4j refused the user name or password "
-                         "(give the user and password, e.g. in NEO4J_USERNAME/NEO4J_PASSWORD)") from None
-    except (ex.ServiceUnavailable, ex.SessionExpired, ex.IncompleteCommit, ex.TransientError,
-            ex.DatabaseUnavailable, OSError) as exc:
-        reason = " ".join((str(exc) or type(exc).__name__).split())
-        reason = reason if len(reason) <= 160 else reason[:157] + "..."
-        raise Neo4jError(f"Neo4j is unreachable or stopped answering ({reason}); what was written "
-                         "is consistent: start the server and run the same command again") from None
-    except ex.ClientError as exc:
-        code = exc.code or ""
-        if code.endswith("DatabaseNotFound"):
-            raise Neo4jError(f"Neo4j has no such database ({exc.message})") from None
-        if queries or code.endswith(("Forbidden", "Unauthorized")):
-            raise Neo4jError(f"Neo4j rejected the query: {code}: {(exc.message or '').splitlines()[0]}") from None
-        raise
 
 
 def _cell(value: object) -> str:

@@ -34,19 +34,18 @@ from __future__ import annotations
 
 import csv
 import os
-import stat
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import contextmanager
 from typing import IO
 from xml.sax.saxutils import quoteattr
 
 import networkx as nx
 
-from kg.escape import clean_text, csv_cell, xml_text
-from kg.graphfile import _all_edges, write_graph_json, write_corpus_jsonl
+from kg.atomic import atomic_file
+from kg.escape import csv_cell, xml_text
+from kg.corpusfile import write_corpus_jsonl
+from kg.graphfile import all_edges, write_graph_json
 
-__all__ = ["atomic_write", "atomic_file", "write_graph_files", "graph_writers", "write_graphml",
+__all__ = ["write_graph_files", "graph_writers", "write_graphml",
            "write_gexf", "flat_value", "LIST_SEPARATOR", "GRAPH_FILES"]
 
 LIST_SEPARATOR = "; "
@@ -56,62 +55,6 @@ _GEPHI_SKIP = frozenset({"abstract", "references", "ids", "keyphrases", "source"
 # Edge attributes left out of GraphML/GEXF: explanations and surfaces (graph.json has them;
 # a mention's weight is its score).
 _GEPHI_EDGE_SKIP = frozenset({"shared", "surface", "score"})
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _special(path: str) -> bool:
-    """Whether ``path`` is (or links to) something other than a regular file or a folder:
-    a FIFO, a character or block device, a socket."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-
-
-@contextmanager
-def _replacing(path: str | os.PathLike[str], mode: str):
-    """A handle (``mode`` "w" or "wb") on a temporary file that replaces ``path`` only once the
-    ``with`` block succeeds; on any failure the temporary file is removed and ``path`` untouched.
-
-    A ``path`` that is a FIFO or a device node is opened and written into instead: it is not
-    kg's to replace (``--out /dev/null`` must never unlink the machine's /dev/null)."""
-    path = os.fspath(path)
-    text = {"encoding": "utf-8", "newline": "", "errors": "replace"} if "b" not in mode else {}
-    if _special(path):  # a FIFO, a device (/dev/null, /dev/stdout): written into, never replaced
-        with open(path, mode, **text) as handle:
-            yield handle
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, mode, **text) as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_file(path: str | os.PathLike[str]):
-    """A text handle whose file replaces ``path`` only once the ``with`` block succeeds."""
-    return _replacing(path, "w")
-
-
-def atomic_write(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    with _replacing(path, "wb") as handle:
-        handle.write(clean_text(data).encode("utf-8") if isinstance(data, str) else data)
 
 
 def flat_value(value: object) -> object:
@@ -154,7 +97,7 @@ def gephi_thresholds(graph: nx.MultiDiGraph) -> tuple[int, int]:
     thresholds rise until they fit.
     """
     papers = [d.get("papers") or 0 for _, d in graph.nodes(data=True) if d.get("kind") == "concept"]
-    counts = [d.get("count") or 0 for _, _, k, d in _all_edges(graph) if k == "co_occurs"]
+    counts = [d.get("count") or 0 for _, _, k, d in all_edges(graph) if k == "co_occurs"]
     return _threshold(papers, GEPHI_CONCEPTS, 2), _threshold(counts, GEPHI_COOCCURRENCE, 1)
 
 
@@ -234,7 +177,7 @@ def _gephi_items(graph: nx.MultiDiGraph):
              for n, d in graph.nodes(data=True) if n in keep]
 
     def raw_edges():
-        for u, v, key, d in _all_edges(graph):
+        for u, v, key, d in all_edges(graph):
             if u in keep and v in keep and (key != "co_occurs" or (d.get("count") or 0) >= min_count):
                 yield u, v, key, {k: x for k, x in d.items() if k not in _GEPHI_EDGE_SKIP}
 
@@ -332,7 +275,7 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     nodes = graph.nodes
     papers = [(n, d) for n, d in nodes(data=True) if d.get("kind") == "paper"]
     n_concepts = {p: 0 for p, _ in papers}
-    for u, _, key, _ in _all_edges(graph):
+    for u, _, key, _ in all_edges(graph):
         if key == "mentions":
             n_concepts[u] += 1
 
@@ -349,7 +292,7 @@ def _tables(graph: nx.MultiDiGraph) -> dict[str, Callable[[IO[str]], None]]:
     def mentions_csv(handle):
         _write_csv(handle, ["paper_id", "concept_id", "rank", "score", "surface"],
                    ([u, v, d.get("rank"), d.get("score"), d.get("surface")]
-                    for u, v, k, d in _all_edges(graph) if k == "mentions"))
+                    for u, v, k, d in all_edges(graph) if k == "mentions"))
 
     return {"papers.csv": papers_csv, "concepts.csv": concepts_csv, "mentions.csv": mentions_csv}
 

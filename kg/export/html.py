@@ -32,7 +32,7 @@ import networkx as nx
 import numpy as np
 
 from kg.fastgraph import seeded_igraph
-from kg.analysis import SEED
+from kg.defaults import SEED
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 from kg.graph import node_label
 
@@ -49,7 +49,7 @@ _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2
 
 def _force(view: nx.Graph, nodes: list, seed: int, weighted: bool = False) -> np.ndarray:
     """Seeded Fruchterman–Reingold coordinates of ``nodes`` (igraph), centred on 0."""
-    import igraph as ig
+    import igraph as ig  # igraph: only for the page's layout
 
     n = len(nodes)
     if n == 1:
@@ -412,7 +412,7 @@ def render_html(
         defaults keep at most 2,000 nodes, which opens in about a second.
     analysis : mapping, optional
         The build's analysis (``KnowledgeGraph.analysis``, ``analysis.json``; see
-        :mod:`kg.analysis`): the page shows exactly its communities, numbered and labeled
+        :mod:`kg.analyze.result`): the page shows exactly its communities, numbered and labeled
         as in the report and Neo4j. Without it, ``communities`` (paper id -> number) and
         ``community_labels`` computed elsewhere; with neither, the communities are found
         as the analysis finds them (``seed``, ``resolution``: default, the graph's own).

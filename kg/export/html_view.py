@@ -33,7 +33,7 @@ Views
     community of most of their papers.
 
 Communities are the ones the build's analysis found (``analysis``, see
-:mod:`kg.analysis`: computed once, handed on), numbered and labeled as in the report
+:mod:`kg.analyze.result`: computed once, handed on), numbered and labeled as in the report
 and Neo4j; a concept joins the community of most of its papers, so a colour means the
 same thing in every view.
 
@@ -50,7 +50,11 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from kg.analysis import DETAIL, SEED, community_table
+from kg.analyze import community_table
+from kg.analyze.centrality import adjacency, pagerank_of_matrix
+from kg.analyze.citation_maps import paper_cluster
+from kg.citations import coauthorship, cocitation, coupling
+from kg.defaults import DETAIL, SEED
 from kg.errors import ViewError
 
 __all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership"]
@@ -75,7 +79,7 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
     graph : networkx.MultiDiGraph
         A kg graph.
     analysis : mapping, optional
-        The build's analysis (:mod:`kg.analysis`): the page shows exactly its
+        The build's analysis (:mod:`kg.analyze.result`): the page shows exactly its
         communities, numbers and labels. The usual way.
     communities, community_labels : optional
         Without an analysis: paper id -> community number computed elsewhere, and the
@@ -87,7 +91,7 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
     -------
     (dict, list of dict)
         Node id -> community number, and one row per number (``label``, ``concepts``,
-        ``papers``; see :func:`kg.analysis.community_table`). Concepts and authors take
+        ``papers``; see :func:`kg.analyze.community_table`). Concepts and authors take
         the community of most of their papers (ties: the larger community, then the lower
         number); nodes in none get -1.
     """
@@ -223,8 +227,6 @@ def _base_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
 
 def _citation_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
     """Papers (authors) linked by co-citation, coupling (co-authorship), without unlinked ones."""
-    from kg.citations import coauthorship, cocitation, coupling
-
     projected = {"cocitation": cocitation, "coupling": coupling, "coauthors": coauthorship}[view](graph)
     out = nx.Graph()
     out.add_nodes_from((n, graph.nodes[n]) for n in sorted(projected) if projected.degree(n) > 0)
@@ -238,9 +240,7 @@ def _map_clusters(analysis: Mapping | None, view: str) -> tuple[dict[str, int], 
     result = ((analysis or {}).get("citation_maps") or {}).get(view)
     if not result:
         return None  # an analysis from before citation maps: the paper communities colour the view
-    rows = result.get("clusters") or []
-    return ({p: int(row["id"]) for row in rows for p in row["papers"]},
-            [str(row.get("label") or "") for row in rows])
+    return paper_cluster(result), [str(row.get("label") or "") for row in result.get("clusters") or []]
 
 
 def _centrality(view: nx.Graph, size_by: str, seed: int) -> dict[str, float]:
@@ -253,10 +253,8 @@ def _centrality(view: nx.Graph, size_by: str, seed: int) -> dict[str, float]:
         return nx.betweenness_centrality(view, k=k, seed=seed, weight=None)
     if view.is_directed():
         return nx.pagerank(view, weight="weight", max_iter=200, tol=1e-8)
-    from kg.analyze.centrality import _adjacency, _pagerank_matrix  # NetworkX's numbers, read once
-
-    nodes, matrix = _adjacency(view, "weight")
-    return _pagerank_matrix(matrix, nodes, max_iter=200, tol=1e-8)
+    nodes, matrix = adjacency(view, "weight")  # NetworkX's numbers, read once
+    return pagerank_of_matrix(matrix, nodes, max_iter=200, tol=1e-8)
 
 
 def graph_view(

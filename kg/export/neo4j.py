@@ -20,7 +20,7 @@ types are derived from citations and authorship (:mod:`kg.citations`), each stor
 pair (from the smaller id) with ``{count, salton}``: ``(:Paper)-[:CO_CITED_WITH]->(:Paper)``
 (corpus papers citing both), ``(:Paper)-[:COUPLED_WITH]->(:Paper)`` (references both cite) and
 ``(:Author)-[:CO_AUTHOR_OF]->(:Author)`` (papers written together). Each node gets every
-attribute of the local graph plus its analytics, taken from the build's analysis (:mod:`kg.analysis`,
+attribute of the local graph plus its analytics, taken from the build's analysis (:mod:`kg.analyze.result`,
 never recomputed here): ``pagerank`` (papers on the ``related``
 projection, concepts on ``co_occurs``) and, for papers, ``community`` (and ``cocitation_cluster``,
 ``coupling_cluster``: the clusters of the report's citation maps, where a paper is in one); each community is a
@@ -56,9 +56,11 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from kg.errors import Neo4jError
-from kg.export.cypher import CYPHER_DIR, driver_errors, load_statement, split_statements
+from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
+from kg.neo4j_errors import driver_errors
 from kg.export.neo4j_tables import (LABELS, MARKER, NodeTable, RelationshipTable, graph_tables,  # noqa: F401
                                     label_of, marked, type_of)
+from kg.export.neo4j_vectors import ensure_vector_indexes, with_embeddings
 
 __all__ = [
     "NodeTable",
@@ -91,7 +93,7 @@ def open_driver(uri: str, user: str, password: str, *, timeout: float = 30.0):
     Neo4jError
         When ``uri`` is not a Neo4j URI.
     """
-    import neo4j
+    import neo4j  # the Neo4j driver loads only where Neo4j is used
 
     shown = redact_uri(uri)
     if shown != uri:
@@ -344,8 +346,6 @@ def push_graph(
     """
     node_tables, rel_tables = graph_tables(graph, analysis)
     if embeddings:
-        from kg.export.neo4j_vectors import ensure_vector_indexes, with_embeddings
-
         node_tables = with_embeddings(node_tables, embeddings)
     result = push_tables(driver, node_tables, rel_tables, database=database, batch_size=batch_size,
                          workers=workers, replace=replace, on_progress=on_progress)

@@ -56,8 +56,9 @@ import networkx as nx
 import numpy as np
 
 from kg.export.cypher import CYPHER_DIR, load_statement, split_statements
-from kg.export.files import atomic_file, atomic_write
+from kg.atomic import atomic_file, atomic_write, umask
 from kg.export.neo4j_tables import graph_tables, marked
+from kg.export.neo4j_vectors import VECTOR_INDEXES
 
 __all__ = ["BulkImport", "write_bulk_import", "import_arguments", "after_import_statements",
            "IMPORT_SCRIPT", "AFTER_IMPORT"]
@@ -307,8 +308,6 @@ def after_import_statements(*, node_flags: Mapping[str, list[str]] | None = None
     (label -> dimensions, as :func:`kg.export.neo4j_vectors.ensure_vector_indexes` makes
     them), then a wait until every index is online. Names are kg's own (checked), never corpus text.
     """
-    from kg.export.neo4j_vectors import VECTOR_INDEXES
-
     out = []
     for label, keys in sorted((node_flags or {}).items()):
         for key in keys:
@@ -419,13 +418,8 @@ def write_bulk_import(graph: nx.MultiDiGraph, folder: str | os.PathLike[str], *,
                                                   vector_indexes=dimensions)
     script = os.path.join(folder, IMPORT_SCRIPT)
     atomic_write(script, _script(result.command))
-    os.chmod(script, 0o755 & ~_umask())
+    os.chmod(script, 0o755 & ~umask())
     atomic_write(os.path.join(folder, AFTER_IMPORT), _after_import_text(result.after_import))
     result.files = [name for f in files for name in (f.header, f.data)] + [IMPORT_SCRIPT, AFTER_IMPORT]
     return result
 
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

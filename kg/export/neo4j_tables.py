@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from kg.analysis import analysis_for, pagerank
+from kg.analyze import analysis_for
+from kg.analyze.result import saved_pagerank
+from kg.citations import coauthorship, cocitation, coupling
 
 __all__ = ["NodeTable", "RelationshipTable", "graph_tables", "label_of", "type_of", "LABELS", "TYPES", "DERIVED",
            "COMMUNITY_CONCEPTS", "MARKER", "marked"]
@@ -87,7 +89,7 @@ def _props(data: dict, **extra: object) -> dict:
 def _analytics(graph: nx.MultiDiGraph, analysis: Mapping) -> tuple[dict[str, dict], list[dict]]:
     """Per-node properties (``pagerank``; ``community`` for papers) and the Community rows."""
     extra: dict[str, dict] = defaultdict(dict)
-    for node, score in pagerank(analysis).items():
+    for node, score in saved_pagerank(analysis).items():
         if node in graph:
             extra[node]["pagerank"] = score
     rows = []
@@ -109,8 +111,6 @@ def _analytics(graph: nx.MultiDiGraph, analysis: Mapping) -> tuple[dict[str, dic
 
 def _derived_rows(graph: nx.MultiDiGraph) -> dict[tuple[str, str, str], list[dict]]:
     """Co-citation, coupling and co-authorship pairs (:data:`DERIVED`) as relationship rows."""
-    from kg.citations import coauthorship, cocitation, coupling
-
     project = {"cocitation": cocitation, "coupling": coupling, "coauthors": coauthorship}
     out = {}
     for name, rel_type, label in DERIVED:
@@ -130,7 +130,7 @@ def graph_tables(graph: nx.MultiDiGraph, analysis: Mapping | None = None
     graph : networkx.MultiDiGraph
         A kg graph (:mod:`kg.graph`).
     analysis : mapping, optional
-        The build's analysis (:mod:`kg.analysis`, ``analysis.json``): communities
+        The build's analysis (:mod:`kg.analyze.result`, ``analysis.json``): communities
         (numbered, labeled) and PageRank exactly as the report and the page show them.
         Without it, the graph is analyzed with the parameters it was built with.
 

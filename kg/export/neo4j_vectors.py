@@ -29,6 +29,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from kg.export.cypher import load_statement
+from kg.neo4j_errors import driver_errors
+from kg.export.neo4j_tables import NodeTable
+from kg.vectors import load_concept_vectors, load_paper_vectors
 
 __all__ = ["VECTOR_INDEXES", "load_embeddings", "with_embeddings", "ensure_vector_indexes"]
 
@@ -44,8 +47,6 @@ def load_embeddings(folder: str | os.PathLike[str]) -> dict[str, Vectors]:
 
     A label whose files are missing (an older build) is left out.
     """
-    from kg.vectors import load_concept_vectors, load_paper_vectors
-
     found = {"Paper": load_paper_vectors(folder), "Concept": load_concept_vectors(folder)}
     return {label: vectors for label, vectors in found.items() if vectors is not None}
 
@@ -53,8 +54,6 @@ def load_embeddings(folder: str | os.PathLike[str]) -> dict[str, Vectors]:
 def with_embeddings(node_tables: list, embeddings: Mapping[str, Vectors]) -> list:
     """``node_tables`` (:func:`kg.export.neo4j.graph_tables`) with an ``embedding`` property on each
     node of a label in ``embeddings`` that has a vector (others unchanged)."""
-    from kg.export.neo4j_tables import NodeTable
-
     out = []
     for table in node_tables:
         vectors = embeddings.get(table.label)
@@ -84,8 +83,6 @@ def ensure_vector_indexes(driver, embeddings: Mapping[str, Vectors], *, database
     dict
         Index name -> dimensions.
     """
-    from kg.export.cypher import driver_errors
-
     made = {}
     with driver_errors(), driver.session(database=database) as session:
         for label, (ids, matrix) in sorted(embeddings.items()):

@@ -22,7 +22,7 @@ import datetime
 import json
 import os
 
-from kg.export.files import atomic_write
+from kg.atomic import atomic_write
 from kg.export.neo4j import redact_uri
 
 __all__ = ["PUSH_RECORD", "record_push", "read_push_record"]

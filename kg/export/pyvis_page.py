@@ -9,11 +9,10 @@ network: Bootstrap only styles pyvis's optional menus, which kg does not turn on
 
 from __future__ import annotations
 
+import functools
 import re
 
-from pyvis.network import Network
-
-__all__ = ["OfflineNetwork", "offline_html"]
+__all__ = ["OfflineNetwork", "offline_html", "offline_network"]
 
 _REMOTE = re.compile(r"""<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?//[^>]*>"""
                      r"""|<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?//[^>]*>\s*</script\s*>""", re.I | re.S)
@@ -30,13 +29,31 @@ def offline_html(page: str) -> str:
     return _REMOTE.sub("", page)
 
 
-class OfflineNetwork(Network):
-    """:class:`pyvis.network.Network` with its resources in line and nothing fetched from a CDN."""
+def offline_network(*args, **kwargs):
+    """An :class:`OfflineNetwork` (pyvis loads on this first call, not when kg is imported)."""
+    return _offline_class()(*args, **kwargs)
 
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs["cdn_resources"] = "in_line"
-        super().__init__(*args, **kwargs)
 
-    def generate_html(self, name: str = "index.html", local: bool = True, notebook: bool = False) -> str:
-        self.html = offline_html(super().generate_html(name, local=local, notebook=notebook))
-        return self.html
+@functools.cache
+def _offline_class() -> type:
+    from pyvis.network import Network  # pyvis (and its Jinja templates) load only for this view
+
+    class OfflineNetwork(Network):
+        """:class:`pyvis.network.Network` with its resources in line and nothing fetched from a CDN."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            kwargs["cdn_resources"] = "in_line"
+            super().__init__(*args, **kwargs)
+
+        def generate_html(self, name: str = "index.html", local: bool = True, notebook: bool = False) -> str:
+            self.html = offline_html(super().generate_html(name, local=local, notebook=notebook))
+            return self.html
+
+    return OfflineNetwork
+
+
+def __getattr__(name: str):
+    """``OfflineNetwork``: the class, made on first use (pyvis is imported then)."""
+    if name == "OfflineNetwork":
+        return _offline_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

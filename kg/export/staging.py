@@ -37,6 +37,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 
+from kg.atomic import umask
 from kg.errors import KgError
 
 __all__ = ["StagedFolder", "OutputFolderError", "FolderBusyError", "KG_OUTPUTS", "folder_lock", "check_target"]
@@ -215,12 +216,6 @@ def _exchange(a: str, b: str) -> bool:
     raise OSError(code, os.strerror(code), a)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -272,7 +267,7 @@ class StagedFolder:
             os.makedirs(self.parent, exist_ok=True)
             self.recover()
             self.staging = tempfile.mkdtemp(prefix=f".{self.name}{_MARK}{os.getpid()}-", dir=self.parent)
-            os.chmod(self.staging, 0o777 & ~_umask())  # mkdtemp makes it private; the outputs are not
+            os.chmod(self.staging, 0o777 & ~umask())  # mkdtemp makes it private; the outputs are not
             probe = os.path.join(self.staging, ".probe")
             with open(probe, "wb") as handle:
                 handle.write(b"kg")

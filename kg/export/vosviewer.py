@@ -42,6 +42,10 @@ import networkx as nx
 
 from kg.escape import clean_text, csv_cell
 from kg.graph import node_label
+from kg.analyze import saved_parameters
+from kg.atomic import atomic_write
+from kg.export.html import layout_positions
+from kg.export.html_view import graph_view
 
 __all__ = ["vosviewer_network", "vosviewer_map_text", "vosviewer_network_text", "vosviewer_json",
            "save_vosviewer", "VOSVIEWER_FILES", "MAP_COLUMNS"]
@@ -70,7 +74,7 @@ def vosviewer_network(graph: nx.MultiDiGraph, *, top: int | None = 1000, seed: i
     seed : int, optional
         Layout and community seed (default: the build's).
     analysis : mapping, optional
-        The build's analysis (:mod:`kg.analysis`), whose communities become the clusters.
+        The build's analysis (:mod:`kg.analyze.result`), whose communities become the clusters.
 
     Returns
     -------
@@ -80,10 +84,6 @@ def vosviewer_network(graph: nx.MultiDiGraph, *, top: int | None = 1000, seed: i
         ``scores``; links with ``source_id``, ``target_id``, ``strength``; clusters with
         ``cluster`` and ``label``.
     """
-    from kg.analyze import saved_parameters
-    from kg.export.html import layout_positions
-    from kg.export.html_view import graph_view
-
     seed = saved_parameters(graph)["seed"] if seed is None else seed
     view = graph_view(graph, view="concepts", top=top or None, seed=seed, analysis=analysis)
     nodes = sorted(view, key=lambda n: (-graph.nodes[n].get("papers", 0), n))
@@ -185,8 +185,6 @@ def save_vosviewer(network: Mapping, folder: str | os.PathLike[str]) -> list[str
     ...     open(paths[1]).read()
     '1\\t2\\t2\\n'
     """
-    from kg.export.files import atomic_write
-
     folder = os.fspath(folder)
     texts = (vosviewer_map_text(network), vosviewer_network_text(network), vosviewer_json(network))
     paths = []

@@ -16,17 +16,18 @@ from pathlib import Path
 import numpy as np
 
 from kg.errors import KgError
+from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
 
-__all__: list[str] = []
+__all__ = ["TorchBackend", "OnnxBackend", "fast_tokenizer"]
 
 
-class _TorchBackend:
+class TorchBackend:
     """The ``SentenceTransformer`` run by PyTorch (fp32, bf16/fp16 autocast, or torch int8)."""
 
     batch_tokens = 8192
 
     def __init__(self, model, precision: str):
-        import torch
+        import torch  # torch is heavy (seconds): only the torch backend needs it
 
         self.model = model
         self.tokenizer = model.tokenizer
@@ -40,7 +41,7 @@ class _TorchBackend:
         if precision == "int8":  # ONNX Runtime missing, or a model it cannot take
             if model.device.type != "cpu":
                 raise ValueError("precision='int8' runs on the CPU only")
-            from torch.ao.quantization import quantize_dynamic
+            from torch.ao.quantization import quantize_dynamic  # torch: only the torch backend
 
             quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
         elif precision in ("bf16", "fp16"):
@@ -55,7 +56,7 @@ class _TorchBackend:
     def run(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         import contextlib
 
-        import torch
+        import torch  # torch: only the torch backend
 
         device = self.model.device
         features = {"input_ids": torch.from_numpy(input_ids).to(device),
@@ -73,14 +74,12 @@ class _TorchBackend:
             yield self.run(input_ids, mask)
 
 
-class _OnnxBackend:
+class OnnxBackend:
     """The int8 ONNX Runtime model with the model's own fast tokenizer (``tokenizer.json``)."""
 
     batch_tokens = 2048
 
     def __init__(self, folder: Path, cache_dir, load_model, threads: int | None = None):
-        from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
-
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
         # Each batch runs on one thread, ``workers`` batches at a time: on 2 cores this embeds
         # about 10% more tokens/s than one batch at a time split over 2 threads, and the
@@ -91,7 +90,7 @@ class _OnnxBackend:
         except OSError as exc:
             raise KgError(f"cannot write the int8 model to {cache}: {exc.strerror or exc} "
                           "(set KG_CACHE_DIR to a writable folder, or use the fp32 precision)") from None
-        self.tokenizer = _fast_tokenizer(folder)
+        self.tokenizer = fast_tokenizer(folder)
         settings = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         self.limit = int(settings.get("max_seq_length") or 512)
         self.dim = self.onnx.dim
@@ -123,9 +122,9 @@ class _OnnxBackend:
                 yield pending.popleft().result()
 
 
-def _fast_tokenizer(folder: Path):
+def fast_tokenizer(folder: Path):
     """The model's ``tokenizer.json`` as a ``tokenizers.Tokenizer`` that neither truncates nor pads."""
-    from tokenizers import Tokenizer
+    from tokenizers import Tokenizer  # tokenizers: only when the model runs
 
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_truncation()

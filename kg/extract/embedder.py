@@ -45,7 +45,8 @@ from typing import Protocol
 import numpy as np
 
 from kg.errors import ModelNotFoundError
-from kg.extract.backends import _fast_tokenizer, _OnnxBackend, _TorchBackend
+from kg.extract.backends import OnnxBackend, TorchBackend, fast_tokenizer
+from kg.extract.onnx_model import user_cache_dir
 
 __all__ = ["Embedder", "SentenceTransformerEmbedder", "default_model_path", "load_embedder",
            "DEFAULT_MODEL", "DEFAULT_WINDOW", "PRECISIONS"]
@@ -193,8 +194,8 @@ class SentenceTransformerEmbedder:
         if precision == "int8" and importlib.util.find_spec("onnxruntime") is not None:
             folder = self.folder or _folder_of(self._model)
             if folder is not None and _onnx_ready(folder):
-                return _OnnxBackend(folder, self.cache_dir, lambda: self.model, self.threads)
-        return _TorchBackend(self.model, precision)
+                return OnnxBackend(folder, self.cache_dir, lambda: self.model, self.threads)
+        return TorchBackend(self.model, precision)
 
     def max_tokens(self) -> int:
         """The window in tokens, special tokens included: ``window``, capped by the model's limit."""
@@ -228,15 +229,13 @@ class SentenceTransformerEmbedder:
         """Token ids without special tokens; loads the model only when it has no ``tokenizer.json``."""
         if self._engine is None and self.folder is not None and (self.folder / "tokenizer.json").exists():
             if self._tokenizer is None:
-                self._tokenizer = _fast_tokenizer(self.folder)
+                self._tokenizer = fast_tokenizer(self.folder)
             return [e.ids for e in self._tokenizer.encode_batch(texts, add_special_tokens=False)]
         return self._backend().tokenize(texts)
 
     def _token_table(self) -> np.ndarray:
         """One row per vocabulary token: the model's vector for ``[CLS] token [SEP]``."""
         if self._table is None:
-            from kg.extract.onnx_model import user_cache_dir
-
             where = str(self.folder.resolve()) if self.folder is not None else ""
             digest = hashlib.sha256(f"{self.signature}|{where}".encode()).hexdigest()[:16]
             path = Path(self.cache_dir or user_cache_dir()) / "tokens" / f"{digest}.npy"
@@ -326,7 +325,7 @@ def _gpu_present() -> bool:
     every cache lookup asks, through the embedder's signature)."""
     if not (os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidia0")):
         return False
-    import torch
+    import torch  # torch is heavy (seconds): only when the model runs
 
     return torch.cuda.is_available()
 
@@ -379,7 +378,7 @@ def load_embedder(path: str | os.PathLike[str] | None = None, *, device: str | N
 
     def load():
         from sentence_transformers import SentenceTransformer  # heavy import, only when needed
-        from transformers.utils import logging as hf_logging
+        from transformers.utils import logging as hf_logging  # with sentence_transformers above: only when the model loads
 
         hf_logging.disable_progress_bar()  # no "Loading weights" bar in kg's output
 

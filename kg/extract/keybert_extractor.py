@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from kg.extract.local import Extraction, document_text, paper_candidates
+from kg.extract.local import PhraseRows as _Rows, embed_in_chunks as _embed_in_chunks
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_keybert", "keybert_form", "keybert_version"]
@@ -110,8 +112,6 @@ def extract_keybert(
         vectors KeyBERT ranked them by.
     """
     from keybert import KeyBERT
-
-    from kg.extract import Extraction, _embed_in_chunks, _Rows, document_text, paper_candidates
 
     depth = max(depth or top_n, top_n, 1)
     texts = [document_text(p) for p in papers]

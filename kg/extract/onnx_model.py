@@ -53,7 +53,7 @@ def user_cache_dir() -> Path:
 
 def _digest(folder: Path) -> str:
     """A short hash of the model's files and of everything the exported file depends on."""
-    import onnxruntime
+    import onnxruntime  # onnxruntime: only when the int8 model runs
 
     h = hashlib.sha256(f"{EXPORT_VERSION}|{onnxruntime.__version__}".encode())
     for path in sorted(folder.rglob("*")):
@@ -70,10 +70,10 @@ _MODEL_FILES = {".json", ".safetensors", ".bin"}
 
 def _export(transformer, target: Path) -> None:
     """Export, fuse and quantize ``transformer`` into ``target`` (atomically)."""
-    import onnx
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from onnxruntime.transformers import optimizer
+    import onnx  # onnx, torch and onnxruntime's tools: only once per model, to export it
+    import torch  # see above
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # see above
+    from onnxruntime.transformers import optimizer  # see above
 
     class Pooled(torch.nn.Module):
         def __init__(self, model):
@@ -160,7 +160,7 @@ class OnnxInt8Model:
 
     def __init__(self, folder: str | os.PathLike[str], cache_dir: str | os.PathLike[str], threads: int,
                  *, load_model):
-        import onnxruntime as ort
+        import onnxruntime as ort  # onnxruntime: only when the int8 model runs
 
         folder = Path(folder)
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))

@@ -5,12 +5,12 @@ the same code the in-process engine runs, and the corpus-level bookkeeping stays
 the driver:
 
 1. **documents**: the driver orders the texts and cuts them into the chunks the
-   in-process engine embeds (``kg.extract._chunk_rows``); each chunk is one task. The
+   in-process engine embeds (``kg.extract.local.chunk_rows``); each chunk is one task. The
    int8 model quantizes each batch's activations afresh, so a vector depends on the
    texts it is batched with (up to 0.03 per component on ACM abstracts): workers embed
    whole chunks, never a different split, and the vectors equal the in-process ones.
 2. **candidates**: papers in blocks of a few hundred: the tagger's candidates, and the
-   shortlist by approximate score (``kg.extract._shortlist``).
+   shortlist by approximate score (``kg.extract.local.shortlist_candidates``).
 3. **phrases**: the driver gathers the distinct phrases of the whole corpus, so each is
    embedded once, however many workers there are, in chunks as in step 1.
 4. **ranking**: papers in blocks; the phrase vectors travel once through Ray's object
@@ -45,9 +45,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from kg.errors import KgError, OptionError
-from kg.extract import (ENGINES, Extraction, Progress, _all_candidates, _chunk_rows, _decode, _encode,
-                        _rank_paper, _Rows, _shortlist, _Shortlists, document_text)
 from kg.extract.cache import CachedEmbedder
+from kg.extract.embedder import SentenceTransformerEmbedder
+from kg.extract.local import (ENGINES, Extraction, PhraseRows, Progress, Shortlists, all_candidates, chunk_rows,
+                              decode_candidates, document_text, encode_candidates, rank_paper, shortlist_candidates)
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_on_ray", "check_engine"]
@@ -85,7 +86,7 @@ def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth:
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    memo = _Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
+    memo = Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
     rows = memo.rows
     with _Cluster() as cluster:
         doc_vectors = _embed(cluster, embedder, texts, "documents", on_progress, np.float32)
@@ -104,7 +105,7 @@ def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth:
     result = {paper.id: found for paper, found in zip(papers, ranked)}
     if on_progress:
         on_progress("ranking", len(papers), len(papers))
-    return Extraction(result, doc_vectors, _Rows(index, phrase_vectors))
+    return Extraction(result, doc_vectors, PhraseRows(index, phrase_vectors))
 
 
 class _Cluster:
@@ -131,8 +132,8 @@ class _Cluster:
     def ray(self):
         if self._ray is None:
             try:
-                import ray
-                import ray.data
+                import ray  # optional extra kg[ray]: only --engine ray needs it
+                import ray.data  # see above
             except ImportError as exc:
                 raise OptionError("engine", f"the ray engine needs Ray Data ({exc}): {INSTALL}") from None
             if not ray.is_initialized():
@@ -193,8 +194,6 @@ def _kg_error(text: str) -> KgError | None:
 def _recipe(embedder, threads: int):
     """The model the workers run: the embedder behind a cache, as a picklable recipe whose
     precision is the one the driver resolved (the cache's keys name it), ``threads`` batches at a time."""
-    from kg.extract.embedder import SentenceTransformerEmbedder
-
     inner = embedder.embedder if isinstance(embedder, CachedEmbedder) else embedder
     if isinstance(inner, SentenceTransformerEmbedder):
         inner = copy.copy(inner)  # without its loaded model (see __getstate__)
@@ -205,7 +204,7 @@ def _recipe(embedder, threads: int):
 
 def _embed(cluster: _Cluster, embedder, texts: Sequence[str], stage: str, on_progress: Progress | None,
            dtype) -> np.ndarray:
-    """``kg.extract._embed_in_chunks`` with each chunk (what the cache lacks of it) embedded by a worker."""
+    """``kg.extract.local.embed_in_chunks`` with each chunk (what the cache lacks of it) embedded by a worker."""
     cache = embedder if isinstance(embedder, CachedEmbedder) else None
     out: np.ndarray | None = None
     done = 0
@@ -222,7 +221,7 @@ def _embed(cluster: _Cluster, embedder, texts: Sequence[str], stage: str, on_pro
         if on_progress:
             on_progress(stage, done, len(texts))
 
-    for rows in _chunk_rows(texts):
+    for rows in chunk_rows(texts):
         chunk = [texts[i] for i in rows]
         if cache is None:
             jobs.append(chunk)
@@ -277,17 +276,17 @@ def _candidates(cluster: _Cluster, embedder, papers: list[Paper], doc_vectors: n
     for batch in cluster.map(items, _candidates_batch, per_task=_PAPERS_PER_TASK, model=model,
                              max_words=max_words, keep=keep, weights=(position_weight, title_weight)):
         for i, value in zip(batch["row"].tolist(), batch["cands"]):
-            found[i] = _decode(value)
+            found[i] = decode_candidates(value)
     return found
 
 
 def _rank(cluster: _Cluster, doc_vectors: np.ndarray, cands: list, phrase_vectors: np.ndarray,
           index: dict[str, int], settings: tuple) -> list[list[Keyphrase]]:
-    """Each paper's keyphrases (``kg.extract._rank_paper``), in paper order."""
+    """Each paper's keyphrases (``kg.extract.local.rank_paper``), in paper order."""
     if not cands:
         return []
     vectors = cluster.ray.put(phrase_vectors)
-    items = [{"row": i, "doc": doc_vectors[i], "cands": _encode(found),
+    items = [{"row": i, "doc": doc_vectors[i], "cands": encode_candidates(found),
               "phrases": np.array([index[c.phrase] for c in found], dtype=np.int64).tobytes()}
              for i, found in enumerate(cands)]
     ranked: list = [None] * len(cands)
@@ -303,7 +302,7 @@ _LOADED: dict[str, object] = {}  # this worker's models, by the ObjectRef they c
 
 
 def _model(ref):
-    import ray
+    import ray  # optional extra kg[ray]
 
     key = ref.hex()
     if key not in _LOADED:
@@ -327,25 +326,25 @@ def _embed_batch(batch: dict, model) -> dict:
 def _candidates_batch(batch: dict, model, max_words: int, keep: int, weights: tuple[float, float]) -> dict:
     papers = [Paper(str(pid), str(abstract), str(title), bool(derived)) for pid, abstract, title, derived
               in zip(batch["id"], batch["abstract"], batch["title"], batch["derived"])]
-    found = _all_candidates(papers, max_words)
+    found = all_candidates(papers, max_words)
     if model is not None:
-        found = _shortlist(found, np.asarray(batch["doc"], dtype=np.float32), _model(model).approximate, keep,
+        found = shortlist_candidates(found, np.asarray(batch["doc"], dtype=np.float32), _model(model).approximate, keep,
                            *weights)
     out = np.empty(len(found), dtype=object)
-    out[:] = [_encode(c) for c in found]
+    out[:] = [encode_candidates(c) for c in found]
     return {"row": batch["row"], "cands": out}
 
 
 def _rank_batch(batch: dict, vectors, settings: tuple) -> dict:
-    import ray
+    import ray  # optional extra kg[ray]
 
     phrase_vectors = ray.get(vectors)  # zero-copy from the object store on this node
     depth, diversity, position_weight, title_weight = settings
     out = np.empty(len(batch["row"]), dtype=object)
     for k, (doc, cands, rows) in enumerate(zip(batch["doc"], batch["cands"], batch["phrases"])):
-        found = _decode(cands)
+        found = decode_candidates(cands)
         picked = np.frombuffer(rows, dtype=np.int64)
-        kps = _rank_paper(doc, phrase_vectors[picked] if found else phrase_vectors[:0], found, depth,
+        kps = rank_paper(doc, phrase_vectors[picked] if found else phrase_vectors[:0], found, depth,
                           diversity, position_weight, title_weight)
         out[k] = json.dumps([[kp.phrase, kp.score] for kp in kps], ensure_ascii=False).encode()
     return {"row": batch["row"], "keyphrases": out}

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 
 from kg.escape import clean_text as safe_text
 from kg.ingest._titles import derive_title
-from kg.ingest.identifiers import _UNSAFE, clean_text, normalize_arxiv, normalize_doi, normalize_openalex
-from kg.ingest.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
+from kg.identifiers import UNSAFE_CHARS, one_line, normalize_arxiv, normalize_doi, normalize_openalex
+from kg.identifiers import normalize_title, reference_key  # noqa: F401 - for the readers that import them here
 from kg.ingest.repair import KINDS, decode_entities, repair_text
 from kg.models import Paper
 
@@ -23,7 +23,7 @@ __all__ = [
     "paper_from_record",
     "derive_title",
     "text_id",
-    "clean_text",
+    "one_line",
     "normalize_doi",
     "normalize_arxiv",
     "normalize_openalex",
@@ -36,7 +36,7 @@ __all__ = [
 #: Longest text field kg accepts (characters); longer ones are full texts or broken exports.
 MAX_FIELD_CHARS = 100_000
 
-#: Key of :attr:`Paper.extra` that marks a record whose text was repaired (see :func:`clean_text`).
+#: Key of :attr:`Paper.extra` that marks a record whose text was repaired (see :func:`one_line`).
 REPAIRED = "_repaired"
 #: Key of :attr:`Paper.extra` with the kinds of :func:`~kg.ingest.repair.repair_text` that changed its
 #: title or abstract (popped and counted as :attr:`~kg.models.Corpus.text_repairs` by :mod:`kg.ingest`).
@@ -56,7 +56,7 @@ def _needs_repair(record: Mapping[str, object]) -> bool:
     """Whether any text in ``record`` holds a lone surrogate or a bidirectional override."""
     def walk(value: object) -> bool:
         if isinstance(value, str):
-            return _UNSAFE.search(value) is not None
+            return UNSAFE_CHARS.search(value) is not None
         if isinstance(value, Mapping):
             return any(walk(k) or walk(v) for k, v in value.items())
         if isinstance(value, (list, tuple)):
@@ -68,7 +68,7 @@ def _needs_repair(record: Mapping[str, object]) -> bool:
 
 def text_id(text: str) -> str:
     """A short stable id from the normalized text: ``p-`` and 10 hex digits."""
-    norm = clean_text(text).casefold()
+    norm = one_line(text).casefold()
     return "p-" + hashlib.sha1(norm.encode("utf-8")).hexdigest()[:10]
 
 
@@ -114,7 +114,7 @@ def _as_list(value: object, *, split: str | None = None) -> tuple[str, ...]:
     for part in parts:
         if isinstance(part, Mapping):  # {"name": ...} style authors
             part = part.get("name") or part.get("display_name") or ""
-        text = decode_entities(clean_text(part))
+        text = decode_entities(one_line(part))
         if text:
             out.append(text)
     return tuple(out)
@@ -143,7 +143,7 @@ def _as_venue(value: object) -> tuple[str | None, list[str]]:
     if isinstance(value, (list, tuple)):
         names = list(_as_list(value))
         return (names[0] if names else None), names[1:]
-    return decode_entities(clean_text(value)) or None, []
+    return decode_entities(one_line(value)) or None, []
 
 
 #: Paper ids beginning like kg's own node ids (concepts ``c:``, authors ``a:``, venues ``v:``) get this
@@ -181,7 +181,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     RecordSkipped
         When the record has no abstract or a field cannot be parsed.
     """
-    read = clean_text(record.get("abstract"))
+    read = one_line(record.get("abstract"))
     if not read:
         raise RecordSkipped("empty: no abstract")
     for name in ("abstract", "title"):
@@ -195,19 +195,19 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     ids: dict[str, str] = {}
     for scheme, value in dict(record.get("ids") or {}).items():  # type: ignore[arg-type]
         if value:
-            ids[clean_text(scheme)] = clean_text(value)
-    doi = normalize_doi(clean_text(record.get("doi"))) or ids.get("doi")
-    arxiv = normalize_arxiv(clean_text(record.get("arxiv_id") or record.get("arxiv"))) or ids.get(
+            ids[one_line(scheme)] = one_line(value)
+    doi = normalize_doi(one_line(record.get("doi"))) or ids.get("doi")
+    arxiv = normalize_arxiv(one_line(record.get("arxiv_id") or record.get("arxiv"))) or ids.get(
         "arxiv"
     )
-    raw_id = clean_text(record.get("id"))
+    raw_id = one_line(record.get("id"))
     if raw_id and not doi:
         doi = normalize_doi(raw_id) if raw_id.lower().startswith(("10.", "doi:", "https://doi")) else None
     if doi:
         ids["doi"] = doi
     if arxiv:
         ids["arxiv"] = arxiv
-    paper_id = (raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or clean_text(record.get("fallback_id"))
+    paper_id = (raw_id or doi or (f"arXiv:{arxiv}" if arxiv else "") or one_line(record.get("fallback_id"))
                 or text_id(read))
     fields: list[str] = []  # fields kept in another form than the record's: counted like text repairs
     if safe_paper_id(paper_id) != paper_id:
@@ -220,7 +220,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     venue, other_venues = _as_venue(record.get("venue"))
     if other_venues:
         fields.append(VENUE_LIST)
-    title, title_repairs = repair_text(clean_text(record.get("title")))
+    title, title_repairs = repair_text(one_line(record.get("title")))
     derived = not title
     if derived:
         title = derive_title(abstract)
@@ -250,7 +250,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
 def _clean_json(value):
     """``value`` (JSON-like) with lone surrogates and bidirectional overrides cleaned from every string."""
     if isinstance(value, str):
-        return safe_text(value) if _UNSAFE.search(value) else value
+        return safe_text(value) if UNSAFE_CHARS.search(value) else value
     if isinstance(value, Mapping):
         return {_clean_json(k): _clean_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

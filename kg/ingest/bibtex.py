@@ -110,8 +110,8 @@ def _failure(block) -> str:
 
 def load_bibtex(path: str | os.PathLike[str]) -> Corpus:
     """Read a BibTeX file into a :class:`~kg.models.Corpus`."""
-    import bibtexparser
-    from bibtexparser import middlewares as mw
+    import bibtexparser  # bibtexparser: only for .bib input
+    from bibtexparser import middlewares as mw  # see above
     from bibtexparser.model import (
         DuplicateBlockKeyBlock,
         Entry,

@@ -251,7 +251,7 @@ def space_sentences(text: str) -> str:
 def repair_text(text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` repaired, and the :data:`KINDS` of repair that changed it (in that order).
 
-    ``text`` is one line as :func:`~kg.ingest.identifiers.clean_text` gives it; the runs of
+    ``text`` is one line as :func:`~kg.identifiers.one_line` gives it; the runs of
     spaces that dropped tags or TeX leave are collapsed. Repairing the result changes nothing.
 
     Examples

@@ -97,7 +97,7 @@ def _records(name: str, text: str, corpus: Corpus) -> Iterator[tuple[int, str]]:
 
 def load_ris(path: str | os.PathLike[str]) -> Corpus:
     """Read a RIS file into a :class:`~kg.models.Corpus`."""
-    import rispy
+    import rispy  # rispy: only for .ris input
 
     name = os.fspath(path)
     corpus = Corpus()

@@ -28,6 +28,7 @@ from kg.errors import InputError
 from kg.ingest._io import read_text
 from kg.ingest._records import RecordSkipped, paper_from_record
 from kg.models import Corpus, Skip
+from kg.ingest.bibtex import flip_name
 
 __all__ = ["load_csv", "load_scopus", "load_wos_table", "detect_dialect", "export_record", "FIELDS", "WOS_TAGS"]
 
@@ -72,12 +73,8 @@ def detect_dialect(header: list[str]) -> str:
 def _split_names(value: str, dialect: str) -> list[str]:
     parts = [p.strip() for p in value.split(";") if p.strip()]
     if dialect == "scopus":  # "Smith, John (57190000000)" -> "John Smith"
-        from kg.ingest.bibtex import flip_name
-
         return [flip_name(_PAREN_ID.sub("", p)) for p in parts]
     if dialect == "wos":
-        from kg.ingest.bibtex import flip_name
-
         return [flip_name(p) for p in parts]
     return parts
 

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from functools import lru_cache
 
-from kg.extract.candidates import word_class
+from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
 from kg.models import Keyphrase, Paper
 from kg.normalize.keys import _DROP, _SEPARATORS, singularize
 
@@ -33,8 +33,6 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     >>> _text_keys("We train a diffusion probabilistic model on crystals.", {"diffusion model"}, {"model"})
     {'diffusion model': 'diffusion probabilistic model'}
     """
-    from kg.extract.candidates import STOP_WORDS
-
     found: dict[str, str] = {}
     for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
         run: list[tuple[str, str, str]] = []
@@ -113,8 +111,6 @@ def _containable(key: str) -> bool:
     >>> [_containable(k) for k in ["diffusion model", "content based", "high quality", "information seeking"]]
     [True, False, False, True]
     """
-    from kg.extract.candidates import GENERIC_MODIFIERS
-
     words = key.split()
     if words[0] in _QUANTIFIERS or words[0] in GENERIC_MODIFIERS:
         return False

@@ -1,4 +1,4 @@
-"""The one analysis a build hands on: computed once, saved as ``analysis.json``, shown by every view.
+"""The analysis a build hands on: saved as ``analysis.json``, checked, read back (no computing here).
 
 :func:`kg.analyze.analyze` computes it (communities with their numbering, members, labels,
 distinctive concepts and central papers; the PageRank of every paper and concept; the
@@ -7,13 +7,13 @@ page (:mod:`kg.export.html`) and Neo4j (:mod:`kg.export.neo4j`) receive this res
 recompute it, so community 3 is the same papers, label and colour in all three.
 
 This module is the hand-over: reading and writing ``analysis.json``, checking that an
-analysis belongs to a graph, and the few views of it that consumers share. Only
-:func:`analysis_for` computes, and only when the caller has no analysis to hand in (a
-bare graph from an old build, a graph made in Python).
+analysis belongs to a graph, and the few views of it that consumers share. It computes
+nothing: :func:`kg.analyze.analysis_for` does, and only when the caller has no analysis to
+hand in (a bare graph from an old build, a graph made in Python).
 
 Examples
 --------
->>> membership({"communities": [{"id": 0, "papers": ["p1", "p2"]}, {"id": 1, "papers": ["p3"]}]})
+>>> paper_community({"communities": [{"id": 0, "papers": ["p1", "p2"]}, {"id": 1, "papers": ["p3"]}]})
 {'p1': 0, 'p2': 0, 'p3': 1}
 """
 
@@ -21,26 +21,21 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import networkx as nx
 
+from kg.atomic import atomic_write
+from kg.defaults import RESOLUTION, SEED
 from kg.errors import GraphFileError, KgError
 from kg.escape import clean_tree
 
 __all__ = [
-    "SEED", "RESOLUTION", "MAX_RESOLUTION", "ANALYSIS_FILE", "DETAIL", "AnalysisMismatchError",
-    "saved_parameters", "analysis_for", "check_analysis", "render_analysis", "save_analysis", "load_analysis",
-    "membership", "labels", "pagerank", "community_table",
+    "ANALYSIS_FILE", "AnalysisMismatchError", "saved_parameters", "analysis_settings", "check_analysis", "render_analysis",
+    "save_analysis", "load_analysis", "paper_community", "community_labels", "saved_pagerank",
 ]
 
-SEED = 42  # the default seed of every seeded step: communities, layouts, sampled betweenness
-RESOLUTION = 1.0  # the default community resolution
-# The largest resolution accepted: far past the point where every paper is its own community, and small
-# enough that modularity (which subtracts resolution x expected edges) stays a finite number.
-MAX_RESOLUTION = 1e6
 ANALYSIS_FILE = "analysis.json"
-DETAIL = 12  # distinctive concepts kept per community (the report shows 5, the page's details 12)
 
 
 class AnalysisMismatchError(KgError):
@@ -58,20 +53,10 @@ def saved_parameters(graph: nx.MultiDiGraph) -> dict:
     return {"seed": int(recorded.get("seed", SEED)), "resolution": float(recorded.get("resolution", RESOLUTION))}
 
 
-def analysis_for(graph: nx.MultiDiGraph, analysis: Mapping | None = None, *, seed: int | None = None,
-                 resolution: float | None = None) -> Mapping:
-    """``analysis`` checked against ``graph``; without one, the analysis of ``graph``.
-
-    The one place a consumer falls back to computing (see the module docstring), with
-    ``seed`` and ``resolution`` (default: the ones the graph was built with).
-    """
-    if analysis is not None:
-        return check_analysis(graph, analysis)
-    from kg.analyze import analyze  # only for a caller with nothing to hand in
-
-    saved = saved_parameters(graph)
-    return analyze(graph, seed=saved["seed"] if seed is None else seed,
-                   resolution=saved["resolution"] if resolution is None else resolution)
+def analysis_settings(graph: nx.MultiDiGraph, analysis: Mapping) -> dict:
+    """The ``seed`` and ``resolution`` that made ``analysis`` (the graph's own where it does not say)."""
+    saved, made = saved_parameters(graph), analysis.get("parameters") or {}
+    return {"seed": int(made.get("seed", saved["seed"])), "resolution": float(made.get("resolution", saved["resolution"]))}
 
 
 def check_analysis(graph: nx.MultiDiGraph, analysis: Mapping) -> Mapping:
@@ -107,8 +92,6 @@ def render_analysis(analysis: Mapping) -> str:
 
 def save_analysis(analysis: Mapping, folder: str | os.PathLike[str]) -> str:
     """Write ``folder/analysis.json`` (atomically); its path."""
-    from kg.export.files import atomic_write
-
     path = os.path.join(os.fspath(folder), ANALYSIS_FILE)
     atomic_write(path, render_analysis(analysis))
     return path
@@ -139,49 +122,17 @@ def load_analysis(folder: str | os.PathLike[str]) -> dict | None:
     return data
 
 
-def membership(analysis: Mapping) -> dict[str, int]:
+def paper_community(analysis: Mapping) -> dict[str, int]:
     """Paper id -> community number."""
     return {paper: int(row["id"]) for row in analysis.get("communities") or () for paper in row["papers"]}
 
 
-def labels(analysis: Mapping) -> list[str]:
+def community_labels(analysis: Mapping) -> list[str]:
     """The label of each community number."""
     return [str(row.get("label") or "") for row in analysis.get("communities") or ()]
 
 
-def pagerank(analysis: Mapping) -> dict[str, float]:
+def saved_pagerank(analysis: Mapping) -> dict[str, float]:
     """Node id -> PageRank: papers on the ``related`` projection, concepts on ``co_occurs``."""
     ranks = analysis.get("pagerank") or {}
     return {**ranks.get("papers", {}), **ranks.get("concepts", {})}
-
-
-def community_table(graph: nx.MultiDiGraph, *, analysis: Mapping | None = None,
-                    communities: Mapping[str, int] | None = None,
-                    community_labels: Sequence[str] | None = None, seed: int | None = None,
-                    resolution: float | None = None) -> list[dict]:
-    """One row per community number (``id``, ``size``, ``label``, ``concepts``, ``papers``), for a view.
-
-    From ``analysis`` when given (the usual case). A caller holding only a membership
-    (``communities``: paper -> number, optionally ``community_labels``) gets rows
-    labeled from it; with neither, the communities found as :func:`kg.analyze.analyze`
-    finds them (``seed``, ``resolution``: default, the graph's own).
-    """
-    if analysis is not None:
-        return [dict(row) for row in check_analysis(graph, analysis)["communities"]]
-    from kg.analyze import community_rows, paper_communities  # only for a caller with no analysis
-    from kg.graph import projection
-
-    if communities is None:
-        saved = saved_parameters(graph)
-        related, groups = paper_communities(graph, seed=saved["seed"] if seed is None else seed,
-                                            resolution=saved["resolution"] if resolution is None else resolution)
-    else:
-        given = {str(n): int(k) for n, k in communities.items() if n in graph and int(k) >= 0}
-        groups = [set() for _ in range(max(given.values(), default=-1) + 1)]
-        for node, k in given.items():
-            groups[k].add(node)
-        related = projection(graph, "related")
-    rows = community_rows(graph, related, groups, top=DETAIL)
-    for row, label in zip(rows, community_labels or ()):
-        row["label"] = str(label)
-    return rows

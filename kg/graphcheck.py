@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Callable
 
-from kg.analysis import RESOLUTION, SEED
+from kg.defaults import RESOLUTION, SEED
 from kg.errors import GraphFileError
 from kg.escape import clean_text
 

@@ -9,26 +9,26 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from kg.escape import clean_text as safe_text
+from kg.escape import clean_text
 
-__all__ = ["clean_text", "normalize_doi", "normalize_arxiv", "normalize_openalex", "normalize_title",
+__all__ = ["one_line", "normalize_doi", "normalize_arxiv", "normalize_openalex", "normalize_title",
            "reference_key"]
 
 _WS = re.compile(r"\s+")
-_UNSAFE = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+UNSAFE_CHARS = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 _DOI = re.compile(r"10\.\d{4,9}/\S+", re.I)
 _ARXIV = re.compile(r"(?:arxiv:)?((?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?$", re.I)
 
 
-def clean_text(value: object) -> str:
+def one_line(value: object) -> str:
     """Return ``value`` as one line of text: NFC, whitespace runs collapsed, stripped; lone
     surrogates (which no output can encode) replaced by U+FFFD and bidirectional overrides
     (which make text display as something else) removed, see :func:`kg.escape.clean_text`."""
     if value is None:
         return ""
     text = str(value)
-    if _UNSAFE.search(text):
-        text = safe_text(text)
+    if UNSAFE_CHARS.search(text):
+        text = clean_text(text)
     text = unicodedata.normalize("NFC", text)
     return _WS.sub(" ", text).strip()
 
@@ -71,7 +71,7 @@ def normalize_title(value: str) -> str:
     >>> normalize_title("Graph  Neural Networks: A Review!")
     'graph neural networks a review'
     """
-    text = unicodedata.normalize("NFKD", clean_text(value).casefold())
+    text = unicodedata.normalize("NFKD", one_line(value).casefold())
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.findall(r"\w+", text))
 
@@ -89,7 +89,7 @@ def reference_key(value: str) -> str:
     >>> reference_key("arXiv:2309.00071v2")
     'arxiv:2309.00071'
     """
-    text = clean_text(value)
+    text = one_line(value)
     if (doi := normalize_doi(text)) is not None:
         return "doi:" + doi
     if (arxiv := normalize_arxiv(text)) is not None:
