@@ -225,7 +225,7 @@ def test_two_updates_at_once_lose_no_paper(folder, tmp_path):
     runs = [subprocess.Popen([sys.executable, "-c", script, str(f), str(out)], stdout=subprocess.PIPE, text=True,
                              env=env) for f in files]
     outcomes = [r.communicate(timeout=600)[0].strip() for r in runs]
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     papers = {n for n, d in load_graph(out).nodes(data=True) if d.get("kind") == "paper"}
     for outcome, k in zip(outcomes, (1, 2)):
@@ -312,7 +312,7 @@ def collaboration(tmp_path_factory):
 def test_coauthorship_is_bounded_and_fractional_in_every_stage(collaboration, tmp_path):
     from kg.citations import MAX_COAUTHORS, coauthorship
     from kg.export.neo4j_tables import graph_tables
-    from kg.graph import load_graph
+    from kg.graphfile import load_graph
 
     graph = load_graph(collaboration)
     co = coauthorship(graph)

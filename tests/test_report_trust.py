@@ -17,7 +17,7 @@ from kg.ingest import load_corpus
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize import normalize_concepts
 from kg.plots import thematic_map_figure, trends_plot
-from kg.report import render_html, render_markdown, report_sections
+from kg.report import render_markdown, render_report_html, report_sections
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "papers.jsonl"
 
@@ -199,7 +199,7 @@ def test_report_has_the_descriptive_part(example):
     for title in ("Main information", "Annual production", "Most productive authors", "Most relevant venues"):
         assert title in titles
     assert titles.index("Main information") < titles.index("Top concepts")
-    page = render_html(analysis)
+    page = render_report_html(analysis)
     assert 'alt="Annual production"' in page
     text = render_markdown(analysis)
     assert "| annual growth rate |" in text and "local h-index" in text
