@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 
-from kg.escape import clean_text, xml_text
+from kg.escape import xml_text
 
 __all__ = ["annual_production_plot", "top_concepts_plot", "community_sizes_plot", "thematic_map_plot", "degree_plot", "trends_plot",
            "evolution_plot", "all_plots"]
