@@ -34,13 +34,16 @@ def query_parameters(graph) -> dict[str, dict]:
     paper = max(papers_of(graph), key=lambda p: (sum(len(mentions[p] & mentions[q]) for q in mentions if q != p), p))
     co = projection(graph, "co_occurs")
     hub = max(co, key=lambda c: (co.degree(c), c))
-    distance = nx.single_source_shortest_path_length(co, hub, cutoff=8)
-    far = max(distance, key=lambda c: (distance[c], c))
+    for source in sorted(co, key=lambda c: (-co.degree(c), c)):  # the best-linked concept with a path of 2+ hops
+        distance = nx.single_source_shortest_path_length(co, source, cutoff=8)
+        far = max(distance, key=lambda c: (distance[c], c))
+        if distance[far] >= 2:
+            break
     assert distance[far] >= 2
     return {
         "top_concepts": {"limit": 15},
         "similar_papers": {"paper": paper, "limit": 10},
-        "concept_path": {"source": graph.nodes[hub]["name"].upper(), "target": far},
+        "concept_path": {"source": graph.nodes[source]["name"].upper(), "target": far},
         "community": {"community": 1, "limit": 50},
         "concept_neighbourhood": {"concept": hub, "limit": 12},
         "most_cited": {"limit": 10},
