@@ -73,6 +73,9 @@ def report(
             import graphdatascience  # noqa: F401
         except ImportError:
             raise OptionError("engine", "gds needs the graphdatascience client: pip install 'kg[gds]'") from None
+    if directory.is_file():  # a corpus file given where a build is expected: say so before any folder check
+        raise GraphFileError(f"{directory}: expected a kg build folder (the --out of kg build, holding graph.json), "
+                      f"not this file; to build one from it: kg build {directory} --out DIR")
     target = output_folder(out) if out is not None else directory
     check_target(target)
     with folder_lock(target), folder_lock(directory):  # no build changes the graph while it is analyzed
