@@ -154,6 +154,17 @@ class BuildIndex:
         return {n: json.loads(a) for n, a in self._rows(
             "SELECT id, attrs FROM nodes WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),))}
 
+    def labels(self, ids: Iterable[str]) -> dict[str, str]:
+        """Node id -> how listings name it: a concept's name with its acronym, a paper's title, else the
+        node's name (ids the build lacks are left out)."""
+        out = {}
+        for node, kind, title, name, label in self._rows(
+                "SELECT n.id, n.kind, p.title, json_extract(n.attrs, '$.name'), c.label FROM nodes n "
+                "LEFT JOIN papers p ON p.id = n.id LEFT JOIN concepts c ON c.id = n.id "
+                "WHERE n.id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)):
+            out[node] = label if kind == "concept" else str(name or title or node)
+        return out
+
     def _paper_rows(self, where: str, args: Sequence, order: str, limit: int | None = None) -> list[dict]:
         sql = f"SELECT p.id, p.title, p.year, p.community FROM papers p WHERE {where} ORDER BY {order}"
         if limit is not None:
