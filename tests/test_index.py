@@ -137,7 +137,7 @@ def test_pages_drawn_from_the_index_equal_the_pages_of_the_graph(acm):
                          focus=case.get("focus"), depth=case.get("depth", 1))
         assert part is not None, case
         fast = render_html(part.graph, seed=seed, membership=part.membership,
-                           community_links=part.community_links, **case)
+                           community_links=part.community_links, **{**case, "focus": part.focus})
         assert fast == render_html(graph, seed=seed, analysis=analysis, **case), case
     assert view_part(index, view="coauthors", community=0) is None
     assert view_part(index, community=0, min_weight=0.5) is None

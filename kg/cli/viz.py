@@ -54,6 +54,7 @@ def viz(
     part = None if build.index is None else view_part(build.index, view=view, community=community, focus=focus,
                                                       depth=depth, min_weight=min_weight)
     if part is not None:  # the part of the graph this view draws, read from the index
+        options["focus"] = part.focus
         page = render_html(part.graph, seed=build.settings()["seed"] if seed is None else seed,
                            membership=part.membership, community_links=part.community_links, **options)
     else:
