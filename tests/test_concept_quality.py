@@ -365,3 +365,9 @@ def test_a_paper_lists_no_second_wording_of_an_idea_with_another_head():
 ])
 def test_a_dimension_count_in_brackets_stays_with_dimensional(text, wanted):
     assert wanted in candidate_phrases(text)
+
+
+def test_the_events_of_scholarly_life_are_no_concepts():
+    keys = {"1st workshop", "invited talk", "plenary session", "keynote", "online community",
+            "conversational interaction system", "tutorial"}
+    assert generic_words(keys) == {"1st workshop", "invited talk", "plenary session", "keynote", "tutorial"}
