@@ -18,17 +18,15 @@ import numpy as np
 from scipy import sparse
 
 from kg.identity import author_id
+from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, link_weight
 from kg.models import Mention, Paper
 from kg.vectors import nearest_neighbours
 
 __all__ = ["related_edges", "link_weight", "incidence", "author_incidence", "SIMILARITY_WEIGHT", "CANDIDATE_DF",
            "RELATED_PARAMETERS", "AUTHOR_WEIGHT"]
 
-SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
-CANDIDATE_DF = 100  # concepts in more papers add weight but find no link candidates
 _DENSE_BYTES = 1 << 27
 RELATED_PARAMETERS = "related_parameters"  # graph attribute: how the related links were weighed
-AUTHOR_WEIGHT = 2.0  # with document vectors: a shared author counts this many times its idf
 
 
 def incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],
@@ -164,22 +162,6 @@ def _common_columns(x: sparse.csr_matrix, left: np.ndarray, right: np.ndarray,
     rows = np.repeat(np.arange(len(left)), np.diff(indptr))
     indices = indices[np.lexsort((rank[indices] if rank is not None else indices, rows))]
     return indptr, indices
-
-
-def link_weight(shared_idf: Sequence[float], n_papers: int, *, cosine: float = 0.0, cited: bool = False,
-                shared_authors_idf: Sequence[float] = (), similarity_weight: float = SIMILARITY_WEIGHT,
-                author_weight: float = AUTHOR_WEIGHT) -> float:
-    """A ``related`` link's weight, rounded to 4 decimals.
-
-    ``Σ idf(shared concepts) + author_weight · Σ idf(shared authors)
-    + ln(N + 1) · (similarity_weight · cosine + 1 if cited)``, each sum taken largest first,
-    with ``idf = ln((N + 1) / papers)``: a concept only the two papers have counts
-    ``ln((N + 1) / 2)``, a citation as much as a concept no other paper has.
-    """
-    weight = float(sum(sorted(shared_idf, reverse=True)))
-    weight += author_weight * float(sum(sorted(shared_authors_idf, reverse=True)))
-    weight += math.log(n_papers + 1) * (similarity_weight * cosine + (1.0 if cited else 0.0))
-    return round(weight, 4)
 
 
 def _idf(x: sparse.csr_matrix, n: int) -> np.ndarray:

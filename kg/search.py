@@ -33,12 +33,13 @@ from collections.abc import Sequence
 import networkx as nx
 import numpy as np
 
-from kg.errors import GraphFileError, KgError, OptionError
+from kg.errors import GraphFileError, OptionError
 from kg.graph import node_label
 from kg.analyze import community_rows, paper_communities, saved_parameters
-from kg.extract import load_embedder
-from kg.extract.embedder import DEFAULT_MODEL
 from kg.graphfile import load_graph
+from kg.queryvector import EmbeddingMismatchError, embed_query
+from kg.queryvector import query_embedder as embedder_for
+from kg.queryvector import signature as _signature
 from kg.vectors import load_concept_vectors, load_paper_vectors
 
 __all__ = ["search", "search_build", "query_embedder", "embed_query", "EmbeddingMismatchError"]
@@ -46,21 +47,9 @@ __all__ = ["search", "search_build", "query_embedder", "embed_query", "Embedding
 Vectors = tuple[Sequence[str], np.ndarray]
 
 
-class EmbeddingMismatchError(KgError):
-    """The query would be embedded by another model (or settings) than the build's vectors."""
-
-
-def _signature(embedder) -> str:
-    return str(getattr(embedder, "signature", getattr(embedder, "name", type(embedder).__name__)))
-
-
 def query_embedder(graph: nx.MultiDiGraph, embedder=None, *, model: str | os.PathLike[str] | None = None):
-    """The embedder that made ``graph``'s vectors: ``embedder`` checked against it, else loaded.
-
-    Without ``embedder`` the packaged model (or the sentence-transformers folder ``model``,
-    for a build made with one) is loaded with the settings the build recorded
-    (``name|precision|long_text|window`` in the graph's ``embedding``), so the query lands
-    in the same space as the stored vectors.
+    """The embedder that made ``graph``'s vectors: ``embedder`` checked against it, else loaded
+    (:func:`kg.queryvector.query_embedder` with the graph's recorded ``embedding``).
 
     Raises
     ------
@@ -69,35 +58,7 @@ def query_embedder(graph: nx.MultiDiGraph, embedder=None, *, model: str | os.Pat
         can load.
     """
     recorded = str(graph.graph.get("embedding") or graph.graph.get("model") or "")
-    if embedder is None:
-        name, _, rest = recorded.partition("|")
-        parts = rest.split("|")
-        if len(parts) != 3 or (model is None and name != DEFAULT_MODEL):
-            raise EmbeddingMismatchError(
-                f"this build's vectors come from {recorded or 'an unrecorded model'!r}, not kg's packaged "
-                f"{DEFAULT_MODEL}; give that model's folder (model) or an embedder, "
-                "or rebuild it with the packaged model")
-        precision, long_text, window = parts
-        try:
-            embedder = load_embedder(model, precision=precision, long_text=long_text,
-                                     window=None if window == "None" else int(window))
-        except ValueError:
-            raise EmbeddingMismatchError(f"cannot load the model settings {recorded!r} this build recorded; "
-                                         "rebuild it with this kg") from None
-    if recorded and _signature(embedder) != recorded:
-        raise EmbeddingMismatchError(
-            f"the query would be embedded by {_signature(embedder)!r} but this build's vectors come from "
-            f"{recorded!r}; cosines across models mean nothing: use the build's model or rebuild")
-    return embedder
-
-
-def embed_query(embedder, text: str) -> np.ndarray:
-    """``text`` as one unit float32 vector by ``embedder`` (raises :class:`OptionError` on empty text)."""
-    if not isinstance(text, str) or not text.strip():
-        raise OptionError("query", "must be some text, not an empty string")
-    vector = np.asarray(embedder.embed([text.strip()]), dtype=np.float32)[0]
-    norm = float(np.linalg.norm(vector))
-    return vector / norm if norm else vector
+    return embedder_for(recorded, embedder, model=model)
 
 
 def _ranked(vectors: Vectors | None, query: np.ndarray, top: int, keep) -> list[tuple[str, float]]:

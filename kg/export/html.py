@@ -367,6 +367,8 @@ def render_html(
     analysis: Mapping | None = None,
     communities: Mapping[str, int] | None = None,
     community_labels: Sequence[str] | None = None,
+    membership: tuple[Mapping[str, int], list[dict]] | None = None,
+    community_links: Mapping[tuple[int, int], float] | None = None,
 ) -> str:
     """A self-contained HTML page drawing one view of ``graph``.
 
@@ -383,6 +385,10 @@ def render_html(
         as in the report and Neo4j. Without it, ``communities`` (paper id -> number) and
         ``community_labels`` computed elsewhere; with neither, the communities are found
         as the analysis finds them (``seed``, ``resolution``: default, the graph's own).
+    membership, community_links : optional
+        The communities of every node (and the weights between communities) computed
+        beforehand over the whole graph (see :func:`kg.export.html_view.graph_view`); ``graph``
+        may then be the part of the graph around what is shown (what :mod:`kg.index` reads).
     title : str
         Page title and heading.
 
@@ -398,7 +404,8 @@ def render_html(
     """
     shown = graph_view(graph, view=view, top=top, min_weight=min_weight, community=community,
                        focus=focus, depth=depth, size_by=size_by, seed=seed, resolution=resolution,
-                       analysis=analysis, communities=communities, community_labels=community_labels)
+                       analysis=analysis, communities=communities, community_labels=community_labels,
+                       membership=membership, community_links=community_links)
     payload = view_payload(graph, shown, seed=seed, title=title)
     scripts = [_script_text(_vis_network()), _script_text(_asset("graph.js"))]
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "

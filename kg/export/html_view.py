@@ -57,7 +57,7 @@ from kg.citations import coauthorship, cocitation, coupling
 from kg.defaults import DETAIL, SEED
 from kg.errors import ViewError
 
-__all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership"]
+__all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership", "community_link_weights"]
 
 VIEWS = ("bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors")
 CITATION_VIEWS = ("cocitation", "coupling", "coauthors")
@@ -110,8 +110,22 @@ def community_membership(graph: nx.MultiDiGraph, *, analysis: Mapping | None = N
     return membership, rows
 
 
-def _community_view(graph: nx.MultiDiGraph, membership: dict[str, int], rows: list[dict]) -> nx.Graph:
-    """One node per paper community, linked by the weight of related and cites links across."""
+def community_link_weights(graph: nx.MultiDiGraph, membership: Mapping[str, int],
+                           members: Mapping[int, set]) -> dict[tuple[int, int], float]:
+    """The weight between two communities (lower number first): the ``related`` weight and one per
+    ``cites`` link between their papers, for the communities of ``members`` (number -> papers)."""
+    weights: Counter[tuple[int, int]] = Counter()
+    for u, v, key, data in graph.edges(keys=True, data=True):
+        if key not in ("related", "cites") or u not in membership or v not in membership:
+            continue
+        a, b = membership[u], membership[v]
+        if a != b and a in members and b in members:
+            weights[min(a, b), max(a, b)] += float(data.get("weight", 1) or 0) if key == "related" else 1.0
+    return dict(weights)
+
+
+def _community_view(rows: list[dict], weights: Mapping[tuple[int, int], float]) -> nx.Graph:
+    """One node per paper community, linked by ``weights`` (:func:`community_link_weights`)."""
     members = {int(row["id"]): set(row["papers"]) for row in rows if row["papers"]}
     out = nx.Graph()
     for row in rows:
@@ -122,13 +136,6 @@ def _community_view(graph: nx.MultiDiGraph, membership: dict[str, int], rows: li
                      label=row["label"],
                      concepts=[str(c["name"]) for c in row["concepts"][:DETAIL]],
                      central=list(row["papers"][:DETAIL]))
-    weights: Counter[tuple[int, int]] = Counter()
-    for u, v, key, data in graph.edges(keys=True, data=True):
-        if key not in ("related", "cites") or u not in membership or v not in membership:
-            continue
-        a, b = membership[u], membership[v]
-        if a != b and a in members and b in members:
-            weights[min(a, b), max(a, b)] += float(data.get("weight", 1) or 0) if key == "related" else 1.0
     for (a, b), weight in sorted(weights.items()):
         out.add_edge(f"community:{a}", f"community:{b}", kind="links", weight=round(weight, 3), cites=False)
     return out
@@ -272,6 +279,8 @@ def graph_view(
     analysis: Mapping | None = None,
     communities: Mapping[str, int] | None = None,
     community_labels: Sequence[str] | None = None,
+    membership: tuple[Mapping[str, int], list[dict]] | None = None,
+    community_links: Mapping[tuple[int, int], float] | None = None,
 ) -> nx.Graph:
     """The part of ``graph`` to draw, with community and centrality on each node.
 
@@ -298,6 +307,13 @@ def graph_view(
     analysis : mapping, optional
         The build's analysis; the view shows its communities (see :func:`community_membership`,
         also for ``communities``, ``community_labels`` and ``resolution``, used only without it).
+    membership : (dict, list of dict), optional
+        What :func:`community_membership` returns for the whole graph, computed beforehand (the
+        read index stores it): ``graph`` may then be the part of the graph around what is
+        shown, and ``analysis`` is not needed.
+    community_links : mapping, optional
+        With ``membership``, for the communities view: :func:`community_link_weights` of the
+        whole graph.
 
     Returns
     -------
@@ -328,12 +344,18 @@ def graph_view(
         raise ViewError("size_by", f"unknown {size_by!r}; choose one of {', '.join(SIZE_BY)}")
     if depth < 0:
         raise ViewError("depth", "must be 0 or more")
-    membership, rows = community_membership(graph, analysis=analysis, communities=communities,
-                                            community_labels=community_labels, seed=seed, resolution=resolution)
+    if membership is None:
+        membership, rows = community_membership(graph, analysis=analysis, communities=communities,
+                                                community_labels=community_labels, seed=seed, resolution=resolution)
+    else:
+        membership, rows = dict(membership[0]), membership[1]
     labels = [row["label"] for row in rows]
     sizes = [len(row["papers"]) for row in rows]
     if view == "communities":
-        shown = _community_view(graph, membership, rows)
+        if community_links is None:
+            members = {int(row["id"]): set(row["papers"]) for row in rows if row["papers"]}
+            community_links = community_link_weights(graph, membership, members)
+        shown = _community_view(rows, community_links)
         membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
     elif view in CITATION_VIEWS:
         shown = _citation_view(graph, view)
