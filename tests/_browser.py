@@ -108,3 +108,27 @@ def readable_labels(page) -> list[dict]:
 
     return [a for i, a in enumerate(shown)
             if all(apart(a["box"], b["box"]) for j, b in enumerate(shown) if j != i)]
+
+
+def open_served(context, url: str, *, timeout_ms: int = 60_000):
+    """Open ``url`` of a running ``kg serve`` with every request recorded and any that would leave its
+    origin blocked; wait until the page has drawn its view. Returns ``(page, log)``."""
+    log = PageLog()
+    origin = url.split("/", 3)[:3]
+    origin = "/".join(origin) + "/"
+
+    def route(r):
+        if r.request.url.startswith(origin):
+            r.continue_()
+        else:
+            r.abort()
+
+    page = context.new_page()
+    page.route("**/*", route)
+    page.on("request", lambda req: log.requests.append(req.url))
+    page.on("console", lambda msg: (log.console.append(f"{msg.type}: {msg.text}"),
+                                    log.errors.append(msg.text) if msg.type == "error" else None))
+    page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
+    page.goto(url, wait_until="load", timeout=timeout_ms)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout_ms)
+    return page, log

@@ -6,12 +6,13 @@ off (``on_ready`` hears the address once it listens); Ctrl-C or SIGTERM stops it
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 
-from kg.index.read import open_index
-from kg.serve.address import DEFAULT_HOST, DEFAULT_PORT, bind, is_loopback, url_of
+from kg.index import open_index
+from kg.serve.address import DEFAULT_HOST, DEFAULT_PORT, bind, check_host, is_loopback, url_of
 from kg.serve.app import LOOPBACK_NAMES, create_app
 
 __all__ = ["serve_build"]
@@ -38,18 +39,28 @@ def serve_build(folder: str | os.PathLike[str], *, host: str = DEFAULT_HOST, por
     """
     import uvicorn  # uvicorn (and its event loop) load only when a server starts
 
-    index = open_index(folder)
-    sock = bind(host, port, allow_remote=allow_remote)
-    try:
-        name = host.strip().lower()
-        hosts = None if not is_loopback(name) else sorted({*LOOPBACK_NAMES, name if ":" not in name or name.startswith("[")
-                                                           else f"[{name}]"})
-        app = create_app(index, build=Path(folder).resolve().name, hosts=hosts)
+    check_host(host, allow_remote=allow_remote)  # before any work
+    with open_index(folder) as index, contextlib.closing(bind(host, port, allow_remote=allow_remote)) as sock:
+        app = create_app(index, build=Path(folder).resolve().name, hosts=_host_names(host))
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                                server_header=False))
         if on_ready is not None:
             on_ready(url_of(sock))
         server.run(sockets=[sock])
-    finally:
-        sock.close()
-        index.close()
+
+
+def _host_names(host: str) -> list[str] | None:
+    """The ``Host`` names a request to ``host`` may carry: the loopback names and ``host`` itself; None
+    (any) when it listens beyond loopback, where the names that reach it are not known here.
+
+    Examples
+    --------
+    >>> _host_names("::1"), _host_names("0.0.0.0")
+    (['127.0.0.1', '[::1]', 'localhost'], None)
+    """
+    name = host.strip().lower()
+    if not is_loopback(name):
+        return None
+    if ":" in name and not name.startswith("["):
+        name = f"[{name}]"
+    return sorted({*LOOPBACK_NAMES, name})
