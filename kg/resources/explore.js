@@ -164,8 +164,17 @@
       else if (n.kind === "concept") go(within({ view: "concept", id: n.id }));
       else if (!n.centre) go(within({ view: "paper", id: n.id }));
     });
+    var drawn = network;
     return new Promise(function (resolve) {
-      network.once("stabilizationIterationsDone", function () { network.setOptions({ physics: false }); network.fit(); resolve(); });
+      var done = false;
+      function settle() {  // the layout is final: physics off, the whole drawing in sight
+        if (done) return;
+        done = true;
+        if (drawn === network) { network.setOptions({ physics: false }); network.fit(); }
+        resolve();
+      }
+      network.once("stabilizationIterationsDone", settle);
+      setTimeout(settle, 5000);
     });
   }
 

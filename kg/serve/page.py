@@ -2,7 +2,7 @@
 
 The page is one HTML document (``kg/resources/explore.html``) with its style and script served
 beside it (``/static/explore.css``, ``/static/explore.js``) and vis-network 9.1.2 as pyvis ships
-it (``/static/vis-network.min.js``), so it works without a network. What the page needs before
+it (``/static/vis-network.min.js`` and its style), so it works without a network. What the page needs before
 its first request (the build's name, its years) sits in a ``<script type="application/json">``
 block, escaped by :func:`kg.escape.script_json`; the title is HTML-escaped. Every other corpus
 string arrives as JSON from the API and the script puts it into the document as text only.
@@ -46,11 +46,12 @@ def _resource(name: str) -> str:
 
 def static_assets() -> dict[str, Asset]:
     """The files under ``/static/``, by name, read once from the package (and pyvis's vis-network)."""
-    vis = (resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2" / "vis-network.min.js").read_bytes()
+    vis = resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2"
     return {
         "explore.js": Asset(_resource("explore.js").encode("utf-8"), "text/javascript; charset=utf-8"),
         "explore.css": Asset(_resource("explore.css").encode("utf-8"), "text/css; charset=utf-8"),
-        "vis-network.min.js": Asset(vis, "text/javascript; charset=utf-8"),
+        "vis-network.min.js": Asset((vis / "vis-network.min.js").read_bytes(), "text/javascript; charset=utf-8"),
+        "vis-network.css": Asset((vis / "vis-network.css").read_bytes(), "text/css; charset=utf-8"),
     }
 
 
