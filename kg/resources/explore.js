@@ -125,8 +125,10 @@
     if (!graph.nodes.length) { kgx.network = null; return Promise.resolve(); }
     var ys = graph.nodes.filter(function (n) { return typeof n.year === "number"; }).map(function (n) { return n.year; });
     var lo = ys.length ? Math.min.apply(null, ys) : 0, hi = ys.length ? Math.max.apply(null, ys) : 0;
-    var top = Math.max.apply(null, graph.nodes.map(function (n) { return n.weight || 0; }).concat([1e-9]));
+    var tops = {};  // the heaviest node of each kind sets that kind's scale
+    graph.nodes.forEach(function (n) { tops[n.kind] = Math.max(tops[n.kind] || 1e-9, n.weight || 0); });
     var nodes = graph.nodes.map(function (n, k) {
+      var top = tops[n.kind];
       var item = { id: k, label: short(n.label, 40), font: { size: 13, color: "#1f2430", strokeWidth: 3, strokeColor: "#fff" } };
       if (n.kind === "community") {
         item.shape = "dot"; item.size = 12 + 40 * Math.sqrt(n.weight / top); item.color = colorOf(n.community);
