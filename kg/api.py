@@ -21,10 +21,11 @@ from typing import Union
 
 import networkx as nx
 
-from kg.analyze import analysis_for, analyze
+from kg.analyze import analysis_for, analyze, community_concepts, concept_rows
 from kg.analyze.communities import METHODS, SCORINGS
 from kg.analyze.evolution import with_evolution
 from kg.analyze.numbering import keep_numbers
+from kg.analyze.related import RELATED_BY, find_paper, related_by
 from kg.analyze.result import (AnalysisMismatchError, analysis_settings, load_analysis, paper_community,
                                save_analysis, saved_pagerank)
 from kg.atomic import atomic_write
@@ -36,12 +37,16 @@ from kg.export.html_view import graph_view
 from kg.export.pyvis_page import offline_network
 from kg.export.staging import StagedFolder, folder_lock
 from kg.extract import load_embedder
+from kg.graph import node_label
 from kg.graphfile import load_graph
+from kg.index.schema import INDEX_FILE
+from kg.index.write import write_index
 from kg.ingest import corpus_from_records
 from kg.models import Concept, Corpus, Paper, Skip
 from kg.options import BuildOptions, update_options
 from kg.pipeline import BuildResult, folder_cache, kept_inputs, run, run_update, update_warnings, write_outputs
 from kg.report import write_report
+from kg.vectors import load_paper_vectors
 
 __all__ = ["KnowledgeGraph", "build", "load", "update"]
 
@@ -114,8 +119,8 @@ class KnowledgeGraph:
 
     def write_analysis(self, folder: str | os.PathLike[str], *, page: bool = True) -> list[str]:
         """Write every view that shows the analysis into ``folder``: ``analysis.json``, the
-        report (``report.md``, ``.html``, ``.json``) and, when ``page``, ``graph.html``
-        (the default view); their paths. The graph files are left as they are.
+        report (``report.md``, ``.html``, ``.json``), the read index (``index.sqlite``) and, when
+        ``page``, ``graph.html`` (the default view); their paths. The graph files are left as they are.
 
         The folder is replaced as a whole, as a build replaces it (its other outputs linked
         into the new one unchanged), under the folder's lock: a reader sees the old analysis
@@ -129,7 +134,8 @@ class KnowledgeGraph:
                     path = os.path.join(staged.staging, "graph.html")
                     atomic_write(path, self.to_html())
                     files.append(path)
-                staged.link_outputs(os.path.basename(f) for f in files)
+                staged.link_outputs([*(os.path.basename(f) for f in files), INDEX_FILE])
+                files.append(write_index(self.graph, self.analysis, staged.staging))  # with the vectors linked
                 staged.commit()
             except BaseException:
                 staged.abort()
@@ -188,6 +194,58 @@ class KnowledgeGraph:
                                   min_size=min_size, min_shared=min_shared)
         return KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, self.options, self._result,
                               self.changelog)
+
+    @classmethod
+    def read(cls, folder: str | os.PathLike[str], *, damaged_analysis: str = "raise") -> "KnowledgeGraph":
+        """The graph and analysis a build wrote into ``folder``, read now (:func:`load`; ``kg.load``
+        opens a build without reading them, :mod:`kg.opened`)."""
+        return load(folder, damaged_analysis=damaged_analysis)
+
+    # --- answers -------------------------------------------------------------------------
+
+    def find_paper(self, query: str) -> str:
+        """The id of the paper ``query`` names: its id, its title, or a unique part of one
+        (:func:`kg.analyze.related.find_paper`)."""
+        return find_paper(self.graph, query)
+
+    def labels(self, ids: Sequence[str]) -> dict[str, str]:
+        """Node id -> how listings name it (:func:`kg.graph.node_label`), for the ids the graph has."""
+        return {n: node_label(self.graph.nodes[n], n) for n in ids if n in self.graph}
+
+    def related(self, paper: str, *, by: str = "concepts", top: int = 10,
+                folder: str | os.PathLike[str] | None = None) -> list[dict]:
+        """The papers nearest to the paper ``paper`` names, by ``by`` (:func:`kg.analyze.related.related_by`),
+        with the document vectors of this build (or of the build in ``folder``)."""
+        if by not in RELATED_BY:
+            raise OptionError("by", f"unknown relation {by!r}; choose from {', '.join(RELATED_BY)}")
+        paper_id = find_paper(self.graph, paper)
+        vectors = None
+        if by in ("concepts", "embedding"):
+            if folder is not None and os.path.isdir(folder):
+                vectors = load_paper_vectors(folder)
+            elif self._result is not None and self._result.doc_vectors is not None:
+                papers = self._result.corpus.papers
+                order = sorted(range(len(papers)), key=lambda i: papers[i].id)
+                vectors = ([papers[i].id for i in order], self._result.doc_vectors[order])
+        if by == "embedding" and vectors is None:
+            raise GraphFileError(f"{folder or 'this build'} has no paper_vectors.npy/.json to rank by embedding; "
+                                 "kg build writes them (rebuild this folder)")
+        return related_by(self.graph, paper_id, by=by, top=top, vectors=vectors)
+
+    def concept_rows(self, *, top: int = 20) -> list[dict]:
+        """The most frequent concepts (:func:`kg.analyze.concept_rows`)."""
+        return concept_rows(self.graph, top=top)
+
+    def community_concepts(self, community: int, *, top: int = 20, seed: int | None = None,
+                           resolution: float | None = None, method: str = "louvain",
+                           scoring: str = "ctfidf") -> dict:
+        """Community number ``community`` with its distinctive concepts (:func:`kg.analyze.community_concepts`;
+        ``seed``, ``resolution``: default, this analysis's)."""
+        saved = self._settings()
+        return community_concepts(self.graph, community, top=top, analysis=self.analysis,
+                                  seed=saved["seed"] if seed is None else seed,
+                                  resolution=saved["resolution"] if resolution is None else resolution,
+                                  method=method, scoring=scoring)
 
     # --- views -------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from kg.export.html import render_html
 from kg.export.staging import KG_OUTPUTS, OutputFolderError, StagedFolder, check_target, folder_lock
 from kg.extract import CachedEmbedder, Embedder, extract, extractor_name, load_embedder
 from kg.graph import build_graph
+from kg.index.write import write_index
 from kg.ingest import load_corpus, merge_corpora
 from kg.ingest.thesaurus import load_thesaurus
 from kg.models import Corpus
@@ -431,7 +432,7 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
 
     ``graph.json``, GraphML, GEXF, the CSV tables, ``paper_vectors.npy``/``.json`` and
     ``concept_vectors.npy``/``.json`` (:mod:`kg.vectors`), the
-    report (``.md``, ``.html``, ``.json``), ``graph.html`` unless ``options.html`` is
+    report (``.md``, ``.html``, ``.json``), the read index ``index.sqlite`` (:mod:`kg.index`), ``graph.html`` unless ``options.html`` is
     false, ``thesaurus.txt`` when ``options.write_thesaurus``, and an update's
     ``changelog.json`` and ``changelog.md`` (:func:`kg.changelog.write_changelog`).
     """
@@ -451,6 +452,8 @@ def write_outputs(result: BuildResult, folder: str | os.PathLike[str], options: 
     files.append(save_analysis(analysis, folder))  # the one analysis report, page and Neo4j show
     files.extend(write_report(analysis, folder))
     clock.lap("write report")
+    files.append(write_index(graph, analysis, folder))  # after the vectors: it records their rows
+    clock.lap("write index.sqlite")
     if options.html:
         page = os.path.join(folder, "graph.html")
         atomic_write(page, render_html(graph, seed=options.seed, analysis=analysis))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from kg.defaults import SEED
+from kg.defaults import METHODS, SCORINGS, SEED
 from kg.extract.ranking import ordinary_word
 from kg.fastgraph import seeded_igraph, to_igraph, use_fast_path
 from kg.nxbackend import call
@@ -33,8 +33,6 @@ ONE_WORD_WEIGHT = 0.5
 # Concepts mentioned by more than this share of all papers never label a community.
 MAX_LABEL_SHARE = 0.1
 
-METHODS = ("louvain", "leiden")
-SCORINGS = ("ctfidf", "loglik")
 
 
 def ordered_communities(parts) -> list[set]:

@@ -27,13 +27,12 @@ import networkx as nx
 import numpy as np
 
 from kg.citations import citers, reference_keys
+from kg.defaults import RELATED_BY
 from kg.errors import NodeNotFoundError, OptionError
 from kg.links import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
 
 __all__ = ["find_paper", "related_papers", "related_by", "RELATED_BY"]
 
-#: How :func:`related_by` can rank: the ``related`` link weight, co-citation, coupling, cosine.
-RELATED_BY = ("concepts", "cocitation", "coupling", "embedding")
 
 
 def _papers(graph: nx.MultiDiGraph) -> list[str]:

@@ -1,4 +1,4 @@
-"""kg report, kg related, kg concepts: the analysis of a built graph."""
+"""kg report, kg evolution: the analysis of a built graph, written again."""
 
 from __future__ import annotations
 
@@ -9,23 +9,18 @@ from typing import Annotated, Optional
 import typer
 
 
-from kg.cli.app import app
-from kg.cli.flags import (analysis_options, check_resolution, JsonOpt, LabelsOpt, MethodOpt, nx_backend,
-                          NxBackendOpt, output_folder, ResolutionOpt, SeedOpt)
+from kg.cli.root import app
+from kg.cli.backend import nx_backend, NxBackendOpt
+from kg.cli.flags import analysis_options, check_resolution, JsonOpt, LabelsOpt, output_folder, ResolutionOpt, SeedOpt
 from kg.cli.output import print_rows, reports_errors, show, show_backend_use, warn
 from kg.cli.neo4j import Neo4jConnection, DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
-from kg.analyze import community_concepts, concept_rows, find_paper
 from kg.analyze.evolution import EQUAL_SLICES
 from kg.analyze.gds import ENGINES, GdsEngine
-from kg.analyze.related import related_by, RELATED_BY
 from kg.api import load
 from kg.errors import GraphFileError, OptionError
 from kg.export.push_record import read_push_record
 from kg.export.staging import check_target, folder_lock
-from kg.graph import node_label
-from kg.graphfile import load_graph
 from kg.nxbackend import tally
-from kg.vectors import load_paper_vectors
 
 
 @app.command()
@@ -105,66 +100,6 @@ def report(
     if pushed is not None:
         warn(f"the Neo4j copy of this graph ({pushed.get('uri')}, pushed {pushed.get('pushed_at')}) shows the old "
              f"communities until kg push {directory if target == directory else target} is run again")
-
-
-@app.command()
-@reports_errors
-def related(
-    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
-    paper: Annotated[str, typer.Argument(help="A paper id, its title, or a unique part of its title.")],
-    by: Annotated[str, typer.Option(
-        "--by", help="concepts (shared concepts, similarity, authors, citations: the related links' weight), "
-                     "cocitation (papers citing both), coupling (references both cite) or embedding "
-                     "(cosine of the document vectors).")] = "concepts",
-    top: Annotated[int, typer.Option("--top", min=1, help="Papers to list.")] = 10,
-    as_json: JsonOpt = False,
-) -> None:
-    """List the papers nearest to PAPER, with what they share: concepts (rarest first), citing papers or references."""
-    if by not in RELATED_BY:
-        raise OptionError("by", f"unknown relation {by!r}; choose from {', '.join(RELATED_BY)}")
-    graph = load_graph(directory)
-    paper_id = find_paper(graph, paper)
-    vectors = load_paper_vectors(directory) if by in ("concepts", "embedding") and directory.is_dir() else None
-    if by == "embedding" and vectors is None:
-        raise GraphFileError(f"{directory} has no paper_vectors.npy/.json to rank by embedding; "
-                             "kg build writes them (rebuild this folder)")
-    rows = related_by(graph, paper_id, by=by, top=top, vectors=vectors)
-    if not as_json:
-        def name(key: str) -> str:
-            return node_label(graph.nodes[key], key) if key in graph else key
-        rows = [{**row, "shared": ", ".join(name(c) for c in row["shared"])} for row in rows]
-    warn(f"papers related to {paper_id} ({graph.nodes[paper_id].get('title', '')}) by {by}:")
-    if not rows and by in ("cocitation", "coupling"):
-        warn("none: no corpus paper cites it together with another" if by == "cocitation"
-             else "none: it shares no reference with another paper")
-    keys = ["id", "score"] + (["salton"] if by in ("cocitation", "coupling") else []) + ["citation", "shared", "title"]
-    print_rows(keys, rows, as_json)
-
-
-@app.command()
-@reports_errors
-def concepts(
-    directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
-    community: Annotated[Optional[int], typer.Option(
-        "--community", "-c", help="List the distinctive concepts of this paper community (numbered as in the report).",
-        show_default=False)] = None,
-    top: Annotated[int, typer.Option("--top", min=1, help="Concepts to list.")] = 20,
-    seed: SeedOpt = None,
-    resolution: ResolutionOpt = None,
-    method: MethodOpt = "louvain",
-    labels: LabelsOpt = "ctfidf",
-    as_json: JsonOpt = False,
-) -> None:
-    """List the most frequent concepts, or with --community N the concepts that set community N apart."""
-    check_resolution(resolution)
-    built = load(directory)
-    options = analysis_options(built, seed, resolution, method, labels)  # refuses an unknown method or labels
-    if community is None:
-        print_rows(["id", "name", "papers", "co_occurs", "pagerank"], concept_rows(built.graph, top=top), as_json)
-        return
-    row = community_concepts(built.graph, community, top=top, analysis=built.analysis, **options)
-    warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
-    print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
 
 
 @app.command()

@@ -9,10 +9,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli.app import app
+from kg.cli.root import app
+from kg.cli.backend import nx_backend, NxBackendOpt
 from kg.cli.flags import (CacheOpt, default_cache, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt,
-                          FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, nx_backend, NxBackendOpt,
-                          output_folder, parse_map, PositionOpt, PrecisionOpt, QuietOpt, StrictOpt, TitleOpt,
+                          FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, output_folder, parse_map, PositionOpt, PrecisionOpt, QuietOpt, StrictOpt, TitleOpt,
                           VerboseOpt, verbosity)
 from kg.cli.output import ProgressBar, reports_errors, show, show_backend_use, warn
 from kg.defaults import SEED

@@ -8,9 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli.app import app
+from kg.cli.root import app
 from kg.cli.flags import output_folder
-from kg.cli.output import reports_errors, show, warn_coauthor_cap
+from kg.cli.coauthors import warn_coauthor_cap
+from kg.cli.output import reports_errors, show
 from kg.analyze.result import load_analysis
 from kg.api import load
 from kg.export.neo4j_admin import AFTER_IMPORT, IMPORT_SCRIPT, write_bulk_import

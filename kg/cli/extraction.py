@@ -10,7 +10,7 @@ import typer
 
 from kg.errors import KgError
 
-from kg.cli.app import app
+from kg.cli.root import app
 from kg.cli.flags import (CacheFileOpt, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, FormatOpt,
                           InputsArg, ModelOpt, PositionOpt, PrecisionOpt, TitleOpt)
 from kg.cli.output import ProgressBar, reports_errors, show

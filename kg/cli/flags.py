@@ -13,12 +13,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.analyze.communities import METHODS, SCORINGS
-from kg.defaults import MAX_RESOLUTION
+from kg.defaults import MAX_RESOLUTION, METHODS, SCORINGS
 from kg.errors import InputError, KgError, OptionError
 from kg.extract import ENGINES, EXTRACTORS
 from kg.extract.embedder import PRECISIONS
-from kg.nxbackend import check_backend
 
 
 def output_folder(path: Path) -> Path:
@@ -146,20 +144,6 @@ ResolutionOpt = Annotated[Optional[float], typer.Option(
 MethodOpt = Annotated[str, typer.Option("--method", help="Community detection: louvain or leiden.")]
 LabelsOpt = Annotated[str, typer.Option("--labels", help="Community labels: ctfidf or loglik.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print rows as JSON.")]
-NxBackendOpt = Annotated[Optional[str], typer.Option(
-    "--nx-backend", metavar="NAME", show_default=False,
-    help="Run the analysis's NetworkX calls (PageRank, Louvain, modularity) on this installed NetworkX "
-         "backend where it implements them, e.g. parallel (pip install 'kg[parallel]') or rustworkx.")]
-
-
-def nx_backend(name: Optional[str]) -> Optional[str]:
-    """``--nx-backend``, checked before any work (one error for an unknown or broken backend)."""
-    try:
-        return check_backend(name)
-    except OptionError as exc:
-        raise OptionError("nx_backend", exc.reason) from None
-
-
 def analysis_options(built, seed: Optional[int], resolution: Optional[float], method: str, labels: str) -> dict:
     """The analysis settings of a command: the options given, else those of the saved analysis."""
     if method not in METHODS:

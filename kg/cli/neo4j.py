@@ -13,8 +13,9 @@ import typer
 
 from kg.errors import KgError, Neo4jError
 
-from kg.cli.app import app
-from kg.cli.output import reports_errors, show, warn, warn_coauthor_cap
+from kg.cli.root import app
+from kg.cli.coauthors import warn_coauthor_cap
+from kg.cli.output import reports_errors, show, warn
 from kg.api import load
 from kg.export.cypher import (check_parameters, library_query, parse_param, query_library, query_parameters,
                               query_rows, read_query_file, stream_rows)

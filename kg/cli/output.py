@@ -13,7 +13,6 @@ from typing import Optional
 
 import typer
 
-from kg.citations import MAX_COAUTHORS, coauthor_cap
 from kg.errors import KgError, OptionError
 from kg.escape import terminal_text
 from kg.export.cypher import format_rows
@@ -212,11 +211,3 @@ def show_backend_use(backend: Optional[str], counts) -> None:
 
 def print_rows(keys: list[str], rows: list[dict], as_json: bool) -> None:
     show(format_rows(keys, rows, "json" if as_json else "table"), nl=False)
-
-
-def warn_coauthor_cap(graph) -> None:
-    """Say how many papers made no co-author links for having too many authors (kg.citations.coauthorship)."""
-    over = coauthor_cap(graph)
-    if over:
-        warn(f"co-authorship: {over} paper{'s' if over != 1 else ''} with more than {MAX_COAUTHORS} authors "
-             "left out of the co-author links (as bibliometric maps do; their authors are still linked to them)")

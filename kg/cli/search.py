@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from kg.cli.app import app
 from kg.cli.flags import ModelOpt
+from kg.cli.opening import opened
 from kg.cli.output import print_rows, reports_errors, show, warn
-from kg.search import search_build
+from kg.cli.root import app
 
 
 def _community(row: dict) -> str:
@@ -29,9 +29,9 @@ def search(
 ) -> None:
     """Find the papers and concepts nearest in meaning to TEXT, with their community and concepts.
 
-    The query is embedded by the model the build used (refused if it differs) and ranked by cosine against the vectors the build stored (paper_vectors.npy, concept_vectors.npy).
+    The query is embedded by the model the build used (refused if it differs) and ranked by cosine against the vectors the build stored (paper_vectors.npy, concept_vectors.npy, read through the build's index.sqlite).
     """
-    found = search_build(directory, text, top=top, model=model)
+    found = opened(directory).search(text, top=top, model=model)
     if as_json:
         show(json.dumps(found, ensure_ascii=False, indent=2))
         return

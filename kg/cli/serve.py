@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kg.cli.app import app
+from kg.cli.root import app
 from kg.cli.output import reports_errors, warn
 from kg.serve.address import DEFAULT_HOST, DEFAULT_PORT, is_loopback
 from kg.serve.run import serve_build

@@ -7,11 +7,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from kg.cli.app import app
+from kg.cli.root import app
 from kg.cli.flags import output_file
-from kg.cli.output import reports_errors, show, warn_coauthor_cap
-from kg.api import load
+from kg.cli.coauthors import warn_coauthor_cap
+from kg.cli.opening import opened
+from kg.cli.output import reports_errors, show
 from kg.atomic import atomic_write
+from kg.export.html import render_html
+from kg.index.views import view_part
 
 
 @app.command()
@@ -40,16 +43,23 @@ def viz(
 ) -> None:
     """Write an interactive, self-contained HTML view of the graph in DIRECTORY (opens offline).
 
-    Communities, their numbers and labels are those of DIRECTORY/analysis.json, as in the report and Neo4j.
+    Communities, their numbers and labels are those of DIRECTORY/analysis.json, as in the report and Neo4j. --focus, --community and --view communities read only the part they draw from DIRECTORY/index.sqlite.
     """
     if out is not None:
         output_file(out)
-    built = load(directory)
-    if view == "coauthors":
-        warn_coauthor_cap(built.graph)
+    build = opened(directory)
     target = out or (directory / "graph.html" if directory.is_dir() else directory.with_suffix(".html"))
-    page = built.to_html(view=view, top=top or None, min_weight=min_weight, community=community, focus=focus,
-                         depth=depth, size_by=size_by, **({} if seed is None else {"seed": seed}),
-                         title=f"kg · {directory.resolve().name} · {view}")
+    options = dict(view=view, top=top or None, min_weight=min_weight, community=community, focus=focus, depth=depth,
+                   size_by=size_by, title=f"kg · {directory.resolve().name} · {view}")
+    part = None if build.index is None else view_part(build.index, view=view, community=community, focus=focus,
+                                                      depth=depth, min_weight=min_weight)
+    if part is not None:  # the part of the graph this view draws, read from the index
+        options["focus"] = part.focus
+        page = render_html(part.graph, seed=build.settings()["seed"] if seed is None else seed,
+                           membership=part.membership, community_links=part.community_links, **options)
+    else:
+        if view == "coauthors":
+            warn_coauthor_cap(build.graph)
+        page = build.to_html(**options, **({} if seed is None else {"seed": seed}))
     atomic_write(target, page)
     show(f"wrote {target} ({len(page.encode()) // 1024} KiB)")

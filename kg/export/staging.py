@@ -50,6 +50,7 @@ KG_OUTPUTS = frozenset({
     "paper_vectors.npy", "paper_vectors.json", "concept_vectors.npy", "concept_vectors.json",
     "vosviewer_map.txt", "vosviewer_network.txt", "vosviewer.json",  # kg export vosviewer OUT
     "changelog.json", "changelog.md",  # kg build --update OUT
+    "index.sqlite",  # the read index (kg.index)
 })
 _MARK = ".kg-staging-"
 _RENAME_EXCHANGE = 2

@@ -60,10 +60,13 @@ def open_index(folder: str | os.PathLike[str]) -> "BuildIndex":
     path = os.path.join(folder, INDEX_FILE)
     if not os.path.isfile(path):
         raise IndexMissingError(f"{folder}: no {INDEX_FILE} (a build by an older kg); kg report {folder} writes it")
+    db = None
     try:
         db = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True, check_same_thread=False)
         meta = {key: json.loads(value) for key, value in db.execute("SELECT key, value FROM meta")}
     except (sqlite3.Error, ValueError) as exc:
+        if db is not None:
+            db.close()
         raise IndexDamagedError(f"{path}: cannot read it ({exc}); kg report {folder} writes it again") from None
     if meta.get("version") != INDEX_VERSION:
         db.close()
@@ -150,9 +153,21 @@ class BuildIndex:
         return json.loads(found[0][0]) if found else None
 
     def nodes(self, ids: Iterable[str]) -> dict[str, dict]:
-        """Node id -> its attributes (as in ``graph.json``) for the ids the build has."""
+        """Node id -> its attributes (as in ``graph.json``) for the ids the build has, in the graph's order."""
         return {n: json.loads(a) for n, a in self._rows(
-            "SELECT id, attrs FROM nodes WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),))}
+            "SELECT id, attrs FROM nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position",
+            (json.dumps(list(ids)),))}
+
+    def labels(self, ids: Iterable[str]) -> dict[str, str]:
+        """Node id -> how listings name it: a concept's name with its acronym, a paper's title, else the
+        node's name (ids the build lacks are left out)."""
+        out = {}
+        for node, kind, title, name, label in self._rows(
+                "SELECT n.id, n.kind, p.title, json_extract(n.attrs, '$.name'), c.label FROM nodes n "
+                "LEFT JOIN papers p ON p.id = n.id LEFT JOIN concepts c ON c.id = n.id "
+                "WHERE n.id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)):
+            out[node] = label if kind == "concept" else str(name or title or node)
+        return out
 
     def _paper_rows(self, where: str, args: Sequence, order: str, limit: int | None = None) -> list[dict]:
         sql = f"SELECT p.id, p.title, p.year, p.community FROM papers p WHERE {where} ORDER BY {order}"

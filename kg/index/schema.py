@@ -30,7 +30,8 @@ RANKED_CONCEPTS = 500  # concept rankings kept per list (kg concepts --top up to
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE nodes (id TEXT PRIMARY KEY, kind TEXT NOT NULL, attrs TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE nodes (id TEXT PRIMARY KEY, kind TEXT NOT NULL, position INTEGER NOT NULL, attrs TEXT NOT NULL)
+    WITHOUT ROWID;
 CREATE TABLE papers (id TEXT PRIMARY KEY, title TEXT NOT NULL, year INTEGER, community INTEGER,
                      central INTEGER, vector INTEGER) WITHOUT ROWID;
 CREATE INDEX papers_year ON papers (year);

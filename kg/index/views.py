@@ -28,35 +28,37 @@ _NAMES = ("label", "name", "acronym", "title", "aliases")
 
 class ViewPart:
     """What :func:`kg.export.html.render_html` takes to draw a view from the index: ``graph`` (the part),
-    ``membership`` (node -> community for its nodes, and the analysis's community rows) and
-    ``community_links`` (the overview's weights, or None)."""
+    ``membership`` (node -> community for its nodes, and the analysis's community rows),
+    ``community_links`` (the overview's weights, or None) and ``focus`` (the id the focus named, or
+    None: pass it as ``focus``, since a part of the titles cannot tell whether a part of a title is unique)."""
 
     def __init__(self, graph: nx.MultiDiGraph, membership: tuple[dict, list[dict]],
-                 community_links: dict | None = None):
+                 community_links: dict | None = None, focus: str | None = None):
         self.graph = graph
         self.membership = membership
         self.community_links = community_links
+        self.focus = focus
 
 
-def _edges(index: BuildIndex, sql: str, args) -> list[tuple[str, str, str, dict]]:
-    return [(u, v, k, json.loads(a)) for u, v, k, a in index._rows(sql, args)]
+def _edges(index: BuildIndex, sql: str, args) -> list[tuple[int, str, str, str, dict]]:
+    """(order, source, target, kind, attributes) of the edges ``sql`` selects (``rowid, source, target, kind,
+    attrs``); the order is the graph's, which the part keeps so its views are computed as the graph's are."""
+    return [(r, u, v, k, json.loads(a)) for r, u, v, k, a in index._rows(sql, args)]
 
 
-def _graph(index: BuildIndex, nodes: Iterable[str], edges: list[tuple[str, str, str, dict]]) -> nx.MultiDiGraph:
+def _graph(index: BuildIndex, nodes: Iterable[str], edges: list[tuple]) -> nx.MultiDiGraph:
     """The part: ``nodes`` with their attributes, ``edges``, and each paper's ``mentions`` (the page
-    lists a paper's top concepts) with those concepts."""
-    wanted = set(nodes) | {u for u, _, _, _ in edges} | {v for _, v, _, _ in edges}
+    lists a paper's top concepts) with those concepts; nodes and edges in the graph's order."""
+    wanted = set(nodes) | {u for _, u, _, _, _ in edges} | {v for _, _, v, _, _ in edges}
     papers = sorted(n for n, k in _kinds(index, wanted).items() if k == "paper")
-    mentions = _edges(index, "SELECT source, target, kind, attrs FROM edges WHERE kind = 'mentions' "
+    mentions = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind = 'mentions' "
                              "AND source IN (SELECT value FROM json_each(?))", (json.dumps(papers),))
-    wanted |= {v for _, v, _, _ in mentions}
+    wanted |= {v for _, _, v, _, _ in mentions}
     graph = nx.MultiDiGraph()
-    attrs = index.nodes(sorted(wanted))
-    graph.add_nodes_from(sorted(attrs.items()))
-    seen = set()
-    for u, v, key, data in edges + mentions:
-        if (u, v, key) not in seen and u in attrs and v in attrs:
-            seen.add((u, v, key))
+    attrs = index.nodes(wanted)
+    graph.add_nodes_from(attrs.items())
+    for _, u, v, key, data in sorted({e[0]: e for e in edges + mentions}.values(), key=lambda e: e[0]):
+        if u in attrs and v in attrs:
             graph.add_edge(u, v, key=key, **data)
     return graph
 
@@ -123,7 +125,7 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         kind = _kinds(index, inside)
         inside = sorted(n for n in inside if kind.get(n) in _NODES[view])
         members = json.dumps(inside)
-        edges = _edges(index, "SELECT source, target, kind, attrs FROM edges WHERE kind IN "
+        edges = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind IN "
                               "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
                               "AND target IN (SELECT value FROM json_each(?))", (kinds, members, members))
         graph = _graph(index, inside, edges)
@@ -146,9 +148,9 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         reached.update(step)
         frontier = step
     ego = json.dumps(sorted(reached))
-    edges = _edges(index, "SELECT source, target, kind, attrs FROM edges WHERE kind IN "
+    edges = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind IN "
                           "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
                           "AND target IN (SELECT value FROM json_each(?))", (kinds, ego, ego))
     graph = _graph(index, reached, edges)
-    return ViewPart(graph, _membership(index, graph))
+    return ViewPart(graph, _membership(index, graph), focus=centre)
 

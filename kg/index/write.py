@@ -136,8 +136,8 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
             db.execute("PRAGMA synchronous = OFF")
             db.executescript(SCHEMA)
             db.executemany("INSERT INTO meta VALUES (?, ?)", ((k, _json(v)) for k, v in meta.items()))
-            db.executemany("INSERT INTO nodes VALUES (?, ?, ?)",
-                           ((n, str(d.get("kind") or ""), _json(d)) for n, d in sorted(graph.nodes(data=True))))
+            db.executemany("INSERT INTO nodes VALUES (?, ?, ?, ?)",  # position: the graph's order (views keep it)
+                           ((n, str(d.get("kind") or ""), i, _json(d)) for i, (n, d) in enumerate(graph.nodes(data=True))))
             papers, concepts, authors, texts = [], [], [], []
             for node, data in graph.nodes(data=True):
                 kind = data.get("kind")

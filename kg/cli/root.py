@@ -1,4 +1,4 @@
-"""The ``kg`` Typer app: its name, help and ``--version``; each command module registers on it."""
+"""The ``kg`` Typer app (the root command): its name, help and ``--version``; each command module registers on it."""
 
 from __future__ import annotations
 

@@ -1,0 +1,162 @@
+"""Time the read commands on a build, each from a cold process, with and without its read index.
+
+    .venv/bin/python bench/bench_read.py BUILD [--paper ID] [--community N] [--query TEXT] [--json out.json]
+
+BUILD is a ``kg build`` folder holding ``index.sqlite`` (``kg report BUILD`` writes it into an
+older build). The "before" column runs the same commands on a copy of BUILD without the index
+(hard links, in a temporary folder beside it): the slow path, which reads the whole
+``graph.json``. Every command runs under ``/usr/bin/time -v``; the table gives wall seconds and
+peak RSS (MB) and the target of each. ``--quality`` also runs the semantic search of each query
+of ``--queries`` both ways in one process and prints the top-10 overlap of papers and concepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QUERIES = ("graph neural networks for recommendation", "defending distributed training against malicious workers",
+           "evaluation of search engines with click logs", "privacy of user data in mobile apps",
+           "query expansion with word embeddings", "collaborative filtering with implicit feedback",
+           "digital library metadata quality", "online advertising click-through rate prediction",
+           "explaining recommendations to users", "learning to rank with deep models")
+
+
+def _kg() -> str:
+    found = shutil.which("kg", path=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    if found is None:
+        sys.exit("the kg command is not installed next to this Python")
+    return found
+
+
+def _timed(command: list[str]) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS in MB, exit code) of ``command`` under /usr/bin/time -v."""
+    done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)", done.stderr).group(1)
+    parts = [float(p) for p in wall.strip().split(":")]
+    seconds = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
+    if done.returncode != 0:
+        print(f"  {' '.join(command)} exited {done.returncode}: {done.stderr.strip().splitlines()[0]}",
+              file=sys.stderr)
+    return seconds, rss, done.returncode
+
+
+def _slow_copy(build: Path, where: Path) -> Path:
+    """``build`` without its index: hard links (copies across file systems) of every other file."""
+    copy = where / build.name
+    copy.mkdir()
+    for entry in build.iterdir():
+        if entry.is_file() and entry.name != "index.sqlite":
+            try:
+                os.link(entry, copy / entry.name)
+            except OSError:
+                shutil.copy2(entry, copy / entry.name)
+    return copy
+
+
+def _pick(build: Path, paper: str | None, community: int | None) -> tuple[str, int]:
+    sys.path.insert(0, str(ROOT))
+    from kg.index import open_index  # noqa: E402  (the bench, not the package)
+
+    index = open_index(build)
+    if paper is None:  # the most central paper of the largest community
+        biggest = max(index.communities(), key=lambda c: c["size"])
+        paper = biggest["central"][0]["id"]
+        community = biggest["id"] if community is None else community
+    return paper, 0 if community is None else community
+
+
+def _commands(kg: str, folder: Path, paper: str, community: int, query: str, page: Path) -> dict:
+    python = sys.executable
+    return {
+        "import kg + Typer (kg --version)": ([kg, "--version"], 0.5, None),
+        "kg.load(folder)": ([python, "-c", f"import kg; kg.load({str(folder)!r})"], 1.0, None),
+        "kg search": ([kg, "search", str(folder), query], 1.0, 400),
+        "kg related": ([kg, "related", str(folder), paper], 1.0, 400),
+        "kg concepts": ([kg, "concepts", str(folder)], 1.0, 400),
+        f"kg concepts --community {community}": ([kg, "concepts", str(folder), "--community", str(community)], 1.0,
+                                                 400),
+        "kg viz --focus": ([kg, "viz", str(folder), "--focus", paper, "--out", str(page)], 3.0, None),
+        f"kg viz --community {community}": ([kg, "viz", str(folder), "--community", str(community), "--out",
+                                             str(page)], 3.0, None),
+        "kg viz --view communities": ([kg, "viz", str(folder), "--view", "communities", "--out", str(page)], 3.0,
+                                      None),
+    }
+
+
+def _quality(build: Path, queries: list[str]) -> list[dict]:
+    sys.path.insert(0, str(ROOT))
+    import kg  # noqa: E402
+    from kg.index import open_index  # noqa: E402
+    from kg.index.query import search_index  # noqa: E402
+
+    index = open_index(build)
+    graph = kg.KnowledgeGraph.read(build).graph
+    rows = []
+    for query in queries:
+        fast = search_index(index, query, top=10)
+        slow = kg.search.search_build(build, query, top=10, graph=graph)
+        rows.append({"query": query, **{kind: len({r["id"] for r in fast[kind]} & {r["id"] for r in slow[kind]})
+                                        for kind in ("papers", "concepts")},
+                     "same": fast == slow})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", type=Path)
+    parser.add_argument("--paper", help="paper id for related and --focus (default: a central one)")
+    parser.add_argument("--community", type=int)
+    parser.add_argument("--query", default=QUERIES[0])
+    parser.add_argument("--no-before", action="store_true", help="skip the slow path (the copy without index)")
+    parser.add_argument("--quality", action="store_true", help="top-10 overlap of the two searches")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    build = args.build.resolve()
+    if not (build / "index.sqlite").exists():
+        sys.exit(f"{build} has no index.sqlite: kg report {build} writes it")
+    paper, community = _pick(build, args.paper, args.community)
+    kg = _kg()
+    results = []
+    with tempfile.TemporaryDirectory(dir=build.parent, prefix=".bench-read-") as tmp:
+        slow = _slow_copy(build, Path(tmp))
+        page = Path(tmp) / "page.html"
+        after = _commands(kg, build, paper, community, args.query, page)
+        before = _commands(kg, slow, paper, community, args.query, page)
+        for name, (command, wall_target, rss_target) in after.items():
+            row = {"command": name, "wall_target": wall_target, "rss_target": rss_target}
+            if not args.no_before:
+                row["before"] = _timed(before[name][0])[:2]
+            row["after"] = _timed(command)[:2]
+            results.append(row)
+            print(f"{name}: {row}", file=sys.stderr)
+    print(f"\n{build}: paper {paper}, community {community}, query {args.query!r}\n")
+    print("| command | before: wall s / peak MB | after: wall s / peak MB | target |")
+    print("|---|---|---|---|")
+    for row in results:
+        before = "—" if "before" not in row else f"{row['before'][0]:.2f} / {row['before'][1]:,.0f}"
+        target = f"< {row['wall_target']:g} s" + (f", < {row['rss_target']} MB" if row["rss_target"] else "")
+        ok = row["after"][0] < row["wall_target"] and (row["rss_target"] is None or row["after"][1] < row["rss_target"])
+        print(f"| {row['command']} | {before} | **{row['after'][0]:.2f} / {row['after'][1]:,.0f}** | "
+              f"{target} {'✓' if ok else '✗'} |")
+    quality = _quality(build, list(QUERIES)) if args.quality else []
+    if quality:
+        print("\n| query | papers in both top-10 | concepts in both top-10 | identical rows |\n|---|---|---|---|")
+        for row in quality:
+            print(f"| {row['query']} | {row['papers']}/10 | {row['concepts']}/10 | {row['same']} |")
+    if args.json:
+        args.json.write_text(json.dumps({"build": str(build), "paper": paper, "community": community,
+                                         "rows": results, "quality": quality}, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
