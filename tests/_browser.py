@@ -52,13 +52,18 @@ class PageLog:
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1400, height: int = 900):
-    """A fresh persistent context (new --user-data-dir) on the system Chromium; yields the context."""
+def chromium(width: int = 1400, height: int = 900, *, loopback: bool = False):
+    """A fresh persistent context (new --user-data-dir) on the system Chromium; yields the context.
+
+    No host name resolves; with ``loopback`` the address 127.0.0.1 still does (for a page a local
+    server such as ``kg serve`` answers), and nothing else."""
     from playwright.sync_api import sync_playwright
 
+    flags = [f + ", EXCLUDE 127.0.0.1" if loopback and f.startswith("--host-resolver-rules=") else f
+             for f in CHROMIUM_FLAGS]
     with tempfile.TemporaryDirectory(prefix="kg-chromium-") as profile, sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
-            profile, executable_path=find_chromium(), headless=True, args=CHROMIUM_FLAGS,
+            profile, executable_path=find_chromium(), headless=True, args=flags,
             viewport={"width": width, "height": height}, service_workers="block",
         )
         try:

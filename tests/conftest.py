@@ -84,6 +84,13 @@ def browser():
         yield context
 
 
+@pytest.fixture(scope="module")
+def loopback_browser():
+    """:func:`browser` that reaches 127.0.0.1 (a ``kg serve`` the test started), and nothing else."""
+    with chromium(loopback=True) as context:
+        yield context
+
+
 @pytest.fixture(scope="session")
 def served_build(tmp_path_factory):
     """The example corpus plus hostile papers (tests/_served.py), built once with the hash embedder."""

@@ -36,8 +36,8 @@ def _texts(page, selector: str) -> list[str]:
     return page.locator(selector).all_text_contents()
 
 
-def test_search_as_one_types_then_open_a_paper_and_its_neighbourhood(browser, server):
-    page, log = open_served(browser, server.url)
+def test_search_as_one_types_then_open_a_paper_and_its_neighbourhood(loopback_browser, server):
+    page, log = open_served(loopback_browser, server.url)
     try:
         _view(page, "communities:")
         page.click("#x-search")
@@ -83,8 +83,8 @@ def test_search_as_one_types_then_open_a_paper_and_its_neighbourhood(browser, se
         page.close()
 
 
-def test_a_concept_shows_its_papers_over_time_and_its_companions(browser, server):
-    page, log = open_served(browser, server.url + "?paper=" + SPECTRAL)
+def test_a_concept_shows_its_papers_over_time_and_its_companions(loopback_browser, server):
+    page, log = open_served(loopback_browser, server.url + "?paper=" + SPECTRAL)
     try:
         _view(page, f"paper:{SPECTRAL}")
         chip = page.locator("#x-side .x-chips a").first
@@ -105,8 +105,8 @@ def test_a_concept_shows_its_papers_over_time_and_its_companions(browser, server
         page.close()
 
 
-def test_from_the_overview_into_a_community_and_back(browser, server):
-    page, log = open_served(browser, server.url)
+def test_from_the_overview_into_a_community_and_back(loopback_browser, server):
+    page, log = open_served(loopback_browser, server.url)
     try:
         _view(page, "communities:")
         overview = server.json("/api/communities")
@@ -144,17 +144,18 @@ def test_from_the_overview_into_a_community_and_back(browser, server):
         # a deep link opens the view directly; a bad one says so, with the way back
         page.goto(server.url + f"?community={first['id']}")
         _view(page, f"community:{first['id']}")
+        _clean(log, server)
         page.goto(server.url + "?paper=no-such-paper")
         _view(page, "paper:no-such-paper")
         assert "no paper with id 'no-such-paper'" in page.locator("#x-side .x-error").text_content()
         assert page.locator("#x-crumbs a.x-overview").is_visible()
-        _clean(log, server)
+        assert log.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
     finally:
         page.close()
 
 
-def test_the_year_range_filters_every_view_and_stays_in_the_address(browser, server):
-    page, log = open_served(browser, server.url)
+def test_the_year_range_filters_every_view_and_stays_in_the_address(loopback_browser, server):
+    page, log = open_served(loopback_browser, server.url)
     try:
         _view(page, "communities:")
         page.fill("#x-year-from", "2019")
@@ -185,8 +186,8 @@ def test_the_year_range_filters_every_view_and_stays_in_the_address(browser, ser
         page.close()
 
 
-def test_hostile_titles_ids_and_links_are_shown_as_text(browser, server):
-    page, log = open_served(browser, server.url)
+def test_hostile_titles_ids_and_links_are_shown_as_text(loopback_browser, server):
+    page, log = open_served(loopback_browser, server.url)
     try:
         _view(page, "communities:")
         page.click("#x-search")
