@@ -70,8 +70,7 @@ class Served:
                     self.url = line.split()[2]
                     break
         if self.url is None:
-            self.stop()
-            raise AssertionError(f"kg serve did not start: {line!r} {self.process.stderr.read()[-2000:]}")
+            raise AssertionError(f"kg serve did not start: {line!r} {self.stop()[-2000:]}")
         self.origin = self.url.rstrip("/")
 
     def get(self, path: str, *, method: str = "GET", headers: dict | None = None) -> tuple[int, dict, bytes]:

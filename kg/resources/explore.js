@@ -24,7 +24,7 @@
   function colorOf(k) { return k === null || k === undefined || k < 0 ? NONE : k < PALETTE.length ? PALETTE[k] : OTHER; }
   function safeLink(url) { return typeof url === "string" && /^https?:\/\/[^\s\/?#]+/i.test(url) ? url : null; }
   function short(text, n) { text = String(text || ""); return text.length <= n ? text : text.slice(0, n - 1).trimEnd() + "…"; }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function plural(n, word) { return n + " " + (n === 1 ? word : word === "community" ? "communities" : word + "s"); }
 
   // ---- the address: state <-> URL ---------------------------------------------------------------
   function yearOf(text) { var n = parseInt(text, 10); return isFinite(n) && /^-?\d+$/.test(String(text).trim()) ? n : null; }
@@ -119,17 +119,36 @@
     lines.forEach(function (line, i) { if (line) box.appendChild(el(i ? "div" : "b", i ? "x-meta" : null, line)); });
     return box;
   }
+  var legend = document.getElementById("x-legend");
   function draw(graph, options) {
     if (network) { network.destroy(); network = null; }
     graphBox.replaceChildren();
-    if (!graph.nodes.length) { kgx.network = null; return Promise.resolve(); }
     var ys = graph.nodes.filter(function (n) { return typeof n.year === "number"; }).map(function (n) { return n.year; });
     var lo = ys.length ? Math.min.apply(null, ys) : 0, hi = ys.length ? Math.max.apply(null, ys) : 0;
+    legend.replaceChildren();
+    legend.hidden = !(options && options.legend);
+    if (options && options.legend) {
+      if (ys.length) {
+        legend.appendChild(el("span", "x-ramp-end", lo));
+        legend.appendChild(el("span", "x-ramp"));
+        legend.appendChild(el("span", "x-ramp-end", hi + " (darker: newer) · "));
+      }
+      legend.appendChild(document.createTextNode(options.legend));
+    }
+    if (!graph.nodes.length) { kgx.network = null; return Promise.resolve(); }
     var tops = {};  // the heaviest node of each kind sets that kind's scale
     graph.nodes.forEach(function (n) { tops[n.kind] = Math.max(tops[n.kind] || 1e-9, n.weight || 0); });
+    // Papers are named on the drawing when they are the centre or among the strongest (LABELLED of them);
+    // the others show their title on hover (and in the list beside).
+    var LABELLED = 10, named = {};
+    graph.nodes.map(function (n, k) { return k; }).filter(function (k) { return graph.nodes[k].kind === "paper"; })
+      .sort(function (a, b) { return (graph.nodes[b].centre ? 1 : 0) - (graph.nodes[a].centre ? 1 : 0) ||
+                                     (graph.nodes[b].weight || 0) - (graph.nodes[a].weight || 0) || a - b; })
+      .slice(0, LABELLED).forEach(function (k) { named[k] = true; });
     var nodes = graph.nodes.map(function (n, k) {
       var top = tops[n.kind];
-      var item = { id: k, label: short(n.label, 40), font: { size: 13, color: "#1f2430", strokeWidth: 3, strokeColor: "#fff" } };
+      var item = { id: k, label: n.kind !== "paper" || named[k] ? short(n.label, 40) : undefined,
+                   font: { size: n.kind === "concept" ? 12 : 13, color: "#1f2430", strokeWidth: 3, strokeColor: "#fff" } };
       if (n.kind === "community") {
         item.shape = "dot"; item.size = 12 + 40 * Math.sqrt(n.weight / top); item.color = colorOf(n.community);
         item.title = tip([n.label, plural(n.size, "paper") + (n.in_range !== n.size ? " (" + n.in_range + " in the years)" : "")]);
@@ -154,8 +173,9 @@
     network = kgx.network = new vis.Network(graphBox, { nodes: new vis.DataSet(nodes), edges: new vis.DataSet(edges) }, {
       autoResize: true,
       layout: { randomSeed: 7, improvedLayout: nodes.length <= 100 },
-      physics: { solver: "forceAtlas2Based", stabilization: { iterations: 250, fit: true },
-                 forceAtlas2Based: { gravitationalConstant: -60, springLength: options && options.spring || 110 } },
+      physics: { solver: "forceAtlas2Based", stabilization: { iterations: 300, fit: true },
+                 forceAtlas2Based: { gravitationalConstant: -140, centralGravity: 0.008, avoidOverlap: 0.6,
+                                     springLength: options && options.spring || 200 } },
       interaction: { hover: true, tooltipDelay: 120, keyboard: false },
       edges: { smooth: false }
     });
@@ -172,7 +192,7 @@
       function settle() {  // the layout is final: physics off, the whole drawing in sight
         if (done) return;
         done = true;
-        if (drawn === network) { network.setOptions({ physics: false }); network.fit(); }
+        if (drawn === network) { network.setOptions({ physics: false }); network.fit({ maxZoomLevel: 1.5 }); }
         resolve();
       }
       network.once("stabilizationIterationsDone", settle);
@@ -248,7 +268,9 @@
     });
     var edges = data.links.filter(function (l) { return l[0] in at && l[1] in at; })
       .map(function (l) { return [at[l[0]], at[l[1]], l[2], "related"]; });
-    return draw({ nodes: nodes, edges: edges }, { spring: 180 });
+    return draw({ nodes: nodes, edges: edges }, { spring: 260, legend:
+      "Each disc is a community, sized by its papers" + (rangeText(s) ? " in the years" : "") +
+      "; lines: the related links between them. Click one to open it." });
   }
   function community(s, data) {
     var c = data.community;
@@ -262,7 +284,8 @@
     chips(c.concepts || [], function (x) { return { view: "concept", id: x.id }; });
     section("Most central papers" + (rangeText(s) ? " (" + rangeText(s) + ")" : ""));
     paperList(data.papers, "No paper of this community in these years.");
-    return draw(data.graph);
+    return draw(data.graph, { legend: "Its most central papers (bigger: more central); lines: related links, " +
+      "red arrows: citations. Click a paper to open it." });
   }
   function paper(s, data) {
     var p = data.paper, parts = [];
@@ -296,7 +319,8 @@
       list.appendChild(li);
     });
     side.appendChild(list);
-    return draw(data.graph);
+    return draw(data.graph, { legend: "Ringed: this paper; around it its strongest related papers (bigger: " +
+      "stronger link), the links among them (red arrows: citations) and, in orange, concepts it shares with them." });
   }
   function concept(s, data) {
     var c = data.concept, parts = [];
@@ -320,7 +344,8 @@
       return { id: x.id, kind: "concept", label: x.name, weight: x.count, year: null };
     }));
     var edges = data.cooccurring.map(function (x, k) { return [0, k + 1, x.count, "co_occurs"]; });
-    return draw({ nodes: nodes, edges: edges }, { spring: 140 });
+    return draw({ nodes: nodes, edges: edges }, { spring: 180, legend:
+      "The concept and the concepts named with it most; line width: papers naming both." });
   }
   var VIEWS = {
     communities: function (s) { return api("communities", years(s)).then(function (d) { return [d, overview]; }); },
