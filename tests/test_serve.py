@@ -65,6 +65,8 @@ def test_search_finds_a_paper_by_the_start_of_its_words_and_honours_the_years(se
     concepts = server.json("/api/search?q=" + _q("graph neural"))["concepts"]
     assert concepts and all("graph neural" in c["name"].lower() for c in concepts[:1])
     assert server.json("/api/search?q=")["papers"] == []
+    assert server.json("/api/search?q=g") == {"query": "g", "papers": [], "concepts": [],
+                                              "hint": "type 2 characters or more"}
 
 
 def test_a_paper_comes_with_its_strongest_related_papers_their_years_and_shared_concepts(server, built):

@@ -115,7 +115,8 @@ def create_app(index, *, build: str, hosts: Iterable[str] | None = LOOPBACK_NAME
                             headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
 
     assets = static_assets()
-    page = page_html(f"kg · {build}", views.meta(index, build=build)).encode("utf-8")
+    meta = views.meta(index, build=build)  # the index is read-only: the build's sizes never change
+    page = page_html(f"kg · {build}", meta).encode("utf-8")
 
     async def home(request: Request) -> Response:
         return HTMLResponse(page, headers={**SECURITY_HEADERS, "Cache-Control": "no-store"})
@@ -156,7 +157,7 @@ def create_app(index, *, build: str, hosts: Iterable[str] | None = LOOPBACK_NAME
     routes = [
         Route("/", home, methods=["GET"]),
         Route("/static/{name}", static, methods=["GET"]),
-        Route("/api/meta", api(lambda r: views.meta(index, build=build)), methods=["GET"]),
+        Route("/api/meta", api(lambda r: meta), methods=["GET"]),
         Route("/api/search", api(lambda r: views.search(index, _text(r, "q", required=False), limit=limit(r),
                                                         **_range(r))), methods=["GET"]),
         Route("/api/paper", api(lambda r: views.paper(index, _text(r, "id"), **_range(r))), methods=["GET"]),

@@ -15,12 +15,13 @@ from collections import Counter
 from kg.identifiers import paper_link
 
 __all__ = ["meta", "search", "paper", "concept", "communities", "community",
-           "RELATED", "SHARED", "COMMUNITY_GRAPH", "LIST"]
+           "RELATED", "SHARED", "COMMUNITY_GRAPH", "LIST", "MIN_QUERY"]
 
 RELATED = 24  # related papers drawn around a paper
 SHARED = 12  # concepts drawn among them
 COMMUNITY_GRAPH = 60  # papers drawn for a community
 LIST = 50  # papers listed for a concept or a community
+MIN_QUERY = 2  # characters a search needs
 
 
 def _years(counts) -> list[list[int]]:
@@ -48,10 +49,10 @@ def meta(index, *, build: str) -> dict:
 def search(index, text: str, *, limit: int = 8, year_from: int | None = None, year_to: int | None = None) -> dict:
     """Papers and concepts whose title, id, name or alias holds the words of ``text``, the last one as a
     prefix (results as one types): ``{query, papers: [{id, title, year, community}], concepts: [{id, name,
-    papers, community}]}``."""
+    papers, community}]}``; none, with a ``hint``, for a text shorter than :data:`MIN_QUERY`."""
     text = " ".join(str(text or "").split())[:200]
-    if not text:
-        return {"query": "", "papers": [], "concepts": []}
+    if len(text) < MIN_QUERY:  # one letter matches most of a corpus and says nothing
+        return {"query": text, "papers": [], "concepts": [], "hint": f"type {MIN_QUERY} characters or more"}
     found = index.search(text, top=limit, year_from=year_from, year_to=year_to)
     return {"query": text, "papers": found["papers"], "concepts": found["concepts"]}
 
