@@ -11,9 +11,10 @@ import typer
 
 from kg.cli.root import app
 from kg.cli.backend import nx_backend, NxBackendOpt
-from kg.cli.flags import (CacheOpt, default_cache, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt,
-                          FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, output_folder, parse_map, PositionOpt, PrecisionOpt, QuietOpt, StrictOpt, TitleOpt,
-                          VerboseOpt, verbosity)
+from kg.cli.extractflags import (DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, PositionOpt,
+                                 PrecisionOpt, TitleOpt)
+from kg.cli.flags import (CacheOpt, default_cache, FormatOpt, InputsArg, MapOpt, ModelOpt, NoCacheOpt, output_folder,
+                          parse_map, QuietOpt, StrictOpt, VerboseOpt, verbosity)
 from kg.cli.output import ProgressBar, reports_errors, show, show_backend_use, warn
 from kg.defaults import SEED
 from kg.errors import KgError

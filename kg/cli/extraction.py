@@ -11,8 +11,9 @@ import typer
 from kg.errors import KgError
 
 from kg.cli.root import app
-from kg.cli.flags import (CacheFileOpt, DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, FormatOpt,
-                          InputsArg, ModelOpt, PositionOpt, PrecisionOpt, TitleOpt)
+from kg.cli.extractflags import (DiversityOpt, EngineOpt, extraction_weights, ExtractorOpt, PositionOpt,
+                                 PrecisionOpt, TitleOpt)
+from kg.cli.flags import CacheFileOpt, FormatOpt, InputsArg, ModelOpt
 from kg.cli.output import ProgressBar, reports_errors, show
 from kg.atomic import atomic_write
 from kg.evaluate import DEFAULT_KS, score_keyphrases

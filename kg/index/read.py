@@ -155,7 +155,7 @@ class BuildIndex:
     def nodes(self, ids: Iterable[str]) -> dict[str, dict]:
         """Node id -> its attributes (as in ``graph.json``) for the ids the build has, in the graph's order."""
         return {n: json.loads(a) for n, a in self._rows(
-            "SELECT id, attrs FROM nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY position",
+            "SELECT id, attrs FROM nodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid",
             (json.dumps(list(ids)),))}
 
     def labels(self, ids: Iterable[str]) -> dict[str, str]:
@@ -246,8 +246,9 @@ class BuildIndex:
         years, args = _years(year_from, year_to)
         if kind in (None, "paper"):
             hits = self._rows(
-                "SELECT p.id, p.title, p.year, p.community, bm25(search_text) FROM search_text s "
-                "JOIN papers p ON p.id = s.node WHERE search_text MATCH ? AND s.kind = 'paper'" + years +
+                "SELECT p.id, p.title, p.year, p.community, bm25(search_text) FROM search_text "
+                "JOIN nodes n ON n.rowid = search_text.rowid JOIN papers p ON p.id = n.id "
+                "WHERE search_text MATCH ? AND n.kind = 'paper'" + years +
                 " ORDER BY bm25(search_text) LIMIT ?", [query, *args, top * 20])
             hits.sort(key=lambda h: (h[0].casefold() != wanted and h[1].casefold() != wanted,
                                      not h[1].casefold().startswith(wanted), h[4], h[0]))
@@ -257,12 +258,13 @@ class BuildIndex:
                 " AND EXISTS (SELECT 1 FROM edges e JOIN papers p ON p.id = e.source "
                 "WHERE e.target = c.id AND e.kind = 'mentions'" + years + ")")
             hits = self._rows(
-                "SELECT c.id, c.label, c.papers, c.community, bm25(search_text), s.text FROM search_text s "
-                "JOIN concepts c ON c.id = s.node WHERE search_text MATCH ? AND s.kind = 'concept'" + dated +
+                "SELECT c.id, c.label, c.papers, c.community, bm25(search_text) FROM search_text "
+                "JOIN nodes n ON n.rowid = search_text.rowid JOIN concepts c ON c.id = n.id "
+                "WHERE search_text MATCH ? AND n.kind = 'concept'" + dated +
                 " ORDER BY bm25(search_text) LIMIT ?", [query, *args, top * 20])
             hits.sort(key=lambda h: (h[0].casefold() != wanted and h[1].casefold() != wanted,
                                      not h[1].casefold().startswith(wanted), -h[2], h[4], h[0]))
-            out["concepts"] = [{"id": i, "name": n, "papers": k, "community": c} for i, n, k, c, _, _ in hits[:top]]
+            out["concepts"] = [{"id": i, "name": n, "papers": k, "community": c} for i, n, k, c, _ in hits[:top]]
         return out
 
     def find_paper(self, query: str) -> str:

@@ -30,8 +30,7 @@ RANKED_CONCEPTS = 500  # concept rankings kept per list (kg concepts --top up to
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE nodes (id TEXT PRIMARY KEY, kind TEXT NOT NULL, position INTEGER NOT NULL, attrs TEXT NOT NULL)
-    WITHOUT ROWID;
+CREATE TABLE nodes (id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, attrs TEXT NOT NULL);  -- rowid: the graph's order
 CREATE TABLE papers (id TEXT PRIMARY KEY, title TEXT NOT NULL, year INTEGER, community INTEGER,
                      central INTEGER, vector INTEGER) WITHOUT ROWID;
 CREATE INDEX papers_year ON papers (year);
@@ -50,8 +49,8 @@ CREATE TABLE concept_ranking (position INTEGER PRIMARY KEY, concept TEXT NOT NUL
 CREATE TABLE community_concepts (scoring TEXT NOT NULL, community INTEGER NOT NULL, position INTEGER NOT NULL,
                                  concept TEXT NOT NULL, name TEXT NOT NULL, score REAL NOT NULL,
                                  papers INTEGER NOT NULL, PRIMARY KEY (scoring, community, position));
-CREATE VIRTUAL TABLE search_text USING fts5(node UNINDEXED, kind UNINDEXED, text,
-                                            tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE search_text USING fts5(text, content = '', tokenize = 'unicode61 remove_diacritics 2');
+-- search_text: rowid = the node's rowid; contentless (the words are the node's own)
 """
 
 

@@ -136,8 +136,10 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
             db.execute("PRAGMA synchronous = OFF")
             db.executescript(SCHEMA)
             db.executemany("INSERT INTO meta VALUES (?, ?)", ((k, _json(v)) for k, v in meta.items()))
-            db.executemany("INSERT INTO nodes VALUES (?, ?, ?, ?)",  # position: the graph's order (views keep it)
-                           ((n, str(d.get("kind") or ""), i, _json(d)) for i, (n, d) in enumerate(graph.nodes(data=True))))
+            db.executemany("INSERT INTO nodes (rowid, id, kind, attrs) VALUES (?, ?, ?, ?)",  # the graph's order
+                           ((i, n, str(d.get("kind") or ""), _json(d))
+                            for i, (n, d) in enumerate(graph.nodes(data=True), start=1)))
+            row = {n: i for i, n in enumerate(graph.nodes, start=1)}
             papers, concepts, authors, texts = [], [], [], []
             for node, data in graph.nodes(data=True):
                 kind = data.get("kind")
@@ -148,18 +150,18 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
                                    membership.get(node), central.get(node), paper_rows.get(node)))
                     words = [str(data.get("title") or ""), node, str(data.get("doi") or ""),
                              *(str(i) for i in data.get("ids") or ())]
-                    texts.append((node, "paper", " ".join(w for w in words if w)))
+                    texts.append((row[node], " ".join(w for w in words if w)))
                 elif kind == "concept":
                     concepts.append((node, node_label(data, node), int(data.get("papers") or 0),
                                      membership.get(node), concept_rows.get(node)))
                     words = [node_label(data, node), *(str(a) for a in data.get("aliases") or ())]
-                    texts.append((node, "concept", " ".join(words)))
+                    texts.append((row[node], " ".join(words)))
                 elif kind == "author":
                     authors.append((node, int(data.get("papers") or 0), membership.get(node)))
             db.executemany("INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?)", papers)
             db.executemany("INSERT INTO concepts VALUES (?, ?, ?, ?, ?)", concepts)
             db.executemany("INSERT INTO authors VALUES (?, ?, ?)", authors)
-            db.executemany("INSERT INTO search_text VALUES (?, ?, ?)", texts)
+            db.executemany("INSERT INTO search_text (rowid, text) VALUES (?, ?)", texts)
             db.executemany("INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
                            ((u, v, key, d.get("weight"), d.get("rank") if key == "mentions" else None, _json(d))
                             for u, v, key, d in graph.edges(keys=True, data=True) if key in EDGE_KINDS))
