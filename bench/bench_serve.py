@@ -27,8 +27,10 @@ from urllib.parse import quote
 from kg.index import open_index
 
 ROOT = Path(__file__).resolve().parent.parent
+# what a person types, letter by letter, and the two-letter starts that match most of a corpus
 PREFIXES = ["g", "gr", "gra", "grap", "graph", "graph n", "graph neural", "rec", "recommender sys",
-            "information retr", "que", "query expansion", "user", "twitter", "learning to rank", "deep le"]
+            "information retr", "que", "query expansion", "user", "twitter", "learning to rank", "deep le",
+            "co", "in", "se", "th", "pr", "a ", "on", "con", "pro", "dat", "mod", "inf", "com", "int"]
 
 
 def _start(folder: Path) -> tuple[subprocess.Popen, str]:

@@ -48,6 +48,7 @@ def test_meta_counts_the_build(server, built):
     papers = _papers(graph)
     meta = server.json("/api/meta")
     assert meta["papers"] == len(papers) == 34
+    assert meta["min_query"] == 3
     assert meta["concepts"] == sum(1 for _, d in graph.nodes(data=True) if d.get("kind") == "concept")
     assert meta["communities"] == len(analysis["communities"])
     years = Counter(d["year"] for d in papers.values() if d.get("year") is not None)
@@ -65,8 +66,11 @@ def test_search_finds_a_paper_by_the_start_of_its_words_and_honours_the_years(se
     concepts = server.json("/api/search?q=" + _q("graph neural"))["concepts"]
     assert concepts and all("graph neural" in c["name"].lower() for c in concepts[:1])
     assert server.json("/api/search?q=")["papers"] == []
-    assert server.json("/api/search?q=g") == {"query": "g", "papers": [], "concepts": [],
-                                              "hint": "type 2 characters or more"}
+    assert server.json("/api/search?q=gr") == {"query": "gr", "papers": [], "concepts": [],
+                                               "hint": "type 3 characters or more"}
+    # papers of the years asked for; concepts of any year (a concept's page counts its papers in them)
+    ranged = server.json("/api/search?q=" + _q("graph neural") + "&from=2030")
+    assert ranged["papers"] == [] and ranged["concepts"] == concepts
 
 
 def test_a_paper_comes_with_its_strongest_related_papers_their_years_and_shared_concepts(server, built):

@@ -426,8 +426,10 @@
     asked = text;
     if (pending) pending.abort();
     if (!text.trim()) { showResults(null); return Promise.resolve(); }
-    if (text.trim().length < 2) { hits = []; results.replaceChildren(el("li", "x-empty", "type 2 characters or more"));
-                                  results.hidden = false; return Promise.resolve(); }
+    if (text.trim().length < meta.min_query) {
+      hits = []; results.replaceChildren(el("li", "x-empty", "type " + meta.min_query + " characters or more"));
+      results.hidden = false; return Promise.resolve();
+    }
     pending = new AbortController();
     var q = new URLSearchParams({ q: text, limit: 8 }), s = kgx.state;
     if (s.from !== null) q.set("from", s.from);
