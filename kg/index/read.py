@@ -305,7 +305,7 @@ class BuildIndex:
         community = self._rows("SELECT p.community, c.label FROM papers p LEFT JOIN communities c "
                                "ON c.id = p.community WHERE p.id = ?", (paper_id,))[0]
         concepts = [{"id": c, "name": n, "rank": r, "score": s} for c, n, r, s in self._rows(
-            "SELECT e.target, c.label, e.rank, json_extract(e.attrs, '$.score') FROM edges e "
+            "SELECT e.target, c.label, e.rank, e.score FROM edges e "
             "JOIN concepts c ON c.id = e.target WHERE e.source = ? AND e.kind = 'mentions' "
             "ORDER BY coalesce(e.rank, 0), e.target", (paper_id,))]
         return {"id": paper_id, "title": str(data.get("title") or ""), "title_derived": bool(data.get("title_derived")),
@@ -322,7 +322,7 @@ class BuildIndex:
         self._require_paper(paper_id)
         years, args = _years(year_from, year_to)
         found = self._rows(
-            "SELECT p.id, p.title, p.year, p.community, e.weight, json_extract(e.attrs, '$.shared') FROM edges e "
+            "SELECT p.id, p.title, p.year, p.community, e.weight, e.shared FROM edges e "
             "JOIN papers p ON p.id = CASE WHEN e.source = ? THEN e.target ELSE e.source END "
             "WHERE e.kind = 'related' AND (e.source = ? OR e.target = ?) AND p.id != ?" + years +
             " ORDER BY e.weight DESC, p.id LIMIT ?", [paper_id, paper_id, paper_id, paper_id, *args, top])
@@ -392,9 +392,9 @@ class BuildIndex:
 
     def _cooccurrence(self, concept_id: str) -> dict[str, float]:
         counts: dict[str, float] = {}
-        for sql in ("SELECT target, coalesce(json_extract(attrs, '$.count'), weight, 1) FROM edges "
+        for sql in ("SELECT target, coalesce(count, weight, 1) FROM edges "
                     "WHERE source = ? AND kind = 'co_occurs'",
-                    "SELECT source, coalesce(json_extract(attrs, '$.count'), weight, 1) FROM edges "
+                    "SELECT source, coalesce(count, weight, 1) FROM edges "
                     "WHERE target = ? AND kind = 'co_occurs'"):
             counts.update(self._rows(sql, (concept_id,)))
         return counts

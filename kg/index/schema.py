@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from kg.errors import GraphFileError
 
-__all__ = ["INDEX_FILE", "INDEX_VERSION", "SCHEMA", "EDGE_KINDS", "RANKED_CONCEPTS", "IndexMissingError",
+__all__ = ["INDEX_FILE", "INDEX_VERSION", "SCHEMA", "INDEXES", "EDGE_KINDS", "RANKED_CONCEPTS", "IndexMissingError",
            "IndexDamagedError", "index_hint"]
 
 INDEX_FILE = "index.sqlite"
@@ -33,15 +33,12 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE nodes (id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, attrs TEXT NOT NULL);  -- rowid: the graph's order
 CREATE TABLE papers (id TEXT PRIMARY KEY, title TEXT NOT NULL, year INTEGER, community INTEGER,
                      central INTEGER, vector INTEGER) WITHOUT ROWID;
-CREATE INDEX papers_year ON papers (year);
-CREATE INDEX papers_community ON papers (community, central);
 CREATE TABLE concepts (id TEXT PRIMARY KEY, label TEXT NOT NULL, papers INTEGER NOT NULL, community INTEGER,
                        vector INTEGER) WITHOUT ROWID;
 CREATE TABLE authors (id TEXT PRIMARY KEY, papers INTEGER NOT NULL, community INTEGER) WITHOUT ROWID;
 CREATE TABLE edges (source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, weight REAL,
-                    rank INTEGER, attrs TEXT NOT NULL);
-CREATE INDEX edges_out ON edges (source, kind);
-CREATE INDEX edges_in ON edges (target, kind);
+                    rank INTEGER, score REAL, count INTEGER, shared TEXT);
+-- edges: rowid = the graph's order; rank, score: mentions; count: co_occurs; shared: related (JSON list)
 CREATE TABLE communities (id INTEGER PRIMARY KEY, label TEXT NOT NULL, size INTEGER NOT NULL, row TEXT NOT NULL);
 CREATE TABLE community_links (a INTEGER NOT NULL, b INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY (a, b));
 CREATE TABLE concept_ranking (position INTEGER PRIMARY KEY, concept TEXT NOT NULL, co_occurs INTEGER NOT NULL,
@@ -52,6 +49,14 @@ CREATE TABLE community_concepts (scoring TEXT NOT NULL, community INTEGER NOT NU
 CREATE VIRTUAL TABLE search_text USING fts5(text, content = '', tokenize = 'unicode61 remove_diacritics 2');
 -- search_text: rowid = the node's rowid; contentless (the words are the node's own)
 """
+
+
+INDEXES = """
+CREATE INDEX papers_year ON papers (year);
+CREATE INDEX papers_community ON papers (community, central);
+CREATE INDEX edges_out ON edges (source, kind);
+CREATE INDEX edges_in ON edges (target, kind);
+"""  # made after the rows are in: faster than keeping them up to date row by row
 
 
 class IndexMissingError(GraphFileError):

@@ -40,10 +40,20 @@ class ViewPart:
         self.focus = focus
 
 
+_EDGE_ATTRS = ("weight", "rank", "score", "count", "shared")
+
+
 def _edges(index: BuildIndex, sql: str, args) -> list[tuple[int, str, str, str, dict]]:
-    """(order, source, target, kind, attributes) of the edges ``sql`` selects (``rowid, source, target, kind,
-    attrs``); the order is the graph's, which the part keeps so its views are computed as the graph's are."""
-    return [(r, u, v, k, json.loads(a)) for r, u, v, k, a in index._rows(sql, args)]
+    """(order, source, target, kind, attributes) of the edges ``sql`` selects (``rowid, source, target, kind``
+    and the attribute columns); the order is the graph's, which the part keeps so its views are computed
+    as the graph's are."""
+    out = []
+    for r, u, v, k, *values in index._rows(sql, args):
+        data = {name: value for name, value in zip(_EDGE_ATTRS, values) if value is not None}
+        if "shared" in data:
+            data["shared"] = json.loads(data["shared"])
+        out.append((r, u, v, k, data))
+    return out
 
 
 def _graph(index: BuildIndex, nodes: Iterable[str], edges: list[tuple]) -> nx.MultiDiGraph:
@@ -51,7 +61,7 @@ def _graph(index: BuildIndex, nodes: Iterable[str], edges: list[tuple]) -> nx.Mu
     lists a paper's top concepts) with those concepts; nodes and edges in the graph's order."""
     wanted = set(nodes) | {u for _, u, _, _, _ in edges} | {v for _, _, v, _, _ in edges}
     papers = sorted(n for n, k in _kinds(index, wanted).items() if k == "paper")
-    mentions = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind = 'mentions' "
+    mentions = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind = 'mentions' "
                              "AND source IN (SELECT value FROM json_each(?))", (json.dumps(papers),))
     wanted |= {v for _, _, v, _, _ in mentions}
     graph = nx.MultiDiGraph()
@@ -125,7 +135,7 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         kind = _kinds(index, inside)
         inside = sorted(n for n in inside if kind.get(n) in _NODES[view])
         members = json.dumps(inside)
-        edges = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind IN "
+        edges = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind IN "
                               "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
                               "AND target IN (SELECT value FROM json_each(?))", (kinds, members, members))
         graph = _graph(index, inside, edges)
@@ -148,7 +158,7 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         reached.update(step)
         frontier = step
     ego = json.dumps(sorted(reached))
-    edges = _edges(index, "SELECT rowid, source, target, kind, attrs FROM edges WHERE kind IN "
+    edges = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind IN "
                           "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
                           "AND target IN (SELECT value FROM json_each(?))", (kinds, ego, ego))
     graph = _graph(index, reached, edges)

@@ -28,7 +28,7 @@ from kg.analyze.result import analysis_settings
 from kg.atomic import umask
 from kg.export.html_view import community_link_weights, community_membership
 from kg.graph import node_label, projection
-from kg.index.schema import EDGE_KINDS, INDEX_FILE, INDEX_VERSION, RANKED_CONCEPTS, SCHEMA
+from kg.index.schema import EDGE_KINDS, INDEX_FILE, INDEX_VERSION, INDEXES, RANKED_CONCEPTS, SCHEMA
 from kg._version import __version__
 from kg.vectors import CONCEPT_IDS_FILE, CONCEPT_VECTORS_FILE, IDS_FILE, VECTORS_FILE
 
@@ -134,6 +134,7 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
         try:
             db.execute("PRAGMA journal_mode = OFF")
             db.execute("PRAGMA synchronous = OFF")
+            db.execute("PRAGMA cache_size = -65536")  # 64 MB of pages while the indexes are made
             db.executescript(SCHEMA)
             db.executemany("INSERT INTO meta VALUES (?, ?)", ((k, _json(v)) for k, v in meta.items()))
             db.executemany("INSERT INTO nodes (rowid, id, kind, attrs) VALUES (?, ?, ?, ?)",  # the graph's order
@@ -162,8 +163,11 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
             db.executemany("INSERT INTO concepts VALUES (?, ?, ?, ?, ?)", concepts)
             db.executemany("INSERT INTO authors VALUES (?, ?, ?)", authors)
             db.executemany("INSERT INTO search_text (rowid, text) VALUES (?, ?)", texts)
-            db.executemany("INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?)",
-                           ((u, v, key, d.get("weight"), d.get("rank") if key == "mentions" else None, _json(d))
+            db.executemany("INSERT INTO edges VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           ((u, v, key, d.get("weight"), d.get("rank") if key == "mentions" else None,
+                             d.get("score") if key == "mentions" else None,
+                             d.get("count") if key == "co_occurs" else None,
+                             _json(list(d.get("shared") or ())) if key == "related" else None)
                             for u, v, key, d in graph.edges(keys=True, data=True) if key in EDGE_KINDS))
             db.executemany("INSERT INTO communities VALUES (?, ?, ?, ?)",
                            ((int(row["id"]), str(row.get("label") or ""), len(row["papers"]), _json(row))
@@ -175,6 +179,7 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
             db.executemany("INSERT INTO concept_ranking VALUES (?, ?, ?, ?)", _concept_ranking(graph))
             for scoring, ranked in _community_concepts(graph, analysis, scorings).items():
                 db.executemany("INSERT INTO community_concepts VALUES (?, ?, ?, ?, ?, ?, ?)", ranked)
+            db.executescript(INDEXES)
             db.execute("INSERT INTO search_text(search_text) VALUES ('optimize')")
             db.commit()
         finally:
