@@ -56,6 +56,22 @@ def _text(request, name: str, *, required: bool = True) -> str:
     return value
 
 
+def _community_number(request) -> int:
+    value = _text(request, "id")
+    try:
+        return int(value)
+    except ValueError:
+        raise BadRequest(f"id: a community is a number, not {value[:40]!r}") from None
+
+
+def _limit(request) -> int:
+    value = request.query_params.get("limit", "8")
+    try:
+        return max(1, min(int(value), 50))
+    except ValueError:
+        raise BadRequest(f"limit: a number, not {value[:40]!r}") from None
+
+
 def _range(request) -> dict:
     low, high = _year(request, "from"), _year(request, "to")
     if low is not None and high is not None and low > high:
@@ -132,38 +148,22 @@ def create_app(index, *, build: str, hosts: Iterable[str] | None = LOOPBACK_NAME
         async def endpoint(request: Request) -> Response:
             try:
                 return _json(answer(request))
-            except BadRequest as exc:
-                return _json({"error": str(exc)}, 400)
-            except OptionError as exc:
+            except (BadRequest, OptionError) as exc:
                 return _json({"error": str(exc)}, 400)
             except NodeNotFoundError as exc:
                 return _json({"error": str(exc)}, 404)
         return endpoint
 
-    def community_number(request: Request) -> int:
-        value = _text(request, "id")
-        try:
-            return int(value)
-        except ValueError:
-            raise BadRequest(f"id: a community is a number, not {value[:40]!r}") from None
-
-    def limit(request: Request) -> int:
-        value = request.query_params.get("limit", "8")
-        try:
-            return max(1, min(int(value), 50))
-        except ValueError:
-            raise BadRequest(f"limit: a number, not {value[:40]!r}") from None
-
     routes = [
         Route("/", home, methods=["GET"]),
         Route("/static/{name}", static, methods=["GET"]),
         Route("/api/meta", api(lambda r: meta), methods=["GET"]),
-        Route("/api/search", api(lambda r: views.search(index, _text(r, "q", required=False), limit=limit(r),
+        Route("/api/search", api(lambda r: views.search(index, _text(r, "q", required=False), limit=_limit(r),
                                                         **_range(r))), methods=["GET"]),
         Route("/api/paper", api(lambda r: views.paper(index, _text(r, "id"), **_range(r))), methods=["GET"]),
         Route("/api/concept", api(lambda r: views.concept(index, _text(r, "id"), **_range(r))), methods=["GET"]),
         Route("/api/communities", api(lambda r: views.communities(index, **_range(r))), methods=["GET"]),
-        Route("/api/community", api(lambda r: views.community(index, community_number(r), **_range(r))),
+        Route("/api/community", api(lambda r: views.community(index, _community_number(r), **_range(r))),
               methods=["GET"]),
     ]
     return Starlette(routes=routes, middleware=[Middleware(_HostCheck, hosts=hosts)])
