@@ -14,6 +14,7 @@ import pytest
 
 from _browser import open_served, why_unavailable
 from _served import EVIL_ID, EVIL_TITLE, IMG_TITLE
+from kg.export.html import PALETTE
 
 pytestmark = pytest.mark.skipif(why_unavailable() is not None, reason=str(why_unavailable()))
 
@@ -112,6 +113,7 @@ def test_from_the_overview_into_a_community_and_back(loopback_browser, server):
         overview = server.json("/api/communities")
         rows = page.locator("#x-side .x-communities li")
         assert rows.count() == len(overview["communities"]) >= 2
+        assert page.evaluate("kgx.palette") == list(PALETTE)  # a community has the graph page's colour
         # a click on the community's disc in the drawing opens it
         point = page.evaluate("""() => { const net = kgx.network, p = net.canvasToDOM(net.getPosition(0)),
             box = document.getElementById('x-graph').getBoundingClientRect();
