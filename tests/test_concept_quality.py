@@ -356,3 +356,18 @@ def test_a_paper_lists_no_second_wording_of_an_idea_with_another_head():
     assert "c:toponym recognition system" not in linked
     assert {"c:multifaceted toponym recognition", "c:streaming news", "c:rotary position embedding",
             "c:relative position embedding"} <= set(linked)
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("We study (2+1) dimensional gauge theory.", "(2+1)-dimensional gauge theory"),
+    ("The (d+1) dimensional bulk is smooth.", "(d+1)-dimensional bulk"),
+    ("The (d-1)-dimensional boundary theory is local.", "(d-1)-dimensional boundary theory"),
+])
+def test_a_dimension_count_in_brackets_stays_with_dimensional(text, wanted):
+    assert wanted in candidate_phrases(text)
+
+
+def test_the_events_of_scholarly_life_are_no_concepts():
+    keys = {"1st workshop", "invited talk", "plenary session", "keynote", "online community",
+            "conversational interaction system", "tutorial"}
+    assert generic_words(keys) == {"1st workshop", "invited talk", "plenary session", "keynote", "tutorial"}
