@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["link_weight", "SIMILARITY_WEIGHT", "CANDIDATE_DF", "AUTHOR_WEIGHT"]
+import numpy as np
+
+__all__ = ["link_weight", "cosines", "SIMILARITY_WEIGHT", "CANDIDATE_DF", "AUTHOR_WEIGHT"]
 
 SIMILARITY_WEIGHT = 10.0  # ln(N+1) times this: what a document cosine of 1 adds (README, bench_related)
 CANDIDATE_DF = 100  # concepts in more papers add weight but find no link candidates
@@ -30,3 +32,11 @@ def link_weight(shared_idf: Sequence[float], n_papers: int, *, cosine: float = 0
     weight += author_weight * float(sum(sorted(shared_authors_idf, reverse=True)))
     weight += math.log(n_papers + 1) * (similarity_weight * cosine + (1.0 if cited else 0.0))
     return round(weight, 4)
+
+
+def cosines(matrix: np.ndarray, row: int, rows: Sequence[int]) -> np.ndarray:
+    """Cosine of document vector ``row`` of ``matrix`` (unit rows, any float type, memory-mapped or not)
+    with each of ``rows``, in float64: the one computation ``kg related`` and the read index share,
+    so that both give the same scores to the last bit."""
+    mine = np.asarray(matrix[row]).astype(np.float64)  # float16 or float32 to float64: exact either way
+    return np.asarray(matrix[np.asarray(rows, dtype=np.int64)]).astype(np.float64) @ mine

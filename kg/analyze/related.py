@@ -30,6 +30,7 @@ from kg.citations import citers, reference_keys
 from kg.defaults import RELATED_BY
 from kg.errors import NodeNotFoundError, OptionError
 from kg.links import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
+from kg.linkweight import cosines
 
 __all__ = ["find_paper", "related_papers", "related_by", "RELATED_BY"]
 
@@ -165,9 +166,8 @@ def _cosines(vectors, paper: str, candidates) -> dict[str, float]:
     row = {pid: i for i, pid in enumerate(ids)}
     if paper not in row:
         return {}
-    mine = matrix[row[paper]].astype(np.float64)
-    return {other: float(np.dot(mine, matrix[row[other]].astype(np.float64)))
-            for other in candidates if other in row}
+    others = [other for other in candidates if other in row]
+    return dict(zip(others, cosines(matrix, row[paper], [row[o] for o in others]).tolist()))
 
 
 def related_by(graph: nx.MultiDiGraph, paper: str, *, by: str = "concepts", top: int = 10,

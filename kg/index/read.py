@@ -35,7 +35,7 @@ import numpy as np
 
 from kg.errors import NodeNotFoundError, OptionError
 from kg.index.schema import INDEX_FILE, INDEX_VERSION, RANKED_CONCEPTS, IndexDamagedError, IndexMissingError
-from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, link_weight
+from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, cosines, link_weight
 from kg.vectors import CONCEPT_VECTORS_FILE, VECTORS_FILE
 
 __all__ = ["BuildIndex", "open_index"]
@@ -609,21 +609,19 @@ class BuildIndex:
         for other in cites | cited_by:
             candidates.setdefault(other, [])
         row: dict[str, int] = {}
+        by_text = weight > 0 and min_shared <= 0  # every paper with a vector is a candidate (its text alone)
         if vectors is not None:
             row = {pid: i for i, pid in enumerate(vectors[0]) if pid is not None}
-            if weight > 0 and min_shared <= 0:
-                for other in row:
-                    if other != paper:
-                        candidates.setdefault(other, [])
         cosine: dict[str, float] = {}
         if weight > 0 and vectors is not None and paper in row:
-            matrix = vectors[1]
-            mine = np.asarray(matrix[row[paper]], dtype=np.float32).astype(np.float64)
-            cosine = {other: float(np.dot(mine, np.asarray(matrix[row[other]], dtype=np.float32).astype(np.float64)))
-                      for other in candidates if other in row}
+            others = [o for o in row if o != paper] if by_text else [o for o in candidates if o in row]
+            cosine = dict(zip(others, cosines(vectors[1], row[paper], [row[o] for o in others]).tolist()))
         authors = self._shared_authors(paper, n_papers) if cosine and by_author > 0 else {}
-        titles = dict(self._rows("SELECT id, title FROM papers"))
-        rows = []
+        if by_text:  # a shared author adds weight: score those exactly (the text alone ranks the rest below)
+            for other in authors:
+                if other in row:
+                    candidates.setdefault(other, [])
+        scored = []
         for other, shared in candidates.items():
             link = _citation(other, cites, cited_by)
             if len(shared) < min_shared and not link:
@@ -632,12 +630,22 @@ class BuildIndex:
             score = link_weight([idf[c] for c in shared], n_papers, cosine=cosine.get(other, 0.0),
                                 cited=link is not None, shared_authors_idf=authors.get(other, ()),
                                 similarity_weight=weight, author_weight=by_author)
-            if score <= 0:
-                continue
-            rows.append({"id": other, "title": titles.get(other, ""), "score": score, "shared": shared,
-                         "citation": link})
-        rows.sort(key=lambda r: (-r["score"], r["id"]))
-        return rows[:top]
+            if score > 0:
+                scored.append((-score, other, shared, link))
+        if by_text and cosine:  # text alone: only those near the best can be among them (exactly scored then)
+            scored.sort()
+            floor = -scored[top - 1][0] if len(scored) >= top else -math.inf
+            bonus = math.log(n_papers + 1) * weight
+            for other, cos in cosine.items():
+                if other not in candidates and bonus * cos > floor - 1e-3:
+                    score = link_weight([], n_papers, cosine=cos, similarity_weight=weight, author_weight=by_author)
+                    if score > 0:
+                        scored.append((-score, other, [], None))
+        scored.sort()
+        titles = dict(self._rows("SELECT id, title FROM papers WHERE id IN (SELECT value FROM json_each(?))",
+                                 (json.dumps([s[1] for s in scored[:top]]),)))
+        return [{"id": other, "title": titles.get(other, ""), "score": -score, "shared": shared, "citation": link}
+                for score, other, shared, link in scored[:top]]
 
     def _shared_authors(self, paper: str, n_papers: int) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {}
