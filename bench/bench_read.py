@@ -37,17 +37,18 @@ def _kg() -> str:
     return found
 
 
-def _timed(command: list[str]) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS in MB, exit code) of ``command`` under /usr/bin/time -v."""
+def _timed(command: list[str]) -> tuple[float, float, float, int]:
+    """(wall seconds, peak RSS in MB, CPU seconds (user + system), exit code) of ``command`` under /usr/bin/time -v."""
     done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)", done.stderr).group(1)
     parts = [float(p) for p in wall.strip().split(":")]
     seconds = sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
+    cpu = sum(float(re.search(rf"{what} time \(seconds\): ([\d.]+)", done.stderr).group(1)) for what in ("User", "System"))
     if done.returncode != 0:
         print(f"  {' '.join(command)} exited {done.returncode}: {done.stderr.strip().splitlines()[0]}",
               file=sys.stderr)
-    return seconds, rss, done.returncode
+    return seconds, rss, cpu, done.returncode
 
 
 def _slow_copy(build: Path, where: Path) -> Path:
@@ -75,11 +76,12 @@ def _pick(build: Path, paper: str | None, community: int | None) -> tuple[str, i
     return paper, 0 if community is None else community
 
 
-def _commands(kg: str, folder: Path, paper: str, community: int, query: str, page: Path) -> dict:
+def _commands(kg: str, folder: Path, paper: str, community: int, query: str, page: Path, *, before: bool) -> dict:
     python = sys.executable
+    load = "kg.KnowledgeGraph.read" if before else "kg.load"  # what kg.load did before the index: read it all
     return {
         "import kg + Typer (kg --version)": ([kg, "--version"], 0.5, None),
-        "kg.load(folder)": ([python, "-c", f"import kg; kg.load({str(folder)!r})"], 1.0, None),
+        "kg.load(folder)": ([python, "-c", f"import kg; {load}({str(folder)!r})"], 1.0, None),
         "kg search": ([kg, "search", str(folder), query], 1.0, 400),
         "kg related": ([kg, "related", str(folder), paper], 1.0, 400),
         "kg concepts": ([kg, "concepts", str(folder)], 1.0, 400),
@@ -119,35 +121,53 @@ def main() -> None:
     parser.add_argument("--query", default=QUERIES[0])
     parser.add_argument("--no-before", action="store_true", help="skip the slow path (the copy without index)")
     parser.add_argument("--quality", action="store_true", help="top-10 overlap of the two searches")
+    parser.add_argument("--write", action="store_true",
+                        help="also time write_index for BUILD's graph and analysis (into a temporary folder)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     build = args.build.resolve()
     if not (build / "index.sqlite").exists():
         sys.exit(f"{build} has no index.sqlite: kg report {build} writes it")
     paper, community = _pick(build, args.paper, args.community)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     kg = _kg()
     results = []
     with tempfile.TemporaryDirectory(dir=build.parent, prefix=".bench-read-") as tmp:
         slow = _slow_copy(build, Path(tmp))
         page = Path(tmp) / "page.html"
-        after = _commands(kg, build, paper, community, args.query, page)
-        before = _commands(kg, slow, paper, community, args.query, page)
+        after = _commands(kg, build, paper, community, args.query, page, before=False)
+        before = _commands(kg, slow, paper, community, args.query, page, before=True)
         for name, (command, wall_target, rss_target) in after.items():
             row = {"command": name, "wall_target": wall_target, "rss_target": rss_target}
             if not args.no_before:
-                row["before"] = _timed(before[name][0])[:2]
-            row["after"] = _timed(command)[:2]
+                row["before"] = _timed(before[name][0])[:3]
+            row["after"] = _timed(command)[:3]
             results.append(row)
             print(f"{name}: {row}", file=sys.stderr)
     print(f"\n{build}: paper {paper}, community {community}, query {args.query!r}\n")
-    print("| command | before: wall s / peak MB | after: wall s / peak MB | target |")
+    print(f"load average before the runs: {load}\n")
+    print("| command | before: wall s / CPU s / peak MB | after: wall s / CPU s / peak MB | target |")
     print("|---|---|---|---|")
     for row in results:
-        before = "—" if "before" not in row else f"{row['before'][0]:.2f} / {row['before'][1]:,.0f}"
+        before = "—" if "before" not in row else \
+            f"{row['before'][0]:.2f} / {row['before'][2]:.2f} / {row['before'][1]:,.0f}"
         target = f"< {row['wall_target']:g} s" + (f", < {row['rss_target']} MB" if row["rss_target"] else "")
         ok = row["after"][0] < row["wall_target"] and (row["rss_target"] is None or row["after"][1] < row["rss_target"])
-        print(f"| {row['command']} | {before} | **{row['after'][0]:.2f} / {row['after'][1]:,.0f}** | "
+        print(f"| {row['command']} | {before} | **{row['after'][0]:.2f}** / {row['after'][2]:.2f} / "
+              f"**{row['after'][1]:,.0f}** | "
               f"{target} {'✓' if ok else '✗'} |")
+    if args.write:
+        with tempfile.TemporaryDirectory(dir=build.parent, prefix=".bench-write-") as tmp:
+            code = ("import sys, time; from kg.graphfile import load_graph; from kg.analyze.result import load_analysis; "
+                    "from kg.index.write import write_index; g = load_graph(sys.argv[1]); a = load_analysis(sys.argv[1]); "
+                    "t = time.perf_counter(); write_index(g, a, sys.argv[2]); "
+                    "print(f'{time.perf_counter() - t:.1f}', file=sys.stderr)")
+            done = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-c", code, str(build), tmp],
+                                  capture_output=True, text=True)
+            size = os.path.getsize(os.path.join(tmp, "index.sqlite")) / 1e6
+            peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)) / 1024
+            print(f"\nwrite_index: {done.stderr.splitlines()[0]} s wall (graph read not counted), "
+                  f"index.sqlite {size:,.0f} MB, peak RSS of the process (graph included) {peak:,.0f} MB")
     quality = _quality(build, list(QUERIES)) if args.quality else []
     if quality:
         print("\n| query | papers in both top-10 | concepts in both top-10 | identical rows |\n|---|---|---|---|")

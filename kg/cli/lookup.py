@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from kg.cli.flags import analysis_options, check_resolution, JsonOpt, LabelsOpt, MethodOpt, ResolutionOpt, SeedOpt
-from kg.cli.opening import opened
+from kg.cli.opening import note, opened
 from kg.cli.output import print_rows, reports_errors, warn
 from kg.cli.root import app
 from kg.defaults import RELATED_BY
@@ -42,6 +42,7 @@ def related(
              else "none: it shares no reference with another paper")
     keys = ["id", "score"] + (["salton"] if by in ("cocitation", "coupling") else []) + ["citation", "shared", "title"]
     print_rows(keys, rows, as_json)
+    note(build)
 
 
 @app.command()
@@ -64,7 +65,9 @@ def concepts(
     options = analysis_options(build, seed, resolution, method, labels)  # refuses an unknown method or labels
     if community is None:
         print_rows(["id", "name", "papers", "co_occurs", "pagerank"], build.concept_rows(top=top), as_json)
+        note(build)
         return
     row = build.community_concepts(community, top=top, **options)
     warn(f"community {community}: {row['size']} papers, label: {row['label'] or '(no shared concept)'}")
     print_rows(["id", "name", "score", "papers"], row["concepts"], as_json)
+    note(build)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from kg.cli.flags import ModelOpt
-from kg.cli.opening import opened
+from kg.cli.opening import note, opened
 from kg.cli.output import print_rows, reports_errors, show, warn
 from kg.cli.root import app
 
@@ -31,9 +31,11 @@ def search(
 
     The query is embedded by the model the build used (refused if it differs) and ranked by cosine against the vectors the build stored (paper_vectors.npy, concept_vectors.npy, read through the build's index.sqlite).
     """
-    found = opened(directory).search(text, top=top, model=model)
+    build = opened(directory)
+    found = build.search(text, top=top, model=model)
     if as_json:
         show(json.dumps(found, ensure_ascii=False, indent=2))
+        note(build)
         return
     warn(f"papers nearest to {found['query']!r}:")
     print_rows(["score", "id", "year", "title", "community", "concepts"],
@@ -43,3 +45,4 @@ def search(
     print_rows(["score", "id", "name", "papers", "community", "concepts"],
                [{**r, "community": _community(r), "concepts": ", ".join(r["concepts"])} for r in found["concepts"]],
                False)
+    note(build)

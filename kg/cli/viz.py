@@ -10,7 +10,7 @@ import typer
 from kg.cli.root import app
 from kg.cli.flags import output_file
 from kg.cli.coauthors import warn_coauthor_cap
-from kg.cli.opening import opened
+from kg.cli.opening import note, opened
 from kg.cli.output import reports_errors, show
 from kg.atomic import atomic_write
 from kg.export.html import render_html
@@ -63,3 +63,4 @@ def viz(
         page = build.to_html(**options, **({} if seed is None else {"seed": seed}))
     atomic_write(target, page)
     show(f"wrote {target} ({len(page.encode()) // 1024} KiB)")
+    note(build)

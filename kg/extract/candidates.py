@@ -258,6 +258,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     --------
     >>> [t for _, t in _in_context([("GGF", "NN"), ("leverages", "NNS"), ("extra", "JJ"), ("data", "NNS")])]
     ['NN', 'VBZ', 'JJ', 'NNS']
+    >>> [t for _, t in _in_context([("long", "JJ"), ("queries", "NNS"), ("form", "NN"), ("a", "DT")])]
+    ['JJ', 'NNS', 'VBP', 'DT']
     >>> [t for _, t in _in_context([("to", "TO"), ("increase", "NN"), ("accuracy", "NN")])]
     ['TO', 'VB', 'NN']
     >>> [t for _, t in _in_context([("propose", "VB"), ("to", "TO"), ("model", "NN"), ("data", "NNS")])]
@@ -279,6 +281,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
+                next_pos in ("DT", "PRP$") or next_word.lower() == "that"):
+            out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
                 out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
