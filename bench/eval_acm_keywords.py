@@ -12,6 +12,11 @@ Usage::
 
     .venv/bin/python bench/eval_acm_keywords.py                # first 2,000 papers
     .venv/bin/python bench/eval_acm_keywords.py --n 500 --cache /tmp/acm.sqlite
+    .venv/bin/python bench/eval_acm_keywords.py --build out/acm   # score a finished build instead
+
+``--build DIR`` scores what a build of ACM-CR links (``graph.json``'s mentions in rank order,
+the author keywords from its ``corpus.jsonl``): the figure for the whole corpus as ``kg build``
+made it, without running the model again.
 """
 
 from __future__ import annotations
@@ -45,6 +50,30 @@ def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20, min_r
     return names, surfaces, concepts
 
 
+def score_build(folder: Path) -> dict:
+    """F1@5/10 of a build's linked concept names (mention rank order) against its papers' keywords."""
+    from kg.evaluate import score_keyphrases
+
+    graph = json.loads((folder / "graph.json").read_text("utf-8"))
+    names = {n["id"]: n.get("name", n["id"][2:]) for n in graph["nodes"] if n.get("kind") == "concept"
+             or n["id"].startswith("c:")}
+    ranked: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for edge in graph["edges"]:
+        if edge.get("kind") == "mentions":
+            ranked[edge["source"]].append((edge.get("rank", 0), re.sub(r" \([^()]*\)$", "", names[edge["target"]])))
+    gold = {}
+    with open(folder / "corpus.jsonl", encoding="utf-8") as lines:
+        for line in lines:
+            paper = json.loads(line)
+            if paper.get("keyphrases"):
+                gold[paper["id"]] = paper["keyphrases"]
+    predictions = {pid: [name for _, name in sorted(rows)] for pid, rows in ranked.items()}
+    scores = score_keyphrases(predictions, gold, ks=(5, 10))
+    return {"build": str(folder), "scored": len(gold), "concepts per paper":
+            round(sum(map(len, predictions.values())) / max(len(predictions), 1), 2),
+            "name": {f"F1@{k}": s["f1"] for k, s in scores.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", default=str(ACM))
@@ -52,7 +81,14 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=20, help="extraction depth (the build's shortlist: 2 x top_n)")
     parser.add_argument("--cache", default=None, help="embedding cache file (reruns skip the model)")
     parser.add_argument("--json", default=None, help="also write the scores here")
+    parser.add_argument("--build", default=None, help="score this kg build folder's links instead")
     args = parser.parse_args()
+    if args.build:
+        result = score_build(Path(args.build))
+        print(json.dumps(result))
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+        return
 
     from kg.evaluate import score_keyphrases
     from kg.extract import CachedEmbedder, load_embedder
