@@ -13,16 +13,19 @@ plain text; none of them raises.
   it would start an entity, so ``Q&A`` stays readable;
   ``|``, ``[``, ``]``, emphasis and code marks backslash-escaped), one line.
 * :func:`terminal_text` -- no escape sequences or other control characters.
+* :func:`script_json` -- JSON that can sit inside an HTML ``<script>`` block: ``<``, ``>``, ``&``
+  and the JavaScript line separators as ``\\u`` escapes, so no text closes the block.
 * :func:`clean_text` -- the common part: lone surrogates and bidirectional controls
   replaced, so every output can encode it as UTF-8.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 
-__all__ = ["clean_text", "clean_tree", "xml_text", "csv_cell", "markdown_text", "terminal_text"]
+__all__ = ["clean_text", "clean_tree", "xml_text", "csv_cell", "markdown_text", "terminal_text", "script_json"]
 
 # Explicit bidirectional formatting characters (Trojan Source, CVE-2021-42574).
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -135,3 +138,23 @@ def terminal_text(value: object) -> str:
     '?[31mred?[0m'
     """
     return _CONTROL.sub("?", clean_text(str(value)))
+
+
+_SCRIPT_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def script_json(data: object) -> str:
+    """``data`` as compact JSON that is safe inside ``<script type="application/json">``.
+
+    ``JSON.parse`` of the block's ``textContent`` gives ``data`` back; no string in it can close
+    the element or open a comment, whatever it holds.
+
+    Examples
+    --------
+    >>> script_json({"title": "</script><b>&</b>"})
+    '{"title":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026\\\\u003c/b\\\\u003e"}'
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for raw, escaped in _SCRIPT_JSON_ESCAPES.items():
+        text = text.replace(raw, escaped)
+    return text

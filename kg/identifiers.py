@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
+from urllib.parse import quote, urlsplit
 
 from kg.escape import clean_text
 
 __all__ = ["one_line", "normalize_doi", "normalize_arxiv", "normalize_openalex", "normalize_title",
-           "reference_key"]
+           "reference_key", "paper_link"]
 
 _WS = re.compile(r"\s+")
 UNSAFE_CHARS = re.compile("[\ud800-\udfff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -99,3 +101,28 @@ def reference_key(value: str) -> str:
     if (s2 := _S2.match(text)) is not None:
         return "s2:" + s2.group(1).lower()
     return text.casefold()
+
+
+def paper_link(node: str, data: Mapping) -> str | None:
+    """A web address for a paper: its DOI (``https://doi.org/…``), else its arXiv page, else an
+    ``http(s)`` URL among its ids or as its id; None when it has none (no other scheme is ever linked).
+
+    Examples
+    --------
+    >>> paper_link("p1", {"doi": "10.1145/3015022.3015026"})
+    'https://doi.org/10.1145/3015022.3015026'
+    >>> paper_link("p2", {"ids": ["arxiv:hep-th/9901001"]}), paper_link("javascript:alert(1)", {})
+    ('https://arxiv.org/abs/hep-th/9901001', None)
+    """
+    ids = [str(i) for i in data.get("ids") or []]
+    doi = data.get("doi") or next((i[4:] for i in ids if i.startswith("doi:")), None)
+    if doi:
+        return "https://doi.org/" + quote(str(doi).strip(), safe="/:;()._-<>[]")
+    arxiv = next((i[6:] for i in ids if i.startswith("arxiv:")), None)
+    if arxiv:
+        return "https://arxiv.org/abs/" + quote(arxiv.strip(), safe="/.-_")
+    for candidate in [i.partition(":")[2] for i in ids if i.startswith("url:")] + [node]:
+        parts = urlsplit(candidate.strip())
+        if parts.scheme.lower() in ("http", "https") and parts.netloc:
+            return quote(candidate.strip(), safe=":/?#[]@!$&'()*+,;=%-._~")
+    return None

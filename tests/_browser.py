@@ -52,13 +52,18 @@ class PageLog:
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1400, height: int = 900):
-    """A fresh persistent context (new --user-data-dir) on the system Chromium; yields the context."""
+def chromium(width: int = 1400, height: int = 900, *, loopback: bool = False):
+    """A fresh persistent context (new --user-data-dir) on the system Chromium; yields the context.
+
+    No host name resolves; with ``loopback`` the address 127.0.0.1 still does (for a page a local
+    server such as ``kg serve`` answers), and nothing else."""
     from playwright.sync_api import sync_playwright
 
+    flags = [f + ", EXCLUDE 127.0.0.1" if loopback and f.startswith("--host-resolver-rules=") else f
+             for f in CHROMIUM_FLAGS]
     with tempfile.TemporaryDirectory(prefix="kg-chromium-") as profile, sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
-            profile, executable_path=find_chromium(), headless=True, args=CHROMIUM_FLAGS,
+            profile, executable_path=find_chromium(), headless=True, args=flags,
             viewport={"width": width, "height": height}, service_workers="block",
         )
         try:
@@ -108,3 +113,27 @@ def readable_labels(page) -> list[dict]:
 
     return [a for i, a in enumerate(shown)
             if all(apart(a["box"], b["box"]) for j, b in enumerate(shown) if j != i)]
+
+
+def open_served(context, url: str, *, timeout_ms: int = 60_000):
+    """Open ``url`` of a running ``kg serve`` with every request recorded and any that would leave its
+    origin blocked; wait until the page has drawn its view. Returns ``(page, log)``."""
+    log = PageLog()
+    origin = url.split("/", 3)[:3]
+    origin = "/".join(origin) + "/"
+
+    def route(r):
+        if r.request.url.startswith(origin):
+            r.continue_()
+        else:
+            r.abort()
+
+    page = context.new_page()
+    page.route("**/*", route)
+    page.on("request", lambda req: log.requests.append(req.url))
+    page.on("console", lambda msg: (log.console.append(f"{msg.type}: {msg.text}"),
+                                    log.errors.append(msg.text) if msg.type == "error" else None))
+    page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
+    page.goto(url, wait_until="load", timeout=timeout_ms)
+    page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout_ms)
+    return page, log

@@ -1,4 +1,4 @@
-"""Shared fixtures: a deterministic embedder for fast unit tests, small corpora, the real model."""
+"""Shared fixtures: a deterministic embedder for fast unit tests, small corpora, the real model, the browser."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from _browser import chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -72,6 +74,39 @@ def real_embedder():
     from kg.extract.embedder import load_embedder
 
     return load_embedder()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A fresh headless Chromium context (tests/_browser.py) for the tests of one module; the
+    browser tests skip themselves first when Chromium or Playwright is missing."""
+    with chromium() as context:
+        yield context
+
+
+@pytest.fixture(scope="module")
+def loopback_browser():
+    """:func:`browser` that reaches 127.0.0.1 (a ``kg serve`` the test started), and nothing else."""
+    with chromium(loopback=True) as context:
+        yield context
+
+
+@pytest.fixture(scope="session")
+def served_build(tmp_path_factory):
+    """The example corpus plus hostile papers (tests/_served.py), built once with the hash embedder."""
+    from _served import build_folder  # the pipeline loads only for the tests that serve a build
+
+    return build_folder(tmp_path_factory.mktemp("served"))
+
+
+@pytest.fixture(scope="session")
+def server(served_build):
+    """``kg serve`` running on :func:`served_build` (a real subprocess on a free loopback port)."""
+    from _served import Served
+
+    running = Served(served_build)
+    yield running
+    running.stop()
 
 
 @pytest.fixture

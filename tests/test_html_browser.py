@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _browser import chromium, open_page, readable_labels, why_unavailable
+from _browser import open_page, readable_labels, why_unavailable
 from _html_graphs import synthetic_graph
 from conftest import EXAMPLE, ROOT, HashEmbedder
 from kg.export.html import render_html
@@ -40,12 +40,6 @@ def _graph(papers):
 
     concepts, mentions = normalize_concepts(papers, extract_keyphrases(papers, HashEmbedder()))
     return build_graph(papers, concepts, mentions)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as context:
-        yield context
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from _browser import chromium, open_page, why_unavailable
+from _browser import open_page, why_unavailable
 from _html_graphs import synthetic_graph
 from conftest import EXAMPLE
 from kg.analyze import analyze
@@ -35,12 +35,6 @@ def _example_graph(edit=None):
         papers = edit(papers)
     found = {p.id: [Keyphrase(k, round(1 / (1 + i), 4)) for i, k in enumerate(p.keyphrases)] for p in papers}
     return build_graph(papers, *normalize_concepts(papers, found), metadata={"parameters": '{"seed": 42}'})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as context:
-        yield context
 
 
 @pytest.fixture(scope="module")

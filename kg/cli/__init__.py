@@ -2,7 +2,7 @@
 
 One module per group of commands (:mod:`~kg.cli.build`, :mod:`~kg.cli.extraction`,
 :mod:`~kg.cli.neo4j`, :mod:`~kg.cli.analysis`, :mod:`~kg.cli.lookup`, :mod:`~kg.cli.viz`,
-:mod:`~kg.cli.search`, :mod:`~kg.cli.export`), each registering on the one Typer :data:`app`
+:mod:`~kg.cli.search`, :mod:`~kg.cli.export`, :mod:`~kg.cli.serve`), each registering on the one Typer :data:`app`
 of :mod:`~kg.cli.root`. Library errors (:class:`kg.errors.KgError`) become one ``Error: …``
 line on stderr and exit code 1; anything else is a bug and keeps its traceback.
 
@@ -26,7 +26,7 @@ __all__ = ["app", "main", "COMMANDS"]
 COMMANDS = {
     "build": "build", "extract": "extraction", "eval": "extraction", "push": "neo4j", "query": "neo4j",
     "report": "analysis", "evolution": "analysis", "related": "lookup", "concepts": "lookup", "viz": "viz",
-    "search": "search", "export": "export",
+    "search": "search", "export": "export", "serve": "serve",
 }
 
 

@@ -22,19 +22,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import math
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from urllib.parse import quote, urlsplit
 
 import networkx as nx
 import numpy as np
 
 from kg.fastgraph import seeded_igraph
 from kg.defaults import SEED
+from kg.escape import script_json
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 from kg.graph import node_label
+from kg.identifiers import paper_link
 
 __all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
 
@@ -44,7 +44,6 @@ PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b
 OTHER_COLOR = "#a0a0a0"  # the communities past the palette, grouped as "other" in the legend
 NONE_COLOR = "#d9d9d9"  # nodes in no community
 _EXCERPT = 280
-_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def _force(view: nx.Graph, nodes: list, seed: int, weighted: bool = False) -> np.ndarray:
@@ -195,31 +194,6 @@ def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[st
     mentioned = [(d.get("rank", 0), c) for _, c, k, d in graph.out_edges(paper, keys=True, data=True)
                  if k == "mentions"]
     return [node_label(graph.nodes[c], c) for _, c in sorted(mentioned)[:limit]]
-
-
-def paper_link(node: str, data: Mapping) -> str | None:
-    """A web address for a paper: its DOI (``https://doi.org/…``), else its arXiv page, else an
-    ``http(s)`` URL among its ids or as its id; None when it has none (no other scheme is ever linked).
-
-    Examples
-    --------
-    >>> paper_link("p1", {"doi": "10.1145/3015022.3015026"})
-    'https://doi.org/10.1145/3015022.3015026'
-    >>> paper_link("p2", {"ids": ["arxiv:hep-th/9901001"]}), paper_link("javascript:alert(1)", {})
-    ('https://arxiv.org/abs/hep-th/9901001', None)
-    """
-    ids = [str(i) for i in data.get("ids") or []]
-    doi = data.get("doi") or next((i[4:] for i in ids if i.startswith("doi:")), None)
-    if doi:
-        return "https://doi.org/" + quote(str(doi).strip(), safe="/:;()._-<>[]")
-    arxiv = next((i[6:] for i in ids if i.startswith("arxiv:")), None)
-    if arxiv:
-        return "https://arxiv.org/abs/" + quote(arxiv.strip(), safe="/.-_")
-    for candidate in [i.partition(":")[2] for i in ids if i.startswith("url:")] + [node]:
-        parts = urlsplit(candidate.strip())
-        if parts.scheme.lower() in ("http", "https") and parts.netloc:
-            return quote(candidate.strip(), safe=":/?#[]@!$&'()*+,;=%-._~")
-    return None
 
 
 def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
@@ -373,13 +347,6 @@ def _script_text(code: str) -> str:
     return code.replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
 
 
-def _json_text(data: dict) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for raw, escaped in _JSON_ESCAPES.items():
-        text = text.replace(raw, escaped)
-    return text
-
-
 def _csp_hash(code: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode() + "'"
 
@@ -448,7 +415,7 @@ def render_html(
         "@@CSP@@": html.escape(csp),
         "@@TITLE@@": html.escape(title),
         "@@STYLE@@": _asset("graph.css"),
-        "@@DATA@@": _json_text(payload),
+        "@@DATA@@": script_json(payload),
         "@@VIS@@": scripts[0],
         "@@APP@@": scripts[1],
     }
