@@ -8,7 +8,7 @@ anything else is a bug and keeps its traceback.
 """
 
 from kg.cli.app import app
-from kg.cli import build, extraction, neo4j, analysis, viz, search, export  # noqa: F401  (registers the commands)
+from kg.cli import build, extraction, neo4j, analysis, forecast, viz, search, export  # noqa: F401  (registers the commands)
 
 __all__ = ["app", "main"]
 
