@@ -106,9 +106,10 @@ class Window:
         column ``i`` of every array is ``concepts[i]``.
     index : dict
         Concept id -> position.
-    counts, recent, before, first : numpy.ndarray
+    counts, recent, before, last, first : numpy.ndarray
         Papers mentioning each concept up to ``until``, in the last ``span`` years
-        (``until - span + 1 … until``), in the ``span`` years before those, and its first year.
+        (``until - span + 1 … until``), in the ``span`` years before those, in ``until`` itself,
+        and its first year.
     cooc : scipy.sparse.csr_matrix
         Papers mentioning both concepts (the diagonal is zero).
     earlier_degree : numpy.ndarray
@@ -127,6 +128,7 @@ class Window:
     counts: np.ndarray
     recent: np.ndarray
     before: np.ndarray
+    last: np.ndarray
     first: np.ndarray
     cooc: sparse.csr_matrix
     earlier_degree: np.ndarray
@@ -177,7 +179,7 @@ def concept_window(papers: DatedPapers, until: int, *, min_papers: int = MIN_PAP
     names = sorted(c for c, n in total.items() if n >= min_papers)
     index = {c: i for i, c in enumerate(names)}
     n = len(names)
-    counts, recent, before = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    counts, recent, before, last = (np.zeros(n, dtype=np.int64) for _ in range(4))
     first = np.full(n, until, dtype=np.float64)
     rows, cols, kept = [], [], []
     for pid, year, concepts in seen:
@@ -187,6 +189,8 @@ def concept_window(papers: DatedPapers, until: int, *, min_papers: int = MIN_PAP
             continue
         positions = np.fromiter(at, dtype=np.int64, count=len(at))
         counts[positions] += 1
+        if year == until:
+            last[positions] += 1
         if year > until - span:
             recent[positions] += 1
         elif year > until - 2 * span:
@@ -198,7 +202,7 @@ def concept_window(papers: DatedPapers, until: int, *, min_papers: int = MIN_PAP
     cooc = _cooccurrence(incidence)
     older = np.fromiter((year <= until - span for _, year, _ in kept), dtype=bool, count=len(kept))
     earlier = _cooccurrence(incidence[older])
-    return Window(until, span, names, index, counts, recent, before, first, cooc,
+    return Window(until, span, names, index, counts, recent, before, last, first, cooc,
                   np.diff(earlier.indptr).astype(np.float64), _clusters(cooc, seed), kept)
 
 
