@@ -18,7 +18,7 @@ _GROUP = (r"(?:[A-Z][A-Za-z]{0,3}|su|so|sl|gl|sp|osp|u|o)(?:_[A-Za-z0-9]{1,2})?"
 # Names with an apostrophe inside a word: Bogomol'nyi(-Prasad-Sommerfield), 't Hooft is a particle.
 _APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"
 # A dimension in brackets: (2+1)-dimensional, (3+1)-dimensional.
-_DIMENSIONAL = r"\(\d+\+\d+\)[-‐]?dimensional"
+_DIMENSIONAL = r"\((?:\d+|[A-Za-z])(?:[+\-]\d+)?\)[-‐]?dimensional"
 # The particle of 't Hooft.
 _HOOFT = r"['’]t\s[A-Z][a-z]+"
 #: What the tagger must see as one token (it splits these at brackets and apostrophes).

@@ -143,32 +143,49 @@ def _place_labels(figure, ax, points, obstacles) -> None:
     A label that finds no free spot inside the axes keeps its last candidate (drawn, not
     lost). Deterministic: the same points give the same placement.
     """
+    from matplotlib.transforms import Bbox  # matplotlib is heavy: see _figure
+
     figure.draw_without_rendering()  # the layout, so that extents are final
-    frame = ax.get_window_extent()
-    taken = [t.get_window_extent().expanded(1.05, 1.2) for t in obstacles]
+    renderer = figure._get_renderer()  # the one draw_without_rendering used (SVG canvases have no public getter)
+    frame = ax.get_window_extent(renderer)
+    taken = [t.get_window_extent(renderer).expanded(1.05, 1.2) for t in obstacles]
     centres = [ax.transData.transform((x, y)) for x, y, _, _ in points]
     order = sorted(range(len(points)), key=lambda i: (-points[i][3], i))
+    pixels = figure.dpi / 72.0  # offset points to display pixels
     directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1),
                   (2, 1), (-2, 1), (2, -1), (-2, -1), (1, 2), (-1, 2), (1, -2), (-1, -2)]
 
+    def extent(text: str) -> tuple[float, float]:
+        """The label's width and height in pixels, measured once (candidate spots are arithmetic)."""
+        probe = ax.text(0, 0, text, fontsize=7)
+        box = probe.get_window_extent(renderer)
+        probe.remove()
+        return box.width, box.height
+
     def attempt(i: int, text: str):
         x, y, _, size = points[i]
+        cx, cy = centres[i]
+        width, height = extent(text)
         radius = (size ** 0.5) / 2 + 2
         for step in range(20):
             distance = radius + 6 * step
             for dx, dy in directions:
                 norm = (dx * dx + dy * dy) ** 0.5
-                ha = "left" if dx > 0 else "right" if dx < 0 else "center"
-                va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
-                label = ax.annotate(text, (x, y), xytext=(dx / norm * distance, dy / norm * distance),
-                                    textcoords="offset points", ha=ha, va=va, fontsize=7,
-                                    arrowprops=None if step == 0 else {"arrowstyle": "-", "color": "grey", "lw": 0.5})
-                box = label.get_window_extent()
+                ox, oy = cx + dx / norm * distance * pixels, cy + dy / norm * distance * pixels
+                x0 = ox if dx > 0 else ox - width if dx < 0 else ox - width / 2
+                y0 = oy if dy > 0 else oy - height if dy < 0 else oy - height / 2
+                box = Bbox.from_bounds(x0, y0, width, height)
+                if step:  # the line back to the disc is part of what the label covers
+                    box = Bbox.union([box, Bbox.from_bounds(cx, cy, 0, 0)])
                 inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
                 if inside and not any(box.overlaps(other) for other in taken) and not any(
-                        box.contains(cx, cy) for j, (cx, cy) in enumerate(centres) if j != i):
-                    return label
-                label.remove()
+                        box.contains(px, py) for j, (px, py) in enumerate(centres) if j != i):
+                    ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+                    va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+                    ax.annotate(text, (x, y), xytext=(dx / norm * distance, dy / norm * distance),
+                                textcoords="offset points", ha=ha, va=va, fontsize=7,
+                                arrowprops=None if step == 0 else {"arrowstyle": "-", "color": "grey", "lw": 0.5})
+                    return box
         return None
 
     for i in order:
@@ -176,9 +193,10 @@ def _place_labels(figure, ax, points, obstacles) -> None:
         # crowded: the number alone (the table beside the figure names it), else drawn on its disc
         placed = attempt(i, text) or attempt(i, text.split(":")[0])
         if placed is None:
-            placed = ax.annotate(text.split(":")[0], (points[i][0], points[i][1]), ha="center", va="center",
-                                 fontsize=7)
-        taken.append(placed.get_window_extent())
+            label = ax.annotate(text.split(":")[0], (points[i][0], points[i][1]), ha="center", va="center",
+                                fontsize=7)
+            placed = label.get_window_extent(renderer)
+        taken.append(placed)
 
 
 def thematic_map_plot(analysis: Mapping) -> str | None:

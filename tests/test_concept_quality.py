@@ -255,13 +255,14 @@ def test_a_filler_word_after_an_expanded_acronym_goes_too():
     assert set(concepts) == {"c:information retrieval"}
 
 
-def test_the_leading_words_of_a_higher_ranked_name_rank_after_the_other_concepts():
+def test_the_leading_words_of_a_higher_ranked_name_are_no_second_concept_of_the_paper():
     papers = [Paper(p, "Text.", "T") for p in "ab"]
     keyphrases = {"a": _kp("query performance prediction", "query performance", "relevance judgment"),
                   "b": _kp("query performance", "relevance judgment")}
     _, mentions = normalize_concepts(papers, keyphrases)
     order = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
-    assert order == ["c:query performance prediction", "c:relevance judgment", "c:query performance"]
+    assert order == ["c:query performance prediction", "c:relevance judgment"]
+    assert [m.concept_id for m in mentions if m.paper_id == "b"][0] == "c:query performance"
 
 
 def test_what_an_adverb_qualifies_is_no_part_of_the_concept():
@@ -320,3 +321,53 @@ def test_keyphrases_of_little_relevance_are_no_concepts_after_the_first_few():
 def test_an_adjective_alone_is_no_concept():
     keys = {"isomorphic", "covariant", "tachyonic", "integrable", "soliton", "instanton", "orbifold"}
     assert generic_words(keys) == {"isomorphic", "covariant", "tachyonic", "integrable"}
+
+
+def test_a_link_by_containment_must_be_relevant_to_the_paper():
+    # three papers hold "query expansion"; two others only write it in their text: one is about
+    # it (its document vector is the phrase's), one mentions it in passing (orthogonal)
+    papers = [Paper(f"p{i}", f"We study topic {i} in depth.", f"Topic {i}") for i in range(200)]
+    papers[150] = Paper("p150", "We improve query expansion for short queries.", "Short queries")
+    papers[151] = Paper("p151", "Unlike query expansion, we index music scores.", "Music scores")
+    keyphrases = {p.id: [Keyphrase(f"topic{i} study", 0.7)] for i, p in enumerate(papers)}
+    for i in range(3):
+        keyphrases[f"p{i}"] = [Keyphrase("query expansion", 0.7)]
+    eye = np.eye(4, dtype=np.float32)
+    docs = np.tile(eye[2], (200, 1))
+    docs[:3] = docs[150] = eye[0]
+    docs[151] = eye[1]
+    vectors = {"query expansion": eye[0], **{f"topic{i} study": eye[2] for i in range(200)}}
+
+    def linked(**judge):
+        _, mentions = normalize_concepts(papers, keyphrases, top_n=10, vectors=vectors, **judge)
+        return {m.paper_id for m in mentions if m.concept_id == "c:query expansion"}
+
+    assert {"p150", "p151"} <= linked()  # nothing to judge by: every containment link stays
+    assert linked(doc_vectors=docs, min_relevance=0.4, min_cohesion=-1.0) == {"p0", "p1", "p2", "p150"}
+
+
+def test_a_paper_lists_no_second_wording_of_an_idea_with_another_head():
+    papers = [Paper(f"p{i}", "We recognise toponyms in streaming news.", "Toponyms") for i in range(3)]
+    names = ["multifaceted toponym recognition", "toponym recognition system", "streaming news",
+             "rotary position embedding", "relative position embedding"]
+    keyphrases = {p.id: [Keyphrase(n, 0.9 - 0.1 * i) for i, n in enumerate(names)] for p in papers}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
+    linked = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "p0"]
+    assert "c:toponym recognition system" not in linked
+    assert {"c:multifaceted toponym recognition", "c:streaming news", "c:rotary position embedding",
+            "c:relative position embedding"} <= set(linked)
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("We study (2+1) dimensional gauge theory.", "(2+1)-dimensional gauge theory"),
+    ("The (d+1) dimensional bulk is smooth.", "(d+1)-dimensional bulk"),
+    ("The (d-1)-dimensional boundary theory is local.", "(d-1)-dimensional boundary theory"),
+])
+def test_a_dimension_count_in_brackets_stays_with_dimensional(text, wanted):
+    assert wanted in candidate_phrases(text)
+
+
+def test_the_events_of_scholarly_life_are_no_concepts():
+    keys = {"1st workshop", "invited talk", "plenary session", "keynote", "online community",
+            "conversational interaction system", "tutorial"}
+    assert generic_words(keys) == {"1st workshop", "invited talk", "plenary session", "keynote", "tutorial"}

@@ -75,6 +75,9 @@ _DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
+# a dimension count in brackets before "dimensional" is part of the word: "(2+1) dimensional" as
+# "(2+1)-dimensional", not "dimensional gauge theory" (a count without brackets already is)
+_DIMENSION = re.compile(r"(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\))\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -86,7 +89,7 @@ def tag(text: str) -> list[tuple[str, str]]:
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
     """
-    text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text))).strip()
+    text = _DIMENSION.sub(r"\1-", _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))).strip()
     if not text:
         return []
     text, kept = _protect(text)
