@@ -372,3 +372,29 @@ def test_a_real_backtest_on_a_slice_of_acm_cr(tmp_path):
     assert rows["kg forecast"]["auc"] >= 0.70
     assert rows["kg forecast"]["auc"] >= best_auc - 0.03
     assert all(p["evidence"]["shared_neighbours"] is not None for p in result["top"])
+
+
+def test_the_forecast_view_in_the_browser(folder, tmp_path):
+    """The page's forecast view in headless Chromium: dashed predicted links in the legend, a concept's
+    details list whom it is predicted to meet, no error, nothing fetched."""
+    from _browser import chromium, open_page, why_unavailable
+
+    if why_unavailable() is not None:
+        pytest.skip(str(why_unavailable()))
+    built = load(folder)
+    path = tmp_path / "forecast.html"
+    path.write_text(built.with_forecast(built.forecast(top=4)).to_html(view="forecast"), encoding="utf-8")
+    with chromium() as context:
+        page, log, _ = open_page(context, path)
+        try:
+            shown = page.evaluate("""[...document.querySelectorAll('#kg-shapes li')]
+                .filter(li => !li.hidden && getComputedStyle(li).display !== 'none').map(li => li.textContent.trim())""")
+            assert "predicted link (kg forecast)" in shown and "citation" not in shown
+            assert page.evaluate("kg.data.edges.filter(e => e[3] === 2).length") == 4
+            index = page.evaluate("kg.data.nodes.findIndex(n => n.info.meets)")
+            page.evaluate("k => kg.select(k)", index)
+            details = page.locator("#kg-details").inner_text()
+            assert "Likely to meet next (kg forecast)" in details and "score" in details
+            assert log.errors == [] and all(url.startswith("file:") for url in log.requests)
+        finally:
+            page.close()
