@@ -75,9 +75,9 @@ _DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
-# a dimension count in brackets before "dimensional" is part of the word: "(2+1) dimensional" as
-# "(2+1)-dimensional", not "dimensional gauge theory" (a count without brackets already is)
-_DIMENSION = re.compile(r"(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\))\s+(?=[Dd]imensional\b)")
+# a dimension count before "dimensional" is part of the word: "(2+1) dimensional" as "(2+1)-dimensional",
+# "5 dimensional KK theory" as "5-dimensional KK theory", not "dimensional KK theory"
+_DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\d+|[b-zB-HJ-Z])\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -258,6 +258,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     --------
     >>> [t for _, t in _in_context([("GGF", "NN"), ("leverages", "NNS"), ("extra", "JJ"), ("data", "NNS")])]
     ['NN', 'VBZ', 'JJ', 'NNS']
+    >>> [t for _, t in _in_context([("long", "JJ"), ("queries", "NNS"), ("form", "NN"), ("a", "DT")])]
+    ['JJ', 'NNS', 'VBP', 'DT']
     >>> [t for _, t in _in_context([("to", "TO"), ("increase", "NN"), ("accuracy", "NN")])]
     ['TO', 'VB', 'NN']
     >>> [t for _, t in _in_context([("propose", "VB"), ("to", "TO"), ("model", "NN"), ("data", "NNS")])]
@@ -279,6 +281,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
+                next_pos in ("DT", "PRP$") or next_word.lower() == "that"):
+            out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
                 out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
