@@ -56,7 +56,7 @@ _CHUNK = 1_000_000  # candidate pairs scored at once
 # the scoring took 191 s of 285 on a busy 2-core machine)
 MODEL = {"max_iter": 60, "learning_rate": 0.15, "max_leaf_nodes": 31, "l2_regularization": 1.0, "early_stopping": False}
 MIN_LEAF = 20
-_ONE_THREAD_BELOW = 10**12  # rows: OpenMP threads stall on a busy CPU; one thread is predictable (measured: see README)
+_ONE_THREAD_BELOW = 10**12  # rows: always one thread (OpenMP threads stalled the fit 6× on a busy 2-core machine)
 
 
 def _threads(rows: int):
