@@ -23,7 +23,10 @@ import networkx as nx
 
 from kg.analyze import analysis_for, analyze, community_concepts, concept_rows
 from kg.analyze.communities import METHODS, SCORINGS
+from kg.analyze.cooccurrence import concept_names, dated_mentions
 from kg.analyze.evolution import with_evolution
+from kg.analyze.forecast import HORIZON, backtest, forecast
+from kg.analyze.gaps import concept_gaps, gap_backtest
 from kg.analyze.numbering import keep_numbers
 from kg.analyze.related import RELATED_BY, find_paper, related_by
 from kg.analyze.result import (AnalysisMismatchError, analysis_settings, load_analysis, paper_community,
@@ -175,6 +178,8 @@ class KnowledgeGraph:
         analysis = keep_numbers(analysis, self.analysis)  # the same communities keep the numbers an update gave
         options = replace(self.options, seed=seed, resolution=resolution) if self.options is not None else None
         result = replace(self._result, changelog=None) if self._result is not None else None  # numbers changed
+        if self.analysis.get("forecast"):  # made from the graph alone (its own clusters): still true
+            analysis = {**analysis, "forecast": self.analysis["forecast"]}
         again = KnowledgeGraph(self.graph, analysis, self.concepts, self.skipped, options, result)
         made = (self.analysis.get("evolution") or {}).get("parameters")
         if made:  # the same slices again, with the new communities' settings
@@ -246,6 +251,59 @@ class KnowledgeGraph:
                                   seed=saved["seed"] if seed is None else seed,
                                   resolution=saved["resolution"] if resolution is None else resolution,
                                   method=method, scoring=scoring)
+
+    # --- what comes next --------------------------------------------------------------
+
+    def _forecast_inputs(self, vectors, seed):
+        if vectors is None and self._result is not None:
+            vectors = self._result.concept_vectors
+        return (dated_mentions(self.graph), vectors, concept_names(self.graph),
+                self._settings()["seed"] if seed is None else seed)
+
+    def forecast(self, *, until: int | None = None, horizon: int = HORIZON, top: int = 20, min_papers: int = 5,
+                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+        """The concept pairs most likely to be mentioned together for the first time within ``horizon``
+        years of ``until`` (default: the build's last year), each with its evidence
+        (:func:`kg.analyze.forecast.forecast`; ``pairs`` best first). Only papers up to ``until`` are read.
+
+        ``vectors``: concept vectors (``kg.vectors.load_concept_vectors(folder)``; a build made in
+        memory uses its own); ``seed``: default the analysis's.
+        """
+        papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
+        return forecast(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
+                        vectors=vectors, names=names)
+
+    def backtest(self, *, until: int, horizon: int = HORIZON, top: int = 10, min_papers: int = 5,
+                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+        """The forecast made at ``until`` graded by the papers of the next ``horizon`` years, with the
+        baselines in the same run (:func:`kg.analyze.forecast.backtest`: ``rows`` per method)."""
+        papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
+        return backtest(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
+                        vectors=vectors, names=names)
+
+    def gaps(self, *, until: int | None = None, top: int = 10, min_size: int = 5, seed: int | None = None,
+             vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+        """Concept clusters close in meaning but rarely linked, and unlinked close pairs inside clusters
+        (:func:`kg.analyze.gaps.concept_gaps`), as of ``until`` (default: the last year)."""
+        papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
+        return concept_gaps(papers, until=until, top=top, min_size=min_size, seed=seed, vectors=vectors,
+                            names=names)
+
+    def gap_backtest(self, *, until: int, horizon: int = HORIZON, top: int = 10, min_size: int = 5,
+                     seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+        """The gaps found at ``until`` graded by the papers of the next ``horizon`` years, against random
+        concept sets of the same sizes (:func:`kg.analyze.gaps.gap_backtest`)."""
+        papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
+        return gap_backtest(papers, until=until, horizon=horizon, top=top, min_size=min_size, seed=seed,
+                            vectors=vectors, names=names)
+
+    def with_forecast(self, result: Mapping) -> "KnowledgeGraph":
+        """The same graph whose analysis holds ``result`` (a :meth:`forecast`) as its ``forecast``
+        section: the report's "Concepts likely to meet next" and the page's ``forecast`` view."""
+        if not isinstance(result, Mapping) or not isinstance(result.get("pairs"), list):
+            raise OptionError("result", "must be what KnowledgeGraph.forecast returned (a dict with 'pairs')")
+        return KnowledgeGraph(self.graph, {**self.analysis, "forecast": dict(result)}, self.concepts, self.skipped,
+                              self.options, self._result, self.changelog)
 
     # --- views -------------------------------------------------------------------------
 

@@ -141,6 +141,8 @@ def report_sections(analysis: Mapping) -> list[dict]:
             "trends"))
     if analysis.get("evolution"):
         sections += _evolution_sections(analysis["evolution"])
+    if analysis.get("forecast"):
+        sections.append(_forecast_section(analysis["forecast"]))
     sections.append(_section("Degree distribution", plot="degree"))
     return sections
 
@@ -235,6 +237,40 @@ def _evolution_sections(evolution: Mapping) -> list[dict]:
                  "to one), split (the earlier theme has several successors), merge (the later one several "
                  "predecessors).", ["from", "to", "kind", "inclusion", "shared concepts"], links),
     ]
+
+
+def _forecast_section(result: Mapping) -> dict:
+    """Concepts likely to meet next: the pairs of ``kg forecast``, best first, each with its evidence."""
+    p = result.get("parameters") or {}
+    until, horizon = p.get("until"), p.get("horizon")
+    training = (result.get("counts") or {}).get("training") or {}
+    window = training.get("window") or ["?", "?"]
+    text = (f"Pairs of concepts no paper up to {until} mentions together, ranked by how likely a paper of "
+            f"{until + 1 if isinstance(until, int) else '?'}–"
+            f"{until + horizon if isinstance(until, int) and isinstance(horizon, int) else '?'} is to mention both "
+            f"(concepts of {p.get('min_papers')} or more papers; a gradient-boosted model that learned from the "
+            f"links made in {window[0] + 1 if isinstance(window[0], int) else '?'}–{window[1]} given the graph of "
+            f"{window[0]}). Evidence: the concepts both already occur with (papers with each), each concept's "
+            "papers (all, and those of the 3 years before the last 3 → the last 3), the concept clusters the "
+            "link would bridge, and the paper nearest to both (it mentions one concept and the most of the "
+            "other's neighbours). kg forecast DIR --until YEAR shows how such a forecast did on past years.")
+    rows = []
+    for rank, pair in enumerate(result.get("pairs") or [], start=1):
+        e = pair.get("evidence") or {}
+        clusters = e.get("clusters") or {}
+        growth = [e.get("source_growth") or {}, e.get("target_growth") or {}]
+        rows.append([
+            rank, pair.get("source_name"), pair.get("source"), pair.get("target_name"), pair.get("target"),
+            pair.get("score"),
+            "; ".join(f"{s['name']} ({s['with_source']}, {s['with_target']})" for s in e.get("shared_neighbours", [])),
+            " / ".join(f"{g.get('papers')} ({g.get('before')}→{g.get('recent')})" for g in growth),
+            (f"{clusters['source']['label']} ↔ {clusters['target']['label']}" if clusters.get("bridges")
+             else "same cluster") if clusters else "",
+            "; ".join(f"{q['title']} [{q['id']}] ({q['year']})" for q in (e.get("papers") or [])[:1]),
+        ])
+    return _section("Concepts likely to meet next", text,
+                    ["#", "concept", "id", "concept", "id", "score", "shared neighbours (papers with each)",
+                     "papers (before→recent)", "clusters bridged", "nearest paper [id]"], rows)
 
 
 def _md_escape(value: object) -> str:

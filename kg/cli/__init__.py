@@ -26,7 +26,7 @@ __all__ = ["app", "main", "COMMANDS"]
 COMMANDS = {
     "build": "build", "extract": "extraction", "eval": "extraction", "push": "neo4j", "query": "neo4j",
     "report": "analysis", "evolution": "analysis", "related": "lookup", "concepts": "lookup", "viz": "viz",
-    "search": "search", "export": "export", "serve": "serve",
+    "search": "search", "export": "export", "serve": "serve", "forecast": "forecast", "gaps": "forecast",
 }
 
 

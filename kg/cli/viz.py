@@ -23,8 +23,9 @@ def viz(
     directory: Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")],
     view: Annotated[str, typer.Option("--view", help="bipartite (papers + concepts), papers, concepts (term map), "
                                                      "communities (one node per community), cocitation, coupling "
-                                                     "(papers, coloured by the report's clusters of that map) or "
-                                                     "coauthors.")] = "bipartite",
+                                                     "(papers, coloured by the report's clusters of that map), "
+                                                     "coauthors or forecast (concepts likely to meet next, "
+                                                     "after kg forecast DIRECTORY).")] = "bipartite",
     top: Annotated[int, typer.Option("--top", min=0,
                                      help="Keep the N most central nodes, each linked to another (0: all).")] = 2000,
     min_weight: Annotated[float, typer.Option("--min-weight", min=0.0,

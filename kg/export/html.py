@@ -217,7 +217,12 @@ def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
         }
     shown = {data.get("name"), data.get("acronym")}  # the title has them
     aliases = [str(a) for a in data.get("aliases") or [] if a not in shown]
-    return {"title": node_label(data, node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
+    info = {"title": node_label(data, node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
+    if data.get("forecast"):  # the forecast view: the concepts it is predicted to meet, and through whom
+        info["meets"] = [f"{node_label(graph.nodes[m['other']], m['other']) if m['other'] in graph else m['other']}"
+                         f" (score {m['score']}; shared: {', '.join(str(s) for s in m['shared']) or 'none'})"
+                         for m in data["forecast"]]
+    return info
 
 
 def _width(edge: dict, heaviest: dict[str, float]) -> float:
@@ -277,7 +282,8 @@ def view_payload(graph: nx.MultiDiGraph, view: nx.Graph, *, seed: int = SEED, ti
     by_kind: dict[str, float] = {}
     for _, _, d in edges:
         by_kind[d["kind"]] = max(by_kind.get(d["kind"], 0.0), float(d.get("weight", 1)))
-    out_edges = [[index[u], index[v], _width(d, by_kind), 1 if d.get("cites") else 0] for u, v, d in edges]
+    out_edges = [[index[u], index[v], _width(d, by_kind), 2 if d.get("predicted") else 1 if d.get("cites") else 0]
+                 for u, v, d in edges]
     legend = _legend(sizes_in, labels, community_sizes)
     kinds = {"paper": 0, "concept": 0, "community": 0}
     for node in nodes:

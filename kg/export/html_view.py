@@ -31,6 +31,12 @@ Views
 ``coauthors``
     Authors joined by the papers they wrote together; an author takes the paper
     community of most of their papers.
+``forecast``
+    "Concepts likely to meet next": the concept pairs of the analysis's ``forecast``
+    (``kg forecast``) joined by a predicted link (``kind`` ``forecast``, weight: the
+    score, drawn dashed), with up to three of each pair's shared neighbours and the
+    ``co_occurs`` links among all of them; each concept lists the concepts it is
+    predicted to meet (``forecast``).
 
 Communities are the ones the build's analysis found (``analysis``, see
 :mod:`kg.analyze.result`: computed once, handed on), numbered and labeled as in the report
@@ -59,7 +65,7 @@ from kg.errors import ViewError
 
 __all__ = ["VIEWS", "SIZE_BY", "graph_view", "find_node", "community_membership", "community_link_weights"]
 
-VIEWS = ("bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors")
+VIEWS = ("bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors", "forecast")
 CITATION_VIEWS = ("cocitation", "coupling", "coauthors")
 SIZE_BY = ("pagerank", "degree", "betweenness")
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
@@ -242,6 +248,32 @@ def _citation_view(graph: nx.MultiDiGraph, view: str) -> nx.Graph:
     return out
 
 
+def _forecast_view(graph: nx.MultiDiGraph, analysis: Mapping | None) -> nx.Graph:
+    """The predicted pairs of the analysis's forecast, their shared neighbours, and the links among them."""
+    pairs = ((analysis or {}).get("forecast") or {}).get("pairs")
+    if not pairs:
+        raise ViewError("view", "the analysis holds no forecast to draw; kg forecast DIRECTORY makes one")
+    out = nx.Graph()
+    meets: dict[str, list[dict]] = {}
+    for pair in pairs:
+        a, b = pair.get("source"), pair.get("target")
+        if a not in graph or b not in graph:
+            continue
+        shared = [s["id"] for s in (pair.get("evidence") or {}).get("shared_neighbours", [])[:3] if s.get("id") in graph]
+        for node in (a, b, *shared):
+            out.add_node(node, **graph.nodes[node])
+        out.add_edge(a, b, kind="forecast", weight=float(pair.get("score") or 0.0), cites=False, predicted=True)
+        names = [s.get("name") for s in (pair.get("evidence") or {}).get("shared_neighbours", [])[:3]]
+        for one, other in ((a, b), (b, a)):
+            meets.setdefault(one, []).append({"other": other, "score": pair.get("score"), "shared": names})
+    for node, rows in meets.items():
+        out.nodes[node]["forecast"] = rows
+    for u, v, key, data in graph.subgraph(list(out)).edges(keys=True, data=True):
+        if key == "co_occurs" and u != v and not out.has_edge(u, v):
+            out.add_edge(u, v, kind="co_occurs", weight=float(data.get("weight", 1) or 0), cites=False)
+    return out
+
+
 def _map_clusters(analysis: Mapping | None, view: str) -> tuple[dict[str, int], list[str]] | None:
     """Paper -> cluster number and the cluster labels of the analysis's ``view`` map, if it has one."""
     result = ((analysis or {}).get("citation_maps") or {}).get(view)
@@ -288,7 +320,7 @@ def graph_view(
     ----------
     graph : networkx.MultiDiGraph
         A kg graph (see :mod:`kg.graph`).
-    view : {"bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors"}
+    view : {"bipartite", "papers", "concepts", "communities", "cocitation", "coupling", "coauthors", "forecast"}
         Which nodes and edges to show (see the module docstring).
     top : int or None
         Keep the ``top`` most central nodes that link to one another (``None`` or 0: all).
@@ -357,6 +389,8 @@ def graph_view(
             community_links = community_link_weights(graph, membership, members)
         shown = _community_view(rows, community_links)
         membership = {**membership, **{n: d["community"] for n, d in shown.nodes(data=True)}}
+    elif view == "forecast":
+        shown = _forecast_view(graph, analysis)
     elif view in CITATION_VIEWS:
         shown = _citation_view(graph, view)
         clusters = _map_clusters(analysis, view) if view != "coauthors" else None

@@ -9,6 +9,7 @@
   // Many edges: fainter, so that they shade the map rather than cover it.
   var EDGE = "rgba(110,120,140," + Math.max(0.12, Math.min(0.32, 0.32 * Math.sqrt(3000 / Math.max(data.edges.length, 1)))).toFixed(3) + ")";
   var CITE = "rgba(192,80,77,0.55)";
+  var PREDICTED = "rgba(31,150,90,0.9)";  // a link kg forecast predicts (e[3] === 2), drawn dashed
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -74,7 +75,7 @@
   function bucketize(indices) {  // "cites|width" -> flat [from, to, from, to, ...]
     var out = {};
     indices.forEach(function (j) {
-      var e = data.edges[j], key = (e[3] ? "1|" : "0|") + (Math.round(e[2] * 2) / 2);
+      var e = data.edges[j], key = (e[3] || 0) + "|" + (Math.round(e[2] * 2) / 2);
       (out[key] = out[key] || []).push(e[0], e[1]);
     });
     return out;
@@ -92,8 +93,9 @@
         ctx.moveTo(a.x, a.y);
         ctx.lineTo(b.x, b.y);
       }
-      ctx.strokeStyle = color || (parts[0] === "1" ? CITE : EDGE);
+      ctx.strokeStyle = color || (parts[0] === "1" ? CITE : parts[0] === "2" ? PREDICTED : EDGE);
       ctx.lineWidth = Math.max(Number(parts[1]), 0.5 / scale);
+      ctx.setLineDash(parts[0] === "2" ? [6 / scale, 4 / scale] : []);
       ctx.stroke();
     });
     ctx.restore();
@@ -295,6 +297,12 @@
     } else {
       details.appendChild(el("p", "kg-meta", info.papers + (info.papers === 1 ? " paper" : " papers")));
       if (info.aliases && info.aliases.length) details.appendChild(el("p", null, "Also: " + info.aliases.join(", ")));
+      if (info.meets && info.meets.length) {
+        details.appendChild(el("p", "kg-meta", "Likely to meet next (kg forecast)"));
+        var meets = el("ul", "kg-meets");
+        info.meets.forEach(function (line) { meets.appendChild(el("li", null, line)); });
+        details.appendChild(meets);
+      }
     }
     appendNeighbours(k);
     details.hidden = false;
@@ -422,7 +430,8 @@
   ["paper", "concept", "community"].forEach(function (kind) {
     if (data.nodes.every(function (n) { return n.kind !== kind; })) document.querySelector(".kg-shape-" + kind).parentNode.hidden = true;
   });
-  if (!data.edges.some(function (e) { return e[3]; })) document.querySelector(".kg-cites").parentNode.hidden = true;
+  if (!data.edges.some(function (e) { return e[3] === 1; })) document.querySelector(".kg-cites").parentNode.hidden = true;
+  if (!data.edges.some(function (e) { return e[3] === 2; })) document.querySelector(".kg-predicted").parentNode.hidden = true;
 
   // ---- search ------------------------------------------------------------------------------
   var haystack = data.nodes.map(function (n) {
@@ -560,7 +569,8 @@
       if (!inside(a, 0) && !inside(b, 0)) return;
       var on = !kept || (kept.has(e[0]) && kept.has(e[1]));
       add(lines, "line", { x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1),
-        stroke: e[3] ? "#c0504d" : "#6e788c", "stroke-opacity": on ? (e[3] ? 0.55 : 0.3) : 0.06,
+        stroke: e[3] === 2 ? "#1f965a" : e[3] ? "#c0504d" : "#6e788c", "stroke-opacity": on ? (e[3] ? 0.55 : 0.3) : 0.06,
+        "stroke-dasharray": e[3] === 2 ? "6 4" : "none",
         "stroke-width": Math.max(e[2] * scale, 0.5).toFixed(2) });
     });
     var shapes = add(svg, "g", {}), count = 0;

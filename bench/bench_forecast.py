@@ -1,0 +1,106 @@
+"""The forecast protocol: which concepts meet next, checked against what happened, kg against the baselines.
+
+Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-off year T, horizon H:
+
+* concepts: those mentioned by 5 or more papers published up to T;
+* candidate pairs: two such concepts that no paper up to T mentions together;
+* a pair is positive when a paper published in T+1 … T+H mentions both;
+* everything a forecast uses comes from the papers up to T (counts, co-occurrence, growth, clusters);
+  concept vectors are allowed (they come from the model, not from later papers). kg's model learns
+  from features at T−H and the links of T−H+1 … T, then is applied at T;
+* reported: AUC over a seeded random sample of 100,000 candidate pairs (all of them when fewer) and
+  precision at 100 and at 1,000 among **all** candidate pairs (exact; ties broken by pair order),
+  for kg's forecast and each baseline (preferential attachment: product of paper counts;
+  Adamic–Adar; common neighbours; cosine of concept vectors), all in the same run;
+* the gaps (kg gaps) found at T, graded the same way: the share of their unlinked concept pairs
+  that papers of T+1 … T+H linked, against random concept sets of the same sizes.
+
+Run on a build folder (read only; nothing is written into it)::
+
+    .venv/bin/python bench/bench_forecast.py /work/builds/acm-full --until 2014 --horizon 3
+    .venv/bin/python bench/bench_forecast.py /work/builds/acm-full --until 2011 2014 2016 --horizon 3
+    .venv/bin/python bench/bench_forecast.py /work/builds/hep-full --until 2000 --horizon 2 --json out.json
+
+Times are wall-clock on a possibly shared CPU; "forecast s" is kg's forecast (training included),
+"total s" adds the grading and the baselines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kg.analyze.cooccurrence import concept_names, dated_mentions  # noqa: E402
+from kg.analyze.forecast import backtest  # noqa: E402
+from kg.analyze.gaps import gap_backtest  # noqa: E402
+from kg.graphfile import load_graph  # noqa: E402
+from kg.report import md_table  # noqa: E402
+from kg.vectors import load_concept_vectors  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", type=Path, help="a kg build folder (graph.json, concept_vectors.*)")
+    parser.add_argument("--until", type=int, nargs="+", required=True, help="cut-off years T")
+    parser.add_argument("--horizon", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--sample", type=int, default=100_000)
+    parser.add_argument("--no-gaps", action="store_true", help="skip the gap backtest")
+    parser.add_argument("--json", type=Path, help="also write every result here")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    graph = load_graph(args.build)
+    papers = dated_mentions(graph)
+    names = concept_names(graph)
+    vectors = load_concept_vectors(args.build)
+    print(f"{args.build}: {len(papers)} dated papers with concepts, {years(papers)}; concept vectors: "
+          f"{'yes' if vectors else 'no'}; read in {time.perf_counter() - started:.1f} s", flush=True)
+    results = {}
+    for until in args.until:
+        result = backtest(papers, until=until, horizon=args.horizon, seed=args.seed, sample=args.sample,
+                          vectors=vectors, names=names)
+        c = result["counts"]
+        print(f"\n## T = {until}, H = {args.horizon}: {c['concepts']} concepts, {c['candidates']:,} candidate pairs, "
+              f"{c['positives']:,} positive (base rate {c['base_rate']:.4%}); trained on {c['training']['pairs']:,} "
+              f"pairs of {c['training']['window'][0]} ({c['training']['new_links']:,} new links by "
+              f"{c['training']['window'][1]}); forecast {result['seconds']} s, total {result['total_seconds']} s\n")
+        best = max(r["precision_at_1000"] for r in result["rows"] if r["method"] != "kg forecast")
+        rows = [[r["method"], r["auc"], r["precision_at_100"], r["precision_at_1000"],
+                 f"{r['precision_at_1000'] / best:.2f}×" if best else "-"] for r in result["rows"]]
+        print(md_table(["method", "AUC", "precision@100", "precision@1000", "p@1000 / best baseline"], rows))
+        print("\nkg's 10 best pairs at T (met: a paper of the horizon mentions both):")
+        print(md_table(["source", "target", "score", "met", "shared neighbours"],
+                       [[p["source_name"], p["target_name"], p["score"], "yes" if p["met"] else "no",
+                         ", ".join(s["name"] for s in p["evidence"]["shared_neighbours"][:3])]
+                        for p in result["top"]]))
+        results[str(until)] = {"forecast": result}
+        if not args.no_gaps:
+            gaps = gap_backtest(papers, until=until, horizon=args.horizon, seed=args.seed, vectors=vectors,
+                                names=names)
+            r = gaps["rows"]
+            print(f"\ngaps at T (closeness by {gaps['parameters']['closeness']}, {gaps['seconds']} s): bridged share "
+                  f"{r['gaps']} vs random concept sets of the same sizes {r['random_same_sizes']} "
+                  f"(ratio {r['gap_ratio']}), every cluster pair {r['all_cluster_pairs']}; concept gaps "
+                  f"{r['concept_gaps']} vs every unlinked pair inside clusters {r['pairs_inside_clusters']} "
+                  f"(ratio {r['concept_gap_ratio']})")
+            results[str(until)]["gaps"] = gaps
+        sys.stdout.flush()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
+    return results
+
+
+def years(papers) -> str:
+    values = [y for _, y, _ in papers]
+    return f"{min(values)}–{max(values)}" if values else "no years"
+
+
+if __name__ == "__main__":
+    main()

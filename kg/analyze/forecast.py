@@ -1,0 +1,386 @@
+"""Which concepts will meet next: link prediction on the concept co-occurrence network, checked on history.
+
+The question (Science4Cast, Krenn et al. 2023): of the concepts no paper has mentioned
+together yet, which will a paper of the next ``horizon`` years mention together? kg answers
+with a gradient-boosted classifier (scikit-learn's ``HistGradientBoostingClassifier``) over
+features of each pair, all computed from the papers published up to the cut-off year ``T``:
+
+* each concept's papers (in all, in the last 3 years, growth against the 3 years before), its
+  age, its co-occurrence degree and the partners it gained in the last 3 years;
+* the pair's preferential attachment (product of paper counts, in all and recent), common
+  neighbours, Adamic–Adar, Jaccard, whether both are in one concept cluster and how densely
+  their two clusters are linked, and the cosine of the concept vectors (when given).
+
+The model learns on an earlier window, features at ``T - horizon`` and as labels the pairs the
+papers of ``T - horizon + 1 … T`` mention together, and is then applied to the features at
+``T``. Nothing published after ``T`` is read (:func:`forecast` drops those papers first), so
+a forecast made at a past ``T`` can be checked against what happened: :func:`backtest` does so
+with the protocol of ``bench/bench_forecast.py`` (AUC on a seeded sample of candidate pairs,
+precision at 100 and 1,000 among all candidate pairs), for kg and the baselines
+(preferential attachment, Adamic–Adar, common neighbours, concept-vector cosine) in the same run.
+
+Each predicted pair comes with its evidence: shared neighbours, both concepts' growth, the
+clusters the link would bridge, and the papers nearest to both (papers mentioning one
+concept and most of the other's neighbours).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+
+import re
+
+import numpy as np
+from scipy import sparse
+from scipy.stats import rankdata
+
+from kg.analyze.cooccurrence import (MIN_PAPERS, SPAN, Window, aligned_vectors, check_until, cluster_labels,
+                                     concept_window, future_pairs)
+from kg.defaults import SEED
+from kg.errors import OptionError
+
+__all__ = ["forecast", "backtest", "FEATURES", "HORIZON", "METHODS", "SAMPLE"]
+
+HORIZON = 3  # years ahead (Science4Cast's horizon)
+SAMPLE = 100_000  # candidate pairs in the AUC sample
+TRAIN_ROWS = 200_000  # most pairs the model learns from (every new link, then non-links drawn at random)
+KS = (100, 1000)
+METHODS = ("kg forecast", "preferential attachment", "Adamic–Adar", "common neighbours", "concept-vector cosine")
+FEATURES = ("papers_lo", "papers_hi", "recent_lo", "recent_hi", "growth_lo", "growth_hi", "age_lo", "age_hi",
+            "degree_lo", "degree_hi", "new_partners_lo", "new_partners_hi", "last_year_lo", "last_year_hi",
+            "preferential", "recent_preferential", "common", "adamic_adar", "jaccard", "same_cluster",
+            "cluster_density", "cosine", "shared_words")
+_CHUNK = 1_000_000  # candidate pairs scored at once
+# 60 trees: scoring every candidate pair is the forecast's main cost (17M pairs on ACM-CR at 2014: with 100 trees
+# the scoring took 191 s of 285 on a busy 2-core machine)
+MODEL = {"max_iter": 60, "learning_rate": 0.15, "max_leaf_nodes": 31, "l2_regularization": 1.0, "early_stopping": False}
+MIN_LEAF = 20
+_ONE_THREAD_BELOW = 10**12  # rows: always one thread (OpenMP threads stalled the fit 6× on a busy 2-core machine)
+
+
+def _threads(rows: int):
+    """One OpenMP thread for small inputs (scikit-learn's gradient boosting), the default for large ones."""
+    from threadpoolctl import threadpool_limits  # comes with scikit-learn
+
+    return threadpool_limits(limits=1 if rows < _ONE_THREAD_BELOW else None, user_api="openmp")
+
+
+class _Pairs:
+    """Every pair feature of one window, computed once as dense matrices (rows and columns: concepts)."""
+
+    def __init__(self, window: Window, vectors: np.ndarray | None):
+        self.window = window
+        adjacency = window.adjacency()
+        self.adjacency = adjacency
+        degree = adjacency.sum(axis=1)
+        self.degree = degree
+        linked = window.cooc.astype(np.float32)
+        linked.data[:] = 1.0  # sparse times dense: the co-occurrence graph is sparse (5.7% on ACM-CR at 2014)
+        self.common = np.asarray(linked @ adjacency)
+        weights = (1.0 / np.log(np.maximum(degree, 2.0))).astype(np.float32)
+        self.adamic_adar = np.asarray(linked.multiply(weights[None, :]).tocsr() @ adjacency)
+        self.cosine = vectors @ vectors.T if vectors is not None and vectors.shape[1] else None
+        k = int(window.cluster.max()) + 1 if window.size else 0
+        member = np.zeros((window.size, k), dtype=np.float32)
+        member[np.arange(window.size), window.cluster] = 1.0
+        between = member.T @ (adjacency @ member)
+        sizes = member.sum(axis=0)
+        pairs = np.outer(sizes, sizes) - np.diag(sizes)
+        self.cluster_density = np.divide(between, pairs, out=np.zeros_like(between), where=pairs > 0)
+        self.shared_words = _shared_words(window.concepts)
+        counts = window.counts
+        self.node = {
+            "papers": np.log1p(counts), "recent": np.log1p(window.recent),
+            "growth": np.log((window.recent + 1) / (window.before + 1)),
+            "age": window.until - window.first + 1, "degree": np.log1p(degree),
+            "new_partners": np.log1p(np.maximum(degree - window.earlier_degree, 0)),
+            "last": np.log1p(window.last),
+        }
+
+    def candidates(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs ``i < j`` that no paper up to the cut-off mentions together, in row order."""
+        upper = np.triu(self.adjacency == 0, k=1)
+        i, j = np.nonzero(upper)
+        return i.astype(np.int32), j.astype(np.int32)
+
+    def features(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        columns = []
+        for name in ("papers", "recent", "growth", "age", "degree", "new_partners", "last"):
+            a, b = self.node[name][i], self.node[name][j]
+            columns += [np.minimum(a, b), np.maximum(a, b)]
+        counts, recent = self.window.counts, self.window.recent
+        common = self.common[i, j]
+        union = self.degree[i] + self.degree[j] - common
+        cluster = self.window.cluster
+        columns += [np.log1p(counts[i] * counts[j]), np.log1p(recent[i] * recent[j]), common,
+                    self.adamic_adar[i, j], np.divide(common, union, out=np.zeros_like(common), where=union > 0),
+                    (cluster[i] == cluster[j]).astype(np.float32), self.cluster_density[cluster[i], cluster[j]],
+                    self.cosine[i, j] if self.cosine is not None else np.zeros(len(i), dtype=np.float32),
+                    self.shared_words[i, j]]
+        return np.column_stack([np.asarray(c, dtype=np.float32) for c in columns])
+
+
+def _shared_words(concepts: Sequence[str]) -> np.ndarray:
+    """Share of the shorter name's words that the other name has too (``web search engine`` and
+    ``search engine``: 1): kg's extraction rarely keeps both of two such names in one paper."""
+    vocabulary: dict[str, int] = {}
+    rows, cols = [], []
+    for i, concept in enumerate(concepts):
+        for word in set(re.findall(r"[a-z0-9]+", concept.split(":", 1)[-1].lower())):
+            rows.append(i)
+            cols.append(vocabulary.setdefault(word, len(vocabulary)))
+    words = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                              shape=(len(concepts), max(len(vocabulary), 1)))
+    overlap = np.asarray((words @ words.T).todense(), dtype=np.float32)
+    sizes = np.maximum(np.asarray(words.sum(axis=1)).ravel(), 1.0)
+    return overlap / np.minimum.outer(sizes, sizes)
+
+
+def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, rows: int):
+    """The classifier, learned from features at ``until - horizon`` and the links of the years after, up to ``until``."""
+    from sklearn.ensemble import HistGradientBoostingClassifier  # scikit-learn: only the forecast needs it
+
+    start = until - horizon
+    window = concept_window(papers, start, min_papers=min_papers, span=span, seed=seed)
+    pairs = _Pairs(window, aligned_vectors(window, vectors))
+    i, j = pairs.candidates()
+    later = [p for p in papers if p[1] <= until]  # the labels: links made up to the cut-off, never after
+    found = future_pairs(later, window, horizon)
+    labels = (found.toarray() > 0)[i, j]
+    rng = np.random.default_rng(seed)
+    positive = np.flatnonzero(labels)
+    if len(positive) > rows // 2:
+        positive = np.sort(rng.choice(positive, rows // 2, replace=False))
+    negative = np.flatnonzero(~labels)
+    negative = np.sort(rng.choice(negative, min(len(negative), rows - len(positive)), replace=False))
+    chosen = np.concatenate([positive, negative])
+    if len(positive) == 0 or len(negative) == 0:
+        raise OptionError("until", f"no concept pair met for the first time in {start + 1}–{until} among the "
+                                   f"concepts of {min_papers}+ papers by {start}: too few papers to learn from "
+                                   "(choose a later cut-off or a shorter horizon)")
+    leaf = int(np.clip(len(chosen) // 1000, MIN_LEAF, 50))  # small corpora: leaves small enough to learn from
+    model = HistGradientBoostingClassifier(**{**MODEL, "min_samples_leaf": leaf, "random_state": seed})
+    with _threads(len(chosen)):
+        model.fit(pairs.features(i[chosen], j[chosen]), labels[chosen])
+    return model, {"window": [start, until], "concepts": window.size, "pairs": int(len(chosen)),
+                   "new_links": int(labels.sum()), "candidates": int(len(i))}
+
+
+def _score(model, pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    out = np.empty(len(i), dtype=np.float64)
+    with _threads(len(i)):
+        for at in range(0, len(i), _CHUNK):
+            part = slice(at, at + _CHUNK)
+            out[part] = model.predict_proba(pairs.features(i[part], j[part]))[:, 1]
+    return out
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` highest scores, best first, ties by position (exact, no full sort)."""
+    k = min(k, len(scores))
+    if k == 0:
+        return np.zeros(0, dtype=np.int64)
+    threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
+    above = np.flatnonzero(scores > threshold)
+    tied = np.flatnonzero(scores == threshold)[: k - len(above)]
+    chosen = np.concatenate([above, tied])
+    return chosen[np.lexsort((chosen, -scores[chosen]))]
+
+
+def _run(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, rows: int):
+    past = [p for p in papers if p[1] <= until]  # nothing after the cut-off goes further than this line
+    model, training = _train(past, until, horizon, min_papers=min_papers, span=span, seed=seed, vectors=vectors,
+                             rows=rows)
+    window = concept_window(past, until, min_papers=min_papers, span=span, seed=seed)
+    pairs = _Pairs(window, aligned_vectors(window, vectors))
+    i, j = pairs.candidates()
+    return window, pairs, i, j, _score(model, pairs, i, j), training
+
+
+def _check(top: int, min_papers: int, seed: int) -> None:
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise OptionError("top", f"must be a whole number, 1 or more, not {top!r}")
+    if isinstance(min_papers, bool) or not isinstance(min_papers, int) or min_papers < 1:
+        raise OptionError("min_papers", f"must be a whole number, 1 or more, not {min_papers!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise OptionError("seed", f"must be a whole number, not {seed!r}")
+
+
+def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | None = None, horizon: int = HORIZON,
+             top: int = 20, min_papers: int = MIN_PAPERS, span: int = SPAN, seed: int = SEED,
+             vectors: tuple[Sequence[str], np.ndarray] | None = None, names: Mapping[str, str] | None = None,
+             train_rows: int = TRAIN_ROWS) -> dict:
+    """The concept pairs most likely to be mentioned together for the first time within ``horizon`` years of ``until``.
+
+    Parameters
+    ----------
+    papers : sequence of (paper id, year, concept ids)
+        :func:`kg.analyze.cooccurrence.dated_mentions` of a graph. Papers after ``until`` are ignored.
+    until : int, optional
+        The cut-off year (default: the last year of ``papers``: a forecast into the future).
+    horizon : int
+        Years ahead; the model also learns from the ``horizon`` years before ``until``.
+    top : int
+        Pairs returned.
+    min_papers : int
+        Papers up to ``until`` a concept needs to take part.
+    span : int
+        Years of "recent" papers in the growth features.
+    seed : int
+        Seed of the clusters, the training sample and the model.
+    vectors : (ids, matrix), optional
+        Concept vectors (``kg.vectors.load_concept_vectors``); their cosine is a feature.
+    names : mapping, optional
+        Node id -> name, for the evidence (concepts and papers).
+
+    Returns
+    -------
+    dict
+        ``parameters``, ``counts`` (papers, concepts, candidate pairs, the training window),
+        ``pairs``: ``{"source", "target", "source_name", "target_name", "score", "evidence"}``
+        best first (``source`` the smaller id), and ``seconds``.
+
+    Examples
+    --------
+    >>> rows = forecast(dated_papers, until=2014, horizon=3)["pairs"]  # doctest: +SKIP
+    >>> rows[0]["source"], rows[0]["target"], rows[0]["evidence"]["shared_neighbours"][:2]  # doctest: +SKIP
+    """
+    started = time.perf_counter()
+    _check(top, min_papers, seed)
+    until = check_until(papers, until, horizon, backtest=False)
+    window, pairs, i, j, scores, training = _run(papers, until, horizon, min_papers=min_papers, span=span,
+                                                 seed=seed, vectors=vectors, rows=train_rows)
+    best = _top(scores, top)
+    labels = cluster_labels(window, names)
+    rows = [_pair_row(window, pairs, int(i[b]), int(j[b]), float(scores[b]), names or {}, labels) for b in best]
+    return {
+        "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
+                       "vectors": vectors is not None, "model": "HistGradientBoostingClassifier",
+                       "features": list(FEATURES)},
+        "counts": {"papers": sum(1 for p in papers if p[1] <= until), "concepts": window.size,
+                   "candidates": int(len(i)), "training": training},
+        "pairs": rows,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def _auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
+    """Area under the ROC curve (ties count half), None without both classes."""
+    positives = int(labels.sum())
+    negatives = len(labels) - positives
+    if positives == 0 or negatives == 0:
+        return None
+    ranks = rankdata(scores)
+    return float((ranks[labels].sum() - positives * (positives + 1) / 2) / (positives * negatives))
+
+
+def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, horizon: int = HORIZON,
+             sample: int = SAMPLE, ks: Sequence[int] = KS, top: int = 10, min_papers: int = MIN_PAPERS,
+             span: int = SPAN, seed: int = SEED, vectors: tuple[Sequence[str], np.ndarray] | None = None,
+             names: Mapping[str, str] | None = None, train_rows: int = TRAIN_ROWS) -> dict:
+    """The forecast made at ``until`` checked against the papers of ``until + 1 … until + horizon``.
+
+    Candidate pairs: two concepts of ``min_papers``+ papers up to ``until`` that no paper up to
+    ``until`` mentions together; a pair is positive when a paper of the next ``horizon`` years
+    mentions both. The forecast itself reads only the papers up to ``until``; the later ones
+    only grade it. kg's model and the baselines are scored in the same run on the same pairs.
+
+    Returns
+    -------
+    dict
+        ``parameters``; ``counts`` (concepts, candidates, positives, base rate, AUC sample);
+        ``rows``: per method ``{"method", "auc", "precision_at_100", "precision_at_1000"}``
+        (the ``ks`` asked for); ``top``: kg's ``top`` best pairs with their evidence and
+        ``"met"`` (whether a paper of the horizon mentions both); ``seconds`` (kg's forecast) and
+        ``total_seconds``.
+    """
+    started = time.perf_counter()
+    _check(top, min_papers, seed)
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        raise OptionError("sample", f"must be a whole number, 1 or more, not {sample!r}")
+    until = check_until(papers, until, horizon, backtest=True)
+    window, pairs, i, j, scores, training = _run(papers, until, horizon, min_papers=min_papers, span=span,
+                                                 seed=seed, vectors=vectors, rows=train_rows)
+    made = time.perf_counter() - started
+    truth = (future_pairs(papers, window, horizon).toarray() > 0)[i, j]  # grading only
+    counts = window.counts
+    methods = {"kg forecast": scores, "preferential attachment": counts[i] * counts[j],
+               "Adamic–Adar": pairs.adamic_adar[i, j], "common neighbours": pairs.common[i, j]}
+    if pairs.cosine is not None:
+        methods["concept-vector cosine"] = pairs.cosine[i, j]
+    rng = np.random.default_rng(seed)
+    drawn = np.sort(rng.choice(len(i), min(sample, len(i)), replace=False)) if len(i) else np.zeros(0, dtype=int)
+    rows = []
+    for method, values in methods.items():
+        values = np.asarray(values, dtype=np.float64)
+        auc = _auc(values[drawn], truth[drawn])
+        row = {"method": method, "auc": None if auc is None else round(auc, 4)}
+        for k in ks:
+            best = _top(values, k)
+            row[f"precision_at_{k}"] = round(float(truth[best].mean()), 4) if len(best) else None
+        rows.append(row)
+    labels = cluster_labels(window, names)
+    best = _top(scores, top)
+    shown = [{**_pair_row(window, pairs, int(i[b]), int(j[b]), float(scores[b]), names or {}, labels),
+              "met": bool(truth[b])} for b in best]
+    return {
+        "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
+                       "sample": int(len(drawn)), "vectors": vectors is not None},
+        "counts": {"papers": sum(1 for p in papers if p[1] <= until), "concepts": window.size,
+                   "candidates": int(len(i)), "positives": int(truth.sum()),
+                   "base_rate": round(float(truth.mean()), 6) if len(truth) else None, "training": training},
+        "rows": rows,
+        "top": shown,
+        "seconds": round(made, 2),
+        "total_seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def _growth(window: Window, i: int) -> dict:
+    return {"papers": int(window.counts[i]), "recent": int(window.recent[i]), "before": int(window.before[i]),
+            "first_year": int(window.first[i])}
+
+
+def _pair_row(window: Window, pairs: _Pairs, i: int, j: int, score: float, names: Mapping[str, str],
+              labels: Sequence[str]) -> dict:
+    """A predicted pair with the evidence a reader can check."""
+    concepts = window.concepts
+    a, b = concepts[i], concepts[j]
+    both = np.flatnonzero((pairs.adjacency[i] > 0) & (pairs.adjacency[j] > 0))
+    cooc = window.cooc
+    with_a = np.asarray(cooc[i, both].todense()).ravel() if len(both) else np.zeros(0)
+    with_b = np.asarray(cooc[j, both].todense()).ravel() if len(both) else np.zeros(0)
+    order = sorted(range(len(both)), key=lambda k: (-min(with_a[k], with_b[k]), -(with_a[k] + with_b[k]),
+                                                    concepts[both[k]]))[:5]
+    shared = [{"id": concepts[both[k]], "name": names.get(concepts[both[k]], concepts[both[k]]),
+               "with_source": int(with_a[k]), "with_target": int(with_b[k])} for k in order]
+    ca, cb = int(window.cluster[i]), int(window.cluster[j])
+    return {
+        "source": a, "target": b, "source_name": names.get(a, a), "target_name": names.get(b, b),
+        "score": round(score, 4),
+        "evidence": {
+            "shared_neighbours": shared,
+            "common_neighbours": int(len(both)),
+            "source_growth": _growth(window, i), "target_growth": _growth(window, j),
+            "clusters": {"source": {"id": ca, "label": labels[ca] if ca < len(labels) else ""},
+                         "target": {"id": cb, "label": labels[cb] if cb < len(labels) else ""},
+                         "bridges": ca != cb},
+            "cosine": round(float(pairs.cosine[i, j]), 4) if pairs.cosine is not None else None,
+            "papers": _nearest_papers(window, pairs, i, j, names),
+        },
+    }
+
+
+def _nearest_papers(window: Window, pairs: _Pairs, i: int, j: int, names: Mapping[str, str], top: int = 3) -> list:
+    """Papers up to the cut-off that mention one concept and most of the other's co-occurring concepts."""
+    found = []
+    for pid, year, at in window.papers:
+        for own, other in ((i, j), (j, i)):
+            if own in at:
+                near = int(sum(pairs.adjacency[other, k] for k in at if k != own))
+                if near:
+                    found.append((near, year, pid, window.concepts[own], window.concepts[other]))
+    found.sort(key=lambda r: (-r[0], -r[1], r[2]))
+    return [{"id": pid, "title": names.get(pid, pid), "year": year, "mentions": own, "near_other": near}
+            for near, year, pid, own, _ in found[:top]]

@@ -1,0 +1,395 @@
+"""kg forecast and kg gaps: a designed corpus whose future is known, no leak from after the cut-off, the CLI,
+the report section, the page view, and one real backtest on a slice of ACM-CR."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from kg.analyze.cooccurrence import check_until, concept_window, dated_mentions
+from kg.analyze.forecast import backtest, forecast
+from kg.analyze.gaps import concept_gaps, gap_backtest
+from kg.api import KnowledgeGraph, load
+from kg.cli import app
+from kg.errors import OptionError, ViewError
+from kg.export.files import write_graph_files
+from kg.export.html import render_html
+from kg.analyze import analysis_for
+from kg.report import render_markdown, render_report_html
+
+from _example_graphs import keyphrase_graph
+from conftest import SHARED
+
+ACM = SHARED / "data" / "acm_cr" / "papers.jsonl"
+runner = CliRunner()
+
+_SYLLABLES = ["zor", "vat", "plin", "exo", "quar", "mib", "tul", "dren", "kas", "fow", "yel", "brin", "sop",
+              "gath", "lum", "rix", "nob", "ped", "wim", "cal"]
+
+
+def _word(n: int) -> str:
+    """An invented word per number (so no normalisation rule merges two designed concepts)."""
+    a, b, c = n % 20, (n // 20) % 20, (n // 400) % 20
+    return _SYLLABLES[a] + _SYLLABLES[b] + _SYLLABLES[c]
+
+
+def designed(first: int = 2000, last: int = 2015, seed: int = 7) -> tuple[list, dict]:
+    """Papers ``(id, year, concepts)`` whose future is known, and what is known.
+
+    *Growing twins* (two a year): two concepts that appear in year ``s`` (3 papers each a year,
+    each with the pair's 4 own hub concepts) and are first mentioned together in
+    ``s + 4``, then once a year. *Quiet twins* (two a year in the first three years): the same for
+    two years, then silent, never meeting: as many common neighbours as a growing twin, no recent
+    papers. *Filler*: 30 papers a year over 40 concepts at random, whose few unlinked pairs meet by
+    chance. At a cut-off T the pairs that will meet in T+1…T+3 for certain, and are eligible (5+
+    papers), are the growing twins with ``s`` in T-3 … T-1.
+    """
+    rng = random.Random(seed)
+    papers, n = [], [0]
+    fillers = [f"c:f{k}" for k in range(40)]
+
+    def add(year: int, concepts) -> None:
+        n[0] += 1
+        papers.append((f"p{n[0]:05d}", year, tuple(sorted(set(concepts)))))
+
+    twins = {}
+    for start in range(first, last + 1):
+        for kind, t in (("grow", 0), ("grow", 1), ("quiet", 0), ("quiet", 1)):
+            if kind == "quiet" and start > first + 2:
+                continue
+            name = f"c:{kind}{start - first}{'ab'[t]}"
+            x, y = name + "x", name + "y"
+            hubs = [f"{name}h{h}" for h in range(4)]
+            twins[(x, y)] = (kind, start)
+            for year in range(start, last + 1 if kind == "grow" else start + 2):
+                for own in (x, y):
+                    for _ in range(3):
+                        add(year, [own, *hubs])
+                if year >= start + 4:
+                    add(year, [x, y])
+    for year in range(first, last + 1):
+        for _ in range(30):
+            add(year, rng.sample(fillers, 3))
+    return sorted(papers, key=lambda p: (p[1], p[0])), twins
+
+
+def pending(twins: dict, until: int, horizon: int = 3) -> set:
+    return {pair for pair, (kind, start) in twins.items()
+            if kind == "grow" and until - horizon <= start <= until - 1 and start + 4 <= until + horizon}
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return designed()
+
+
+# --- the designed corpus: the known future is forecast ------------------------------------------------------
+
+
+def test_the_twins_about_to_meet_are_the_top_pairs(corpus):
+    papers, twins = corpus
+    result = forecast(papers, until=2010, horizon=3, top=6)
+    expected = pending(twins, 2010)
+    assert len(expected) == 6
+    assert {(p["source"], p["target"]) for p in result["pairs"]} == expected
+    best = result["pairs"][0]
+    kind, start = twins[(best["source"], best["target"])]
+    hubs = {best["source"][:-1] + f"h{h}" for h in range(4)}
+    evidence = best["evidence"]
+    assert {s["id"] for s in evidence["shared_neighbours"]} == hubs
+    assert evidence["common_neighbours"] == 4
+    assert evidence["source_growth"]["recent"] > 0 and evidence["source_growth"]["first_year"] == start
+    assert evidence["papers"] and all(p["year"] <= 2010 for p in evidence["papers"])
+    assert evidence["papers"][0]["near_other"] >= 1
+    assert result["parameters"]["until"] == 2010 and result["counts"]["training"]["window"] == [2007, 2010]
+
+
+def test_the_backtest_grades_kg_and_the_baselines_in_one_run(corpus):
+    papers, twins = corpus
+    result = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=3)
+    rows = {r["method"]: r for r in result["rows"]}
+    assert set(rows) == {"kg forecast", "preferential attachment", "Adamic–Adar", "common neighbours"}
+    assert rows["kg forecast"]["precision_at_3"] == 1.0
+    assert rows["kg forecast"]["auc"] > 0.9
+    # common neighbours ranks the dense filler first and cannot tell a growing twin from a quiet one: kg can
+    assert rows["common neighbours"]["precision_at_10"] < rows["kg forecast"]["precision_at_10"]
+    assert all(p["met"] for p in result["top"])
+    c = result["counts"]
+    assert c["positives"] >= 3 and c["candidates"] > c["positives"]
+    assert result["parameters"]["sample"] == c["candidates"]  # fewer than 100,000: all of them
+
+
+def test_nothing_after_the_cut_off_changes_the_forecast(corpus):
+    """The forecast at T reads no paper after T: adding, removing or rewriting later papers changes nothing."""
+    papers, _ = corpus
+    before = forecast(papers, until=2010, horizon=3, top=10)
+    only_past = [p for p in papers if p[1] <= 2010]
+    rng = random.Random(3)
+    concepts = sorted({c for _, _, cs in papers for c in cs})
+    noise = [(f"z{k}", rng.randint(2011, 2030), tuple(rng.sample(concepts, 5)) + (f"c:new{k}",)) for k in range(500)]
+    for variant in (only_past, papers + noise, only_past + noise):
+        after = forecast(variant, until=2010, horizon=3, top=10)
+        assert {k: v for k, v in after.items() if k != "seconds"} == {k: v for k, v in before.items() if k != "seconds"}
+
+
+def test_the_training_window_ends_at_the_cut_off(corpus):
+    """Labels come from T-H+1 … T: the links made after T are never learned from."""
+    papers, _ = corpus
+    result = backtest(papers, until=2010, horizon=3, top=1)
+    training = result["counts"]["training"]
+    assert training["window"] == [2007, 2010]
+    window = concept_window([p for p in papers if p[1] <= 2007], 2007)
+    assert training["concepts"] == window.size
+
+
+def test_cut_offs_the_papers_cannot_support_are_refused_with_the_range(corpus):
+    papers, _ = corpus
+    with pytest.raises(OptionError, match=r"2030 is outside .* from 2000 to 2015 .* must be 2003–2012"):
+        backtest(papers, until=2030, horizon=3)
+    with pytest.raises(OptionError, match=r"must be 2003–2012"):
+        backtest(papers, until=2013, horizon=3)  # no three years after it to grade
+    with pytest.raises(OptionError, match=r"must be 2003–2015"):
+        forecast(papers, until=2001, horizon=3)  # nothing before it to learn from
+    with pytest.raises(OptionError) as caught:
+        forecast(papers, horizon=0)
+    assert caught.value.argument == "horizon"
+    with pytest.raises(OptionError, match="too few years"):
+        check_until([("a", 2000, ("c:x",))], None, 3, backtest=False)
+    assert check_until(papers, None, 3, backtest=False) == 2015
+
+
+def test_gaps_find_the_unlinked_twins_and_the_backtest_beats_random(corpus):
+    papers, twins = corpus
+    found = concept_gaps(papers, until=2010, top=5, min_size=3)
+    assert found["parameters"]["closeness"] == "co-occurrence profiles"
+    inside = {(g["source"], g["target"]) for g in found["concept_gaps"]}
+    assert inside & set(twins)  # unlinked pairs inside a cluster with the same partners: twins
+    graded = gap_backtest(papers, until=2010, horizon=3, top=10, min_size=3)
+    rows = graded["rows"]
+    assert rows["concept_gaps"] is not None and rows["pairs_inside_clusters"] is not None
+    assert rows["concept_gap_ratio"] > 1.0
+
+
+def test_gaps_between_clusters_close_in_meaning_list_their_bridges():
+    """Two topics whose concepts have similar vectors, linked by one bridging concept only."""
+    rng = random.Random(1)
+    left, right = [f"c:l{k}" for k in range(6)], [f"c:r{k}" for k in range(6)]
+    far = [f"c:o{k}" for k in range(6)]
+    papers = []
+    for year in range(2000, 2011):
+        for group in (left, right, far):
+            for k in range(8):
+                papers.append((f"{group[0]}-{year}-{k}", year, tuple(sorted(rng.sample(group, 3)))))
+        papers.append((f"bridge-{year}", year, ("c:bridge", left[0], right[0])))
+        papers.append((f"bridge2-{year}", year, ("c:bridge", left[1], right[1])))
+    ids = left + right + far + ["c:bridge"]
+    vectors = np.zeros((len(ids), 3), dtype=np.float32)
+    for k, c in enumerate(ids):
+        vectors[k] = [1, 0.1, 0] if c.startswith(("c:l", "c:r", "c:b")) else [0, 0, 1]
+    found = concept_gaps(papers, top=3, min_size=3, vectors=(ids, vectors))
+    assert found["parameters"]["closeness"] == "concept vectors"
+    best = found["community_gaps"][0]
+    pair = {best["source"]["label"].split(", ")[0][:3], best["target"]["label"].split(", ")[0][:3]}
+    assert pair == {"c:l", "c:r"}
+    assert best["closeness"] > 0.9 and best["link_ratio"] < 1
+    assert "c:bridge" in [b["id"] for b in best["bridging_concepts"]] or best["bridging_papers"]
+    assert best["bridging_papers"] and best["bridging_papers"][0]["id"].startswith("bridge")
+
+
+# --- a build folder: the API, the CLI, the report, the page ----------------------------------------------------
+
+
+def _records(papers) -> list[dict]:
+    """The designed papers as kg records whose keyphrases are invented two-word names of their concepts."""
+    every = sorted({c for _, _, concepts in papers for c in concepts})
+    name = {c: f"{_word(k)} {_word(k + 4000)}" for k, c in enumerate(every)}
+    rows = []
+    for pid, year, concepts in papers:
+        words = [name[c] for c in concepts]
+        rows.append({"id": pid, "title": f"On {words[0]}", "abstract": "We study " + " and ".join(words) + ".",
+                     "year": year, "keyphrases": words})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory, corpus):
+    papers, _ = corpus
+    base = tmp_path_factory.mktemp("forecast")
+    path = base / "designed.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _records(papers)), encoding="utf-8")
+    graph = keyphrase_graph(path)
+    out = base / "out"
+    out.mkdir()
+    write_graph_files(graph, out)
+    KnowledgeGraph(graph, dict(analysis_for(graph))).write_analysis(out, page=False)
+    return out
+
+
+def test_the_api_and_the_cli_agree_on_the_forecast(folder):
+    built = load(folder)
+    result = built.forecast(top=5)
+    assert result["parameters"]["until"] == 2015 and len(result["pairs"]) == 5
+    done = runner.invoke(app, ["forecast", str(folder), "--top", "5", "--json", "--no-write"])
+    assert done.exit_code == 0, done.output
+    listed = json.loads(done.stdout)
+    assert [(p["source"], p["target"], p["score"]) for p in listed] == \
+        [(p["source"], p["target"], p["score"]) for p in result["pairs"]]
+    assert set(listed[0]) >= {"source", "target", "score", "evidence"}
+    assert set(listed[0]["evidence"]) >= {"shared_neighbours", "source_growth", "target_growth", "clusters", "papers"}
+
+
+def test_the_cli_backtest_prints_the_protocol_table(folder):
+    done = runner.invoke(app, ["forecast", str(folder), "--until", "2010", "--top", "3"])
+    assert done.exit_code == 0, done.output
+    for method in ("kg forecast", "preferential attachment", "Adamic–Adar", "common neighbours"):
+        assert method in done.output
+    assert "backtest at 2010, horizon 3" in done.output and "met" in done.output
+    as_json = json.loads(runner.invoke(app, ["forecast", str(folder), "--until", "2010", "--json"]).stdout)
+    assert {r["method"] for r in as_json["rows"]} >= {"kg forecast", "common neighbours"}
+    assert as_json["rows"][0]["auc"] > 0.9
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--until", "2040"], "Error: --until: 2040 is outside what the papers allow: they run from 2000 to 2015"),
+    (["--until", "1990", "--horizon", "2"], "Error: --until: 1990 is outside"),
+])
+def test_the_cli_refuses_a_cut_off_outside_the_build(folder, args, message):
+    done = runner.invoke(app, ["forecast", str(folder), *args])
+    assert done.exit_code == 1 and done.output.startswith(message), done.output
+    assert "Traceback" not in done.output
+    gaps = runner.invoke(app, ["gaps", str(folder), *args])
+    assert gaps.exit_code == 1 and gaps.output.startswith(message), gaps.output
+
+
+def test_forecast_writes_the_report_section_and_the_page_view(tmp_path, folder):
+    import shutil
+
+    out = tmp_path / "copy"
+    shutil.copytree(folder, out)
+    with pytest.raises(ViewError, match="kg forecast"):
+        load(out).to_html(view="forecast")
+    done = runner.invoke(app, ["forecast", str(out), "--top", "4"])
+    assert done.exit_code == 0, done.output
+    assert "wrote" in done.output
+    built = load(out)
+    pairs = built.analysis["forecast"]["pairs"]
+    assert len(pairs) == 4
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Concepts likely to meet next" in markdown
+    assert pairs[0]["source"] in markdown and pairs[0]["target"] in markdown
+    assert "Concepts likely to meet next" in (out / "report.html").read_text(encoding="utf-8")
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["forecast"]["pairs"][0]["source"] == \
+        pairs[0]["source"]
+    page = built.to_html(view="forecast")
+    data = json.loads(page.split('id="kg-data">', 1)[1].split("</script>", 1)[0])
+    predicted = [e for e in data["edges"] if e[3] == 2]
+    assert len(predicted) == 4
+    ids = [n["id"] for n in data["nodes"]]
+    assert {(min(ids[e[0]], ids[e[1]]), max(ids[e[0]], ids[e[1]])) for e in predicted} == \
+        {(p["source"], p["target"]) for p in pairs}
+    source = data["nodes"][ids.index(pairs[0]["source"])]
+    assert source["info"]["meets"] and "score" in source["info"]["meets"][0]
+    again = runner.invoke(app, ["viz", str(out), "--view", "forecast", "--out", str(tmp_path / "f.html")])
+    assert again.exit_code == 0, again.output
+
+
+def test_corpus_text_is_escaped_where_the_forecast_lands():
+    hostile = "<img src=x onerror=alert(1)> | *x* \x1b[31m"
+    pair = {"source": "c:a", "target": "c:b", "source_name": hostile, "target_name": "b", "score": 0.5,
+            "evidence": {"shared_neighbours": [{"id": "c:n", "name": hostile, "with_source": 1, "with_target": 2}],
+                         "common_neighbours": 1,
+                         "source_growth": {"papers": 5, "recent": 3, "before": 1, "first_year": 2001},
+                         "target_growth": {"papers": 6, "recent": 3, "before": 1, "first_year": 2001},
+                         "clusters": {"source": {"id": 0, "label": hostile}, "target": {"id": 1, "label": "b"},
+                                      "bridges": True},
+                         "cosine": None, "papers": [{"id": "p1", "title": hostile, "year": 2005, "mentions": "c:a",
+                                                     "near_other": 1}]}}
+    analysis = {"forecast": {"parameters": {"until": 2010, "horizon": 3, "min_papers": 5},
+                             "counts": {"training": {"window": [2007, 2010]}}, "pairs": [pair]}}
+    from kg.report import _forecast_section, md_table
+
+    section = _forecast_section(analysis["forecast"])
+    table = md_table(section["header"], section["rows"])
+    assert "<img" not in table and "\\|" in table and "\x1b" not in table
+    from kg.cli.forecast import _pair_rows
+    from kg.escape import terminal_text
+
+    assert "\x1b" not in terminal_text(str(_pair_rows([pair])))
+
+
+def test_gaps_cli_lists_both_kinds_and_grades_them(folder):
+    done = runner.invoke(app, ["gaps", str(folder), "--top", "3", "--min-size", "3"])
+    assert done.exit_code == 0, done.output
+    assert "gaps between concept clusters" in done.output and "close concepts inside a cluster" in done.output
+    graded = runner.invoke(app, ["gaps", str(folder), "--until", "2010", "--min-size", "3", "--json"])
+    assert graded.exit_code == 0, graded.output
+    rows = json.loads(graded.stdout)["rows"]
+    assert set(rows) >= {"gaps", "random_same_sizes", "gap_ratio", "concept_gaps", "concept_gap_ratio"}
+
+
+# --- one real backtest: a slice of ACM-CR ---------------------------------------------------------------------
+
+
+def _acm_slice(limit_per_year: int = 400) -> list[dict]:
+    """ACM-CR papers of 2005–2016 with their author keywords, at most ``limit_per_year`` a year (file order)."""
+    kept, per_year = [], {}
+    for line in ACM.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        year = r.get("year")
+        if (isinstance(year, int) and 2005 <= year <= 2016 and r.get("abstract") and r.get("keyphrases")
+                and per_year.get(year, 0) < limit_per_year):
+            per_year[year] = per_year.get(year, 0) + 1
+            kept.append({"id": r["id"], "title": r.get("title") or "", "abstract": r["abstract"], "year": year,
+                         "keyphrases": r["keyphrases"]})
+    return kept
+
+
+@pytest.mark.slow
+def test_a_real_backtest_on_a_slice_of_acm_cr(tmp_path):
+    if not ACM.exists():
+        pytest.skip("../shared/data/acm_cr is not present")
+    path = tmp_path / "slice.jsonl"
+    rows = _acm_slice()
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    graph = keyphrase_graph(path)
+    papers = dated_mentions(graph)
+    assert len(papers) > 4000
+    result = backtest(papers, until=2012, horizon=3)  # its time is bench/bench_forecast.py's to measure
+    rows = {r["method"]: r for r in result["rows"]}
+    assert result["counts"]["positives"] > 100 and result["parameters"]["sample"] == result["counts"]["candidates"]
+    # measured: kg 0.724, preferential attachment 0.740, Adamic-Adar 0.720 (author keywords are sparse; on
+    # kg's own concepts of the full build kg leads, see the README): kg keeps up, it does not lead here
+    best_auc = max(r["auc"] for m, r in rows.items() if m != "kg forecast")
+    assert rows["kg forecast"]["auc"] >= 0.70
+    assert rows["kg forecast"]["auc"] >= best_auc - 0.03
+    assert all(p["evidence"]["shared_neighbours"] is not None for p in result["top"])
+
+
+def test_the_forecast_view_in_the_browser(folder, tmp_path):
+    """The page's forecast view in headless Chromium: dashed predicted links in the legend, a concept's
+    details list whom it is predicted to meet, no error, nothing fetched."""
+    from _browser import chromium, open_page, why_unavailable
+
+    if why_unavailable() is not None:
+        pytest.skip(str(why_unavailable()))
+    built = load(folder)
+    path = tmp_path / "forecast.html"
+    path.write_text(built.with_forecast(built.forecast(top=4)).to_html(view="forecast"), encoding="utf-8")
+    with chromium() as context:
+        page, log, _ = open_page(context, path)
+        try:
+            shown = page.evaluate("""[...document.querySelectorAll('#kg-shapes li')]
+                .filter(li => !li.hidden && getComputedStyle(li).display !== 'none').map(li => li.textContent.trim())""")
+            assert "predicted link (kg forecast)" in shown and "citation" not in shown
+            assert page.evaluate("kg.data.edges.filter(e => e[3] === 2).length") == 4
+            index = page.evaluate("kg.data.nodes.findIndex(n => n.info.meets)")
+            page.evaluate("k => kg.select(k)", index)
+            details = page.locator("#kg-details").inner_text()
+            assert "Likely to meet next (kg forecast)" in details and "score" in details
+            assert log.errors == [] and all(url.startswith("file:") for url in log.requests)
+        finally:
+            page.close()
