@@ -13,6 +13,7 @@ import pytest
 from kg.extract.candidates import candidate_phrases, find_candidates
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
+from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
 from kg.normalize.generic import generic_words, trim_filler
 from kg.normalize.names import _display_name, truecase_counts
@@ -83,11 +84,20 @@ def test_truecase_counts_skip_sentence_starts():
 
 
 def test_generic_concepts_are_common_lower_case_words_and_padded_phrases():
-    keys = {"feature", "theory", "query", "symmetry", "netflix", "inference", "brane", "crowdsourcing",
+    keys = {"feature", "theory", "query", "symmetry", "entropy", "netflix", "brane", "crowdsourcing",
             "supersymmetry", "explicit expression", "empirical comparison", "probabilistic framework",
-            "sentiment analysis", "social medium"}
-    assert generic_words(keys, names={"netflix"}) == {"feature", "theory", "query", "symmetry", "explicit expression",
-                                                      "empirical comparison", "probabilistic framework"}
+            "retrieval performance", "2+1 dimension", "sentiment analysis", "social medium", "extra dimension"}
+    assert generic_words(keys, names={"netflix"}) == {"feature", "theory", "query", "symmetry", "entropy",
+                                                      "explicit expression", "empirical comparison",
+                                                      "probabilistic framework", "retrieval performance", "2+1 dimension"}
+
+
+def test_names_ending_in_s_stay_whole_and_capital_plural_acronyms_expand():
+    assert concept_key("multinomial Naive Bayes") == "multinomial naive bayes"
+    assert concept_key("Navier-Stokes equations") == "navier stokes equation"
+    assert concept_key("paper mills") == "paper mill"
+    table = _Acronyms({"MOOC": "massive open online course"})
+    assert _expand("MOOCS", table) == _expand("MOOCs", table) == "massive open online course"
 
 
 def test_a_papers_top_concepts_hold_one_concept_per_idea():
@@ -257,12 +267,12 @@ def test_a_filler_word_after_an_expanded_acronym_goes_too():
 
 def test_the_leading_words_of_a_higher_ranked_name_are_no_second_concept_of_the_paper():
     papers = [Paper(p, "Text.", "T") for p in "ab"]
-    keyphrases = {"a": _kp("query performance prediction", "query performance", "relevance judgment"),
-                  "b": _kp("query performance", "relevance judgment")}
+    keyphrases = {"a": _kp("query intent prediction", "query intent", "relevance judgment"),
+                  "b": _kp("query intent", "relevance judgment")}
     _, mentions = normalize_concepts(papers, keyphrases)
     order = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
-    assert order == ["c:query performance prediction", "c:relevance judgment"]
-    assert [m.concept_id for m in mentions if m.paper_id == "b"][0] == "c:query performance"
+    assert order == ["c:query intent prediction", "c:relevance judgment"]
+    assert [m.concept_id for m in mentions if m.paper_id == "b"][0] == "c:query intent"
 
 
 def test_what_an_adverb_qualifies_is_no_part_of_the_concept():

@@ -28,6 +28,11 @@ _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
 _INSIDE = _START | {"VBG"}  # and contain these ("model checking games")
 
+# Comparatives that are part of a term's name before these words: "higher derivative gravity",
+# "higher spin fields", "lower bound" (not "higher accuracy").
+_ORDER_WORDS = frozenset({"higher", "lower"})
+_ORDERED = frozenset("derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds".split())
+
 STOP_WORDS = frozenset(
     """a about above across after again against all almost along already also although always am
     among an and another any anyone anything are around as at be became because become becomes been
@@ -54,7 +59,9 @@ GENERIC_MODIFIERS = frozenset(
     alternative arbitrary challenging comprehensive desired diverse flexible fundamental generic
     innovative interesting modern popular powerful practical prominent realistic satisfactory thorough
     overall respective accurate ubiquitous preliminary conventional efficient excellent based
-    so-called well-known high-quality future""".split()
+    so-called well-known high-quality future
+    original selected valuable commercial incoming corresponding real-world final usual unnecessary
+    meaningful relevant major past increased invited associated given additional resulting""".split()
 )
 
 
@@ -359,6 +366,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         return words[0][0] + offset, " ".join(w for _, w, _ in words)
 
     for i, (word, pos) in enumerate(tagged):
+        if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
+            pos = "JJ"
         if pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word):
             run.append((i, word, pos))
             continue

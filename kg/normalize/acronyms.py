@@ -94,7 +94,8 @@ class _Acronyms:
         return view
 
     def lookup(self, token: str, *, folded: bool = False, corpus: bool = True) -> str | None:
-        forms = (token, token[:-1]) if token.endswith("s") and len(token) > 2 else (token,)
+        plural = token.endswith("s") or (token.isupper() and token.endswith("S") and len(token) > 3)  # MOOCs, MOOCS
+        forms = (token, token[:-1]) if plural and len(token) > 2 else (token,)
         for form in forms:
             found = self.local.get(form) or (self.corpus.get(form) if corpus else None)
             if found:

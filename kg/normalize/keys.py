@@ -23,6 +23,10 @@ _NAMED_HEAD = re.compile(r"[A-Z][\w'’]*[\-‐‑‒–—]+[A-Z][a-z]+s$")
 # The same name written with a space ("Chern Simons"), when neither part is an English word.
 _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
+# Names that end in "s" and are no plurals, where the corpus writes them capitalized ("naive
+# Bayes", "Gibbs", "Navier Stokes"); written in lower case, "mills" and "jones" are plurals.
+_NAME_PLURALS = frozenset("bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins".split())
+
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
     series species status success thesis this us virus various bus axis chaos higgs""".split()
@@ -87,6 +91,8 @@ def concept_key(phrase: str) -> str:
     'llm'
     >>> concept_key("Yang–Mills"), concept_key("knowledge bases")
     ('yang mills', 'knowledge base')
+    >>> concept_key("multinomial Naive Bayes"), concept_key("paper mills")
+    ('multinomial naive bayes', 'paper mill')
     """
     text = unicodedata.normalize("NFKC", phrase)
     named = _named_head(text)
@@ -102,9 +108,14 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    if not named:
+    if not named and not _capitalized_name(last):
         words[-1] = singularize(words[-1])
     return " ".join(words)
+
+
+def _capitalized_name(word: str) -> bool:
+    """A capitalized name that ends in "s" and is no plural (:data:`_NAME_PLURALS`): "Bayes"."""
+    return word[:1].isupper() and word.casefold().strip(".") in _NAME_PLURALS
 
 
 def _named_head(text: str) -> bool:
