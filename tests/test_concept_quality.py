@@ -384,3 +384,31 @@ def test_the_events_of_scholarly_life_are_no_concepts():
     keys = {"1st workshop", "invited talk", "plenary session", "keynote", "online community",
             "conversational interaction system", "tutorial"}
     assert generic_words(keys) == {"1st workshop", "invited talk", "plenary session", "keynote", "tutorial"}
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("Mining Heterogeneous Information Networks: The next Frontier", ["Heterogeneous Information Networks", "next Frontier"]),
+    ("MONIC: Modeling and Monitoring Cluster Transitions", ["Modeling", "Cluster Transitions"]),
+    ("Models for Learning Sentence Representation with Context", ["Models", "Sentence Representation", "Context"]),
+    ("Probabilistic Models for Recommender Systems with Rich Contextual and Content Information",
+     ["Probabilistic Models", "Recommender Systems", "Content Information"]),
+    ("Bias in Conversational Search", ["Bias", "Conversational Search"]),
+    ("String Theory on Calabi-Yau Manifolds", ["String Theory", "Calabi-Yau Manifolds"]),
+    ("Training Data Selection for Machine Translation", ["Training Data Selection", "Machine Translation"]),
+])
+def test_title_case_hides_no_verb_or_adjective(title, expected):
+    found = [c.phrase for c in find_candidates("", title=title)]
+    assert found == expected
+
+
+def test_a_gerund_that_opens_a_clause_is_no_part_of_the_concept():
+    found = candidate_phrases("Recall improves by mining frequent patterns, with training data for learning "
+                              "sentence representations. The Ising model and privacy-preserving methods.")
+    assert found == ["frequent patterns", "training data", "sentence representations", "Ising model",
+                     "privacy-preserving methods"]
+    assert candidate_phrases("It is privacy-preserving; fine-tuning helps.") == ["fine-tuning"]
+
+
+def test_an_acronym_a_corpus_capitalizes_keeps_its_capitals():
+    assert _display_name("conversational ai system", Counter({"Conversational AI systems": 1}),
+                         truecase={"ai": (50, 0)}) == "conversational AI system"

@@ -78,7 +78,8 @@ _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)":
 # Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
 # addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t."),
 # formulas ("q=0,1,2,3", "ψ_q∈"; notation such as N=1 is checked first).
-_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$")
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
+                      r"|^[a-z]\.[a-z]$|[a-z]{2}\.[a-z]$|[a-z]{2}\.[a-z]+[A-Z]")  # "i.e", "theorem.e", "queries.visKWQL"
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
@@ -230,6 +231,36 @@ _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "fo
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
 
 
+def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A title-cased title's tags with each capitalized word the lexicon knows read as the lexicon
+    reads it: the tagger takes every capitalized word for a name ("Rich Contextual" as two proper
+    nouns, "Heterogeneous" as a name); unknown words ("MONIC", "Folksonomies") stay names.
+
+    Examples
+    --------
+    >>> [t for _, t in _title_case(tag("Models with Rich Contextual Information"))]
+    ['NNS', 'IN', 'JJ', 'JJ', 'NNP']
+    """
+    words = [w for w, _ in tagged if w[:1].isalpha() and len(w) > 3]
+    if not words or 2 * sum(w[:1].isupper() for w in words) < len(words) + 1:
+        return tagged
+    out = []
+    for word, pos in tagged:
+        if pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
+            low = word.lower()
+            known = word_class(low)
+            if known == "JJ" or (known is None and low.endswith(_TITLE_ADJECTIVE_ENDINGS)):
+                pos = "JJ"
+        elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP"):
+            pos = "NN"  # "Conversational Search", "Graph Embed"
+        out.append((word, pos))
+    return out
+
+
+# Endings of adjectives a lexicon may not know: "Contextual", "Heterogeneous", "Explainable".
+_TITLE_ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible")
+
+
 def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A title's tags with its first word read as a verb when it is the -ing form of one that
     heads the title ("Incorporating User Preferences into Click Models", "Exploiting Click-through
@@ -357,7 +388,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
                                                         and words[-2][2] in _START)):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
         while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START
-                         or (len(words) > 1 and _verbal_gerund(words[0][1], words[1][2]))):
+                         or (len(words) > 1 and _verbal_gerund(words[0][1], words[1][2]))
+                         or (len(words) > 1 and _gerund_clause(tagged, words[0][0], words[1][1]))):
             words.pop(0)  # a gerund that heads a verb phrase: "learning deterministic automata", "managing data"
         if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
             return None
@@ -385,7 +417,14 @@ def _bare_adjective(token: str) -> bool:
     if not dash or not head or not tail.isalpha():
         return False
     klass = _lexicon().get(tail)
+    if tail.endswith("ing") and (head in _NOUN_PREFIXES or head.rsplit("-", 1)[-1] in _NOUN_PREFIXES):
+        return False  # an activity: "fine-tuning", "pre-training", "re-ranking"
+    if klass is None and tail.endswith("ing") and len(head) > 3:
+        return True  # "privacy-preserving", "order-preserving"
     return klass in ("JJ", "VBN", "VBG") or (klass is None and tail.endswith(("ive", "ous", "able", "ible", "ant", "ent", "ic", "al")))
+
+
+_NOUN_PREFIXES = frozenset("self fine multi cross post semi super hyper meta auto pre co re de un".split())
 
 
 def _verbal_gerund(word: str, next_pos: str) -> bool:
@@ -396,6 +435,33 @@ def _verbal_gerund(word: str, next_pos: str) -> bool:
     if not low.endswith("ing"):
         return False
     return next_pos == "JJ" or (low not in _NOMINAL_GERUNDS and _lexicon().get(low) == "VBG")
+
+
+# Where an -ing word opens a clause of its own, its object after it ("for learning sentence
+# representations", "by mining frequent patterns", a title's "Mining Heterogeneous Information
+# Networks", "Modeling and Monitoring Cluster Transitions"), unless the next word makes a compound
+# with it ("training data", "learning rate", "clustering algorithms").
+_CLAUSE_OPENERS = frozenset({"for", "by", "via", "through", "towards", "toward", "and", ":", ".", ";"})
+_GERUND_COMPOUND_HEADS = frozenset(
+    """algorithm algorithms method methods approach approaches technique techniques framework frameworks
+    model models system systems rate rates function functions data set sets task tasks problem problems
+    process processes scheme schemes strategy strategies loss losses objective objectives""".split())
+
+
+def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
+    """Whether the -ing word at ``tagged[at]`` opens a clause whose object follows it: it starts
+    the text or a sentence, or follows one of :data:`_CLAUSE_OPENERS`, and ``after`` (the next
+    word) makes no compound with it."""
+    word = tagged[at][0].lower()
+    if not word.endswith("ing") or len(word) < 6 or after.lower() in _GERUND_COMPOUND_HEADS:
+        return False
+    if word_class(word) not in ("VBG", None) and word not in _NOMINAL_GERUNDS:
+        return False  # "string", "spring", "building"
+    stem = word[:-3]
+    if not any((word_class(f) or "").startswith(("VB", "NN")) or f in _VERBISH
+               for f in (stem, stem + "e", stem[:-1])):
+        return False  # no verb inside: "Ising", "Beijing"
+    return at == 0 or tagged[at - 1][0].lower() in _CLAUSE_OPENERS
 
 
 _ADVERB_PARTICLES = frozenset("through in out up down off on over back away".split())
@@ -430,7 +496,7 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
     ['Rotary Position Embeddings', 'RoPE', 'long-context large language models']
     """
     seen: dict[str, list] = {}
-    title_tags = _title_verb(tag(title)) if title else []
+    title_tags = _title_verb(_title_case(tag(title))) if title else []
     for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
         for start, phrase in _runs(part, max_words, offset):
             low = phrase.lower()

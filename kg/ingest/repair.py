@@ -195,7 +195,10 @@ _NOT_SENTENCES = frozenset("com org net edu gov mil int info biz io ai fm tv ly 
 # Journal abbreviations ("Phys.Rev.Lett."): one reference, not sentences.
 _ABBREVIATIONS = frozenset("Phys Nucl Math Mod Lett Rev Comm Commun Quant Grav Geom Ann Proc Teor Mat Fiz Theor Sov "
                            "Int Vol Acad Sci Suppl Progr Prog Jour".split())
-_MISSING_SPACE = re.compile(r"\.(?=[A-Z][a-z])")
+# The next sentence starts with a capital and a small letter ("graphs.DeepWalk") or with a name
+# written in camel case from a small letter ("queries.visKWQL", "software.useKit").
+_MISSING_SPACE = re.compile(r"\.(?=[A-Z][a-z]|[a-z]+[A-Z])")
+_CAMEL_AFTER = re.compile(r"[a-z]{3,}")  # the word before a camel-case name: a lower-case word
 _LEADING_WORD = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"\w*$")
 _DOTTED = re.compile(r"\w\.\w")
@@ -218,6 +221,8 @@ def space_sentences(text: str) -> str:
     'on graphs. DeepWalk is above. An efficient effort. We e.g.Node.js, 3.5, U.S.'
     >>> space_sentences("Visit Amazon.Com or www.Foo.Com in System.Text.Json; since 2016.The [1].We")
     'Visit Amazon.Com or www.Foo.Com in System.Text.Json; since 2016. The [1]. We'
+    >>> space_sentences("using example queries.visKWQL's editor; software.useKit offers; www.eBay.com; x.getName")
+    "using example queries. visKWQL's editor; software. useKit offers; www.eBay.com; x.getName"
     """
     if "." not in text:
         return text
@@ -231,6 +236,8 @@ def space_sentences(text: str) -> str:
         end = text.find(" ", at)
         left, right = text[start:at], text[at + 1:end if end != -1 else len(text)]
         word = _LEADING_WORD.match(right).group()  # type: ignore[union-attr]
+        if right[:1].islower() and not _CAMEL_AFTER.fullmatch(left.lstrip("([{<\"'")):
+            return "."  # iPhone.eBay, a.getName: no sentence before a camel-case word
         if word.lower() in _NOT_SENTENCES and not right[len(word):len(word) + 1].isalpha():
             return "."  # Amazon.Com, Robots.Txt
         if "@" in left + right or "://" in left or (left.lstrip("([{<\"'") + ".").lower().startswith("www."):

@@ -156,7 +156,7 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
         return word[:1].upper() + word[1:]  # unless the corpus writes it in lower case ("Information Retrieval research")
     if capital + lower >= 2:
         if 2 * capital > capital + lower:
-            return word[:1].upper() + word[1:]
+            return word.upper() if forms.get(word.upper()) else word[:1].upper() + word[1:]  # AI, not Ai
         if 5 * capital < capital + lower:
             return word
     return chosen
