@@ -412,3 +412,8 @@ def test_a_gerund_that_opens_a_clause_is_no_part_of_the_concept():
 def test_an_acronym_a_corpus_capitalizes_keeps_its_capitals():
     assert _display_name("conversational ai system", Counter({"Conversational AI systems": 1}),
                          truecase={"ai": (50, 0)}) == "conversational AI system"
+
+
+def test_number_words_and_symbols_stay_in_physics_names():
+    found = candidate_phrases("the O(3) nonlinear σ-model, T-duality of p-branes and eleven dimensional supergravity")
+    assert found == ["O(3) nonlinear σ-model", "T-duality", "p-branes", "eleven-dimensional supergravity"]

@@ -85,7 +85,9 @@ _DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
 # a dimension count before "dimensional" is part of the word: "(2+1) dimensional" as "(2+1)-dimensional",
 # "5 dimensional KK theory" as "5-dimensional KK theory", not "dimensional KK theory"
-_DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\d+|[b-zB-HJ-Z])\s+(?=[Dd]imensional\b)")
+_DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\d+|[b-zB-HJ-Z]"
+                        r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|lower))"
+                        r"\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 
 
@@ -182,7 +184,11 @@ _VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
 
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
-    ("degrades", "converges"), not the plural noun the tagger guesses."""
+    ("degrades", "converges"), not the plural noun the tagger guesses; a symbol or letter joined to
+    a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses."""
+    head, dash, tail = word.rpartition("-")
+    if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and (_lexicon().get(tail.lower()) or "").startswith("NN"):
+        return "NNS" if tail.endswith("s") and _lexicon().get(tail.lower()) == "NNS" else "NN"
     if word.islower() and word not in _lexicon() and word.endswith(_VERB_ENDINGS) and pos.startswith("NN"):
         return "VB"  # an unknown -ise/-ize/-ify word is a verb: "summarise", "vectorize"
     if pos != "NNS" or not word.islower() or word in _lexicon():
