@@ -417,3 +417,14 @@ def test_an_acronym_a_corpus_capitalizes_keeps_its_capitals():
 def test_number_words_and_symbols_stay_in_physics_names():
     found = candidate_phrases("the O(3) nonlinear σ-model, T-duality of p-branes and eleven dimensional supergravity")
     assert found == ["O(3) nonlinear σ-model", "T-duality", "p-branes", "eleven-dimensional supergravity"]
+
+
+def test_possessive_names_plural_after_of_and_participles_in_titles():
+    assert candidate_phrases("the two-graviton Green's function and the paper's results") == [
+        "two-graviton Green's function", "paper", "results"]
+    assert concept_key("bag of visual words") == "bag of visual words"
+    assert concept_key("elliptic genera") == "elliptic genus"
+    assert [c.phrase for c in find_candidates("", title="Matrix Factorization Revisited")] == ["Matrix Factorization"]
+    assert candidate_phrases("We discover comparable entities.") == ["comparable entities"]
+    assert candidate_phrases("A unified probabilistic model and an information theoretic view, unified probabilistic.") == [
+        "unified probabilistic model", "information theoretic view"]

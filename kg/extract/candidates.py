@@ -105,7 +105,30 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _in_context([(w, _notation_tag(w, t)) for w, t in tagged])
+    return _in_context(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))
+
+
+def _possessive_names(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A name's possessive before a noun as one proper noun, so the term keeps it: "Green's
+    function", "Gauss's law", "Newton's constant" (the tagger splits "Green", "'", "s").
+
+    Examples
+    --------
+    >>> _possessive_names([("Green", "NNP"), ("'", "POS"), ("s", "PRP"), ("function", "NN")])
+    [("Green's", 'NNP'), ('function', 'NN')]
+    """
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tagged):
+        word, pos = tagged[i]
+        if (pos == "NNP" and word[:1].isupper() and word[1:].islower() and i + 3 < len(tagged)
+                and tagged[i + 1][0] in ("'", "’") and tagged[i + 2][0] == "s" and tagged[i + 3][1] in _NOUN):
+            out.append((word + tagged[i + 1][0] + "s", "NNP"))
+            i += 3
+            continue
+        out.append((word, pos))
+        i += 1
+    return out
 
 
 _PLACEHOLDER = re.compile(r"Kgnotq[a-z]+")
@@ -257,6 +280,8 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             known = word_class(low)
             if known == "JJ" or (known is None and low.endswith(_TITLE_ADJECTIVE_ENDINGS)):
                 pos = "JJ"
+            elif known in ("VBN", "VBD"):
+                pos = "VBN"  # "Matrix Factorization Revisited", "Distributed Systems"
         elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP"):
             pos = "NN"  # "Conversational Search", "Graph Embed"
         out.append((word, pos))
@@ -390,12 +415,14 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
-        while words and not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
-                                                        and words[-2][2] in _START)):
+        while words and (not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
+                                                         and words[-2][2] in _START))
+                         or _final_adjective(words[-1][1])):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
         while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START
                          or (len(words) > 1 and _verbal_gerund(words[0][1], words[1][2]))
-                         or (len(words) > 1 and _gerund_clause(tagged, words[0][0], words[1][1]))):
+                         or (len(words) > 1 and _gerund_clause(tagged, words[0][0], words[1][1]))
+                         or (len(words) > 1 and words[1][2] == "JJ" and word_class(words[0][1].lower()) in ("VB", "VBP", "VBD"))):
             words.pop(0)  # a gerund that heads a verb phrase: "learning deterministic automata", "managing data"
         if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
             return None
@@ -415,6 +442,21 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     found = close()
     if found:
         yield found
+
+
+# -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
+_IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic polemic".split())
+
+
+def _final_adjective(word: str) -> bool:
+    """A phrase's last word that is an -ic adjective the tagger took for a noun: "unified
+    probabilistic", "information theoretic", "formal supersymmetric" (not "distance metric",
+    "heuristic", "geodesic", names such as "Arabic")."""
+    low = word.lower()
+    if low != word or not low.endswith("ic") or low.endswith("s") or low in _IC_NOUNS:
+        return False
+    known = _lexicon().get(low)
+    return known == "JJ" or (known is None and low.endswith(("ical", "istic", "etic", "morphic", "symmetric")))
 
 
 def _bare_adjective(token: str) -> bool:

@@ -39,7 +39,7 @@ _IRREGULAR = {
     "lives": "life", "knives": "knife", "shelves": "shelf", "appendices": "appendix",
     "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
     "radii": "radius", "nuclei": "nucleus", "foci": "focus", "loci": "locus",
-    "vortices": "vortex", "tori": "torus", "simplices": "simplex", "apices": "apex", "moduli": "modulus",
+    "vortices": "vortex", "tori": "torus", "genera": "genus", "simplices": "simplex", "apices": "apex", "moduli": "modulus",
 }
 
 
@@ -91,8 +91,8 @@ def concept_key(phrase: str) -> str:
     'llm'
     >>> concept_key("Yang–Mills"), concept_key("knowledge bases")
     ('yang mills', 'knowledge base')
-    >>> concept_key("multinomial Naive Bayes"), concept_key("paper mills")
-    ('multinomial naive bayes', 'paper mill')
+    >>> concept_key("multinomial Naive Bayes"), concept_key("paper mills"), concept_key("bag of visual words")
+    ('multinomial naive bayes', 'paper mill', 'bag of visual words')
     """
     text = unicodedata.normalize("NFKC", phrase)
     named = _named_head(text)
@@ -108,8 +108,8 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    if not named and not _capitalized_name(last):
-        words[-1] = singularize(words[-1])
+    if not named and not _capitalized_name(last) and "of" not in words[:-1]:
+        words[-1] = singularize(words[-1])  # "bag of words" names a bag
     return " ".join(words)
 
 

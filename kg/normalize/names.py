@@ -162,7 +162,7 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     return chosen
 
 
-_TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’][^\W\d_]{2}|$)")
+_TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’](?:s\b|[^\W\d_]{2})|$)")  # Green's, Bogomol'nyi
 _SENTENCE_END = frozenset(".!?:")
 
 
