@@ -124,7 +124,8 @@ class _Pairs:
 def _training_window(papers, start: int, until: int, horizon: int, *, min_papers: int, span: int, seed: int,
                      vectors, rows: int, rng: np.random.Generator):
     """Features at ``start`` and labels (pairs first joined in ``start + 1 … start + horizon``, never after
-    ``until``) of a sample of ``rows`` candidate pairs: every new link (at most half), then non-links at random."""
+    ``until``) of a sample of ``rows`` candidate pairs: every new link (at most half), then non-links at random,
+    and each pair's weight."""
     window = concept_window([p for p in papers if p[1] <= start], start, min_papers=min_papers, span=span,
                             seed=seed)
     pairs = _Pairs(window, aligned_vectors(window, vectors))
@@ -135,10 +136,26 @@ def _training_window(papers, start: int, until: int, horizon: int, *, min_papers
     positive = np.flatnonzero(labels)
     if len(positive) > rows // 2:
         positive = np.sort(rng.choice(positive, rows // 2, replace=False))
+    # non-links in two strata drawn half and half, weighted back to their share: those with a common neighbour
+    # (where the top of the ranking lies: more of them to learn from) and those without
     negative = np.flatnonzero(~labels)
-    negative = np.sort(rng.choice(negative, min(len(negative), rows - len(positive)), replace=False))
+    near = pairs.common[i[negative], j[negative]] > 0
+    budget = min(len(negative), rows - len(positive))
+    strata = (negative[near], negative[~near])
+    takes = [min(len(strata[0]), budget // 2)]
+    takes.append(min(len(strata[1]), budget - takes[0]))
+    takes[0] = min(len(strata[0]), budget - takes[1])  # what one stratum cannot fill, the other does
+    drawn, weights = [], []
+    for stratum, take in zip(strata, takes):
+        if take:
+            drawn.append(np.sort(rng.choice(stratum, take, replace=False)))
+            weights.append(np.full(take, len(stratum) / take))
+    negative = np.concatenate(drawn) if drawn else np.zeros(0, dtype=np.int64)
+    weight = np.concatenate(weights) if weights else np.zeros(0)
+    weight *= len(negative) / weight.sum() if weight.sum() else 1.0  # as many in all as the pairs drawn
     chosen = np.concatenate([positive, negative])
-    return window, pairs.features(i[chosen], j[chosen]), labels[chosen], int(labels.sum()), int(len(i))
+    return (window, pairs.features(i[chosen], j[chosen]), labels[chosen],
+            np.concatenate([np.ones(len(positive)), weight]), int(labels.sum()), int(len(i)))
 
 
 def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, rows: int):
@@ -149,13 +166,13 @@ def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed
     start = until - horizon
     first = min(p[1] for p in papers)
     rng = np.random.default_rng(seed)
-    features, labels, windows = [], [], []
+    features, labels, weights, windows = [], [], [], []
     latest = None
     for offset in range(WINDOWS):
         at = start - offset
         if offset and at <= first:  # an earlier window needs papers before it to describe its concepts
             break
-        window, x, y, new_links, candidates = _training_window(papers, at, until, horizon, min_papers=min_papers,
+        window, x, y, w, new_links, candidates = _training_window(papers, at, until, horizon, min_papers=min_papers,
                                                                span=span, seed=seed, vectors=vectors, rows=rows,
                                                                rng=rng)
         if offset == 0:
@@ -163,6 +180,7 @@ def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed
         if y.any() and not y.all():
             features.append(x)
             labels.append(y)
+            weights.append(w)
             windows.append([at, at + horizon])
     if not windows or windows[0][0] != start:
         raise OptionError("until", f"no concept pair met for the first time in {start + 1}–{until} among the "
@@ -172,7 +190,7 @@ def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed
     leaf = int(np.clip(len(y) // 1000, MIN_LEAF, 50))  # small corpora: leaves small enough to learn from
     model = HistGradientBoostingClassifier(**{**MODEL, "min_samples_leaf": leaf, "random_state": seed})
     with _threads(len(y)):
-        model.fit(x, y)
+        model.fit(x, y, sample_weight=np.concatenate(weights))
     return model, {"window": [start, until], **latest, "pairs": int(len(y)), "windows": windows}
 
 
