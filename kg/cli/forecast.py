@@ -109,7 +109,8 @@ def forecast(
                    _pair_rows(result["pairs"]), False)
     p, c = result["parameters"], result["counts"]
     warn(f"forecast from the papers up to {p['until']} for {p['until'] + 1}–{p['until'] + horizon}: "
-         f"{c['concepts']} concepts of {p['min_papers']}+ papers, {c['candidates']} pairs not yet joined; "
+         f"{c['concepts']} concepts of {p['min_papers']}+ papers, {c['candidates']} pairs not yet joined "
+         f"({c['near_synonyms']} of them two wordings of one idea, not listed); "
          f"{result['seconds']} s" + (f"; wrote {', '.join(files)}" if files else "")
          + f" (kg forecast {directory} --until {p['until'] - horizon} shows how such a forecast did before)")
 
