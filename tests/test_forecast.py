@@ -166,6 +166,14 @@ def test_the_shortlist_ranks_as_scoring_every_pair_does(corpus, monkeypatch):
     assert short["rows"] == full["rows"]
     assert [(p["source"], p["target"], p["score"]) for p in short["top"]] == \
         [(p["source"], p["target"], p["score"]) for p in full["top"]]
+    # capped too tight (30 pairs of the highest Adamic–Adar: the dense filler's, not the twins'): the ranking loses
+    # the twins, and the backtest says so (sampled pairs off the shortlist the model ranks above its 10th)
+    monkeypatch.setattr(forecast_module, "SHORTLIST_MOST", 30)
+    capped = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=6)
+    assert capped["counts"]["training"]["scored"] == 30
+    assert capped["rows"][0]["auc"] == full["rows"][0]["auc"]  # the AUC sample is scored in full
+    assert capped["rows"][0]["precision_at_3"] < 1.0
+    assert capped["counts"]["missed_by_shortlist"] >= 6
 
 
 def test_two_wordings_of_one_idea_are_not_listed_but_graded_both_ways(corpus):
