@@ -111,7 +111,7 @@ def forecast(
     warn(f"forecast from the papers up to {p['until']} for {p['until'] + 1}–{p['until'] + horizon}: "
          f"{c['concepts']} concepts of {p['min_papers']}+ papers, {c['candidates']} pairs not yet joined "
          f"({c['near_synonyms']} of them two wordings of one idea, not listed); "
-         f"{result['seconds']} s" + (f"; wrote {', '.join(files)}" if files else "")
+         f"{result['seconds']} s ({result['cpu_seconds']} CPU s)" + (f"; wrote {', '.join(files)}" if files else "")
          + f" (kg forecast {directory} --until {p['until'] - horizon} shows how such a forecast did before)")
 
 
@@ -126,10 +126,10 @@ def gaps(
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Concept clusters close in meaning but rarely linked (with the concepts and papers that bridge them), and
-    close concepts inside a cluster that no paper has joined. With --until YEAR: the gaps found then, graded by
-    how many of their pairs the papers of the next --horizon years linked, against random concept sets of the
-    same sizes.
+    """Concept clusters close in meaning but less linked than their sizes lead one to expect (with the concepts and
+    papers that bridge them), closest first, and close concepts inside a cluster that no paper has joined (two
+    wordings of one idea aside). With --until YEAR: the gaps found then, graded by how many of their pairs the
+    papers of the next --horizon years linked, against the cluster pairs most alike in size.
     """
     built, vectors = _build(directory)
     if until is not None:
