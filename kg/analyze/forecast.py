@@ -11,9 +11,15 @@ features of each pair, all computed from the papers published up to the cut-off 
   neighbours, Adamic–Adar, Jaccard, whether both are in one concept cluster and how densely
   their two clusters are linked, and the cosine of the concept vectors (when given).
 
-The model learns on an earlier window, features at ``T - horizon`` and as labels the pairs the
-papers of ``T - horizon + 1 … T`` mention together, and is then applied to the features at
-``T``. Nothing published after ``T`` is read (:func:`forecast` drops those papers first), so
+The model learns on three earlier windows, features at ``T - horizon``, ``T - horizon - 1`` and
+``T - horizon - 2`` and as labels the pairs the papers of the ``horizon`` years after each mention
+together (never a paper after ``T``), non-links drawn half with a common neighbour, half without,
+and weighted back to their share; it is then applied to the features at ``T``. Above
+``SHORTLIST_FROM`` candidate pairs it scores, for the ranking, a shortlist (pairs with a common
+neighbour, at most ``SHORTLIST_MOST`` of the highest Adamic–Adar, and the ``CLOSEST`` closest in
+meaning); the backtest scores its AUC sample in full and counts the sampled pairs the shortlist
+missed. Pairs that are two wordings of one idea
+(:func:`kg.analyze.cooccurrence.synonym_pairs`) are not listed. Nothing published after ``T`` is read (:func:`forecast` drops those papers first), so
 a forecast made at a past ``T`` can be checked against what happened: :func:`backtest` does so
 with the protocol of ``bench/bench_forecast.py`` (AUC on a seeded sample of candidate pairs,
 precision at 100 and 1,000 among all candidate pairs), for kg and the baselines
