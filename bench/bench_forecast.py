@@ -12,13 +12,21 @@ Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-
   precision at 100 and at 1,000 among **all** candidate pairs (exact; ties broken by pair order),
   for kg's forecast and each baseline (preferential attachment: product of paper counts;
   Adamic–Adar; common neighbours; cosine of concept vectors), all in the same run;
+* near-synonyms (two wordings of one idea: every word of one name in the other, or concept vectors
+  with cosine 0.85 or more; kg.analyze.cooccurrence.synonym_pairs) stay among the candidates of the
+  protocol's columns; the columns "without near-synonyms" set them aside for every method alike (kg's
+  forecast does not list them);
+* kg's model scores a shortlist for its ranking when there are over a million candidates (pairs with a
+  common neighbour, and the 100,000 closest in meaning); the AUC sample is scored in full, and the
+  sampled pairs off the shortlist that the model ranks above its 1,000th pair are counted ("missed");
 * the gaps (kg gaps) found at T, graded the same way: the share of their unlinked concept pairs
-  that papers of T+1 … T+H linked, against random concept sets of the same sizes.
+  that papers of T+1 … T+H linked, against the cluster pairs most alike in size (5 per gap); the
+  100 closest concept gaps against every unlinked pair inside a cluster.
 
 Run on a build folder (read only; nothing is written into it)::
 
-    .venv/bin/python bench/bench_forecast.py /work/builds/acm-full --until 2014 --horizon 3
-    .venv/bin/python bench/bench_forecast.py /work/builds/acm-full --until 2011 2014 2016 --horizon 3
+    .venv/bin/python bench/bench_forecast.py /work/builds/acm-v2 --until 2014 --horizon 3
+    .venv/bin/python bench/bench_forecast.py /work/builds/acm-v2 --until 2011 2014 2016 --horizon 3
     .venv/bin/python bench/bench_forecast.py /work/builds/hep-full --until 2000 --horizon 2 --json out.json
 
 Times are wall-clock on a possibly shared CPU; "forecast s" is kg's forecast (training included),
@@ -70,11 +78,19 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"\n## T = {until}, H = {args.horizon}: {c['concepts']} concepts, {c['candidates']:,} candidate pairs, "
               f"{c['positives']:,} positive (base rate {c['base_rate']:.4%}); trained on {c['training']['pairs']:,} "
               f"pairs of {c['training']['window'][0]} ({c['training']['new_links']:,} new links by "
-              f"{c['training']['window'][1]}); forecast {result['seconds']} s, total {result['total_seconds']} s\n")
+              f"{c['training']['window'][1]}; windows {c['training']['windows']}); scored {c['training']['scored']:,} "
+              f"pairs, missed by the shortlist {c['missed_by_shortlist']} of {c['off_shortlist_sampled']:,} sampled; "
+              f"{c['near_synonyms']:,} near-synonym pairs; forecast {result['seconds']} s (CPU "
+              f"{result['cpu_seconds']} s), total {result['total_seconds']} s\n")
         best = max(r["precision_at_1000"] for r in result["rows"] if r["method"] != "kg forecast")
+        plain = max(r["precision_at_1000_without_near_synonyms"] for r in result["rows"] if r["method"] != "kg forecast")
         rows = [[r["method"], r["auc"], r["precision_at_100"], r["precision_at_1000"],
-                 f"{r['precision_at_1000'] / best:.2f}×" if best else "-"] for r in result["rows"]]
-        print(md_table(["method", "AUC", "precision@100", "precision@1000", "p@1000 / best baseline"], rows))
+                 f"{r['precision_at_1000'] / best:.2f}×" if best else "-",
+                 r["precision_at_100_without_near_synonyms"], r["precision_at_1000_without_near_synonyms"],
+                 f"{r['precision_at_1000_without_near_synonyms'] / plain:.2f}×" if plain else "-"]
+                for r in result["rows"]]
+        print(md_table(["method", "AUC", "precision@100", "precision@1000", "p@1000 / best baseline",
+                        "p@100 w/o near-synonyms", "p@1000 w/o near-synonyms", "ratio w/o near-synonyms"], rows))
         print("\nkg's 10 best pairs at T (met: a paper of the horizon mentions both):")
         print(md_table(["source", "target", "score", "met", "shared neighbours"],
                        [[p["source_name"], p["target_name"], p["score"], "yes" if p["met"] else "no",
@@ -86,10 +102,11 @@ def main(argv: list[str] | None = None) -> dict:
                                 names=names)
             r = gaps["rows"]
             print(f"\ngaps at T (closeness by {gaps['parameters']['closeness']}, {gaps['seconds']} s): bridged share "
-                  f"{r['gaps']} vs random concept sets of the same sizes {r['random_same_sizes']} "
-                  f"(ratio {r['gap_ratio']}), every cluster pair {r['all_cluster_pairs']}; concept gaps "
-                  f"{r['concept_gaps']} vs every unlinked pair inside clusters {r['pairs_inside_clusters']} "
-                  f"(ratio {r['concept_gap_ratio']})")
+                  f"of the top {gaps['parameters']['top']} cluster gaps {r['gaps']} vs the cluster pairs alike in "
+                  f"size {r['cluster_pairs_same_sizes']} (ratio {r['gap_ratio']}); every cluster pair "
+                  f"{r['all_cluster_pairs']}; random concept sets of the same sizes {r['random_same_sizes']}; the "
+                  f"{gaps['parameters']['concept_gaps_graded']} closest concept gaps {r['concept_gaps']} vs every "
+                  f"unlinked pair inside clusters {r['pairs_inside_clusters']} (ratio {r['concept_gap_ratio']})")
             results[str(until)]["gaps"] = gaps
         sys.stdout.flush()
     if args.json:

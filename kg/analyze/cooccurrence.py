@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -31,11 +32,13 @@ from kg.errors import OptionError
 from kg.fastgraph import seeded_igraph
 from kg.graph import node_label
 
-__all__ = ["dated_mentions", "concept_window", "Window", "year_range", "check_until", "concept_names",
-           "cluster_labels", "aligned_vectors", "future_pairs", "MIN_PAPERS", "SPAN"]
+__all__ = ["check_counts", "dated_mentions", "concept_window", "Window", "year_range", "check_until", "concept_names",
+           "cluster_labels", "aligned_vectors", "future_pairs", "name_overlap", "synonym_pairs", "MIN_PAPERS",
+           "SPAN", "SYNONYM_COSINE"]
 
 MIN_PAPERS = 5  # papers up to the cut-off a concept needs to take part (the protocol's threshold)
 SPAN = 3  # years of "recent" papers in a concept's growth
+SYNONYM_COSINE = 0.85  # concept vectors this close: two wordings of one idea (synonym_pairs)
 
 DatedPapers = Sequence[tuple[str, int, Sequence[str]]]
 
@@ -61,6 +64,14 @@ def year_range(papers: DatedPapers) -> tuple[int, int] | None:
     """First and last year of ``papers`` (None when there are none)."""
     years = [year for _, year, _ in papers]
     return (min(years), max(years)) if years else None
+
+
+def check_counts(**values) -> None:
+    """Raises OptionError naming the first of ``values`` that is not a whole number of 1 or more (the options the
+    forecast and the gaps share: top, min_papers, min_size, sample, …)."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError(name, f"must be a whole number, 1 or more, not {value!r}")
 
 
 def check_until(papers: DatedPapers, until: int | None, horizon: int, *, backtest: bool) -> int:
@@ -168,8 +179,7 @@ def concept_window(papers: DatedPapers, until: int, *, min_papers: int = MIN_PAP
     seed : int
         Seed of the concept clusters.
     """
-    if isinstance(min_papers, bool) or not isinstance(min_papers, int) or min_papers < 1:
-        raise OptionError("min_papers", f"must be a whole number, 1 or more, not {min_papers!r}")
+    check_counts(min_papers=min_papers)
     seen = [(pid, year, tuple(sorted(set(concepts)))) for pid, year, concepts in papers if year <= until]
     seen.sort(key=lambda r: (r[1], r[0]))
     total: dict[str, int] = {}
@@ -283,3 +293,35 @@ def future_pairs(papers: DatedPapers, window: Window, horizon: int) -> sparse.cs
     found.sum_duplicates()
     found.data[:] = 1.0
     return found
+
+
+def name_overlap(concepts: Sequence[str]) -> np.ndarray:
+    """Share of the shorter name's words that the other name has too (``web search engine`` and
+    ``search engine``: 1; ``users interest`` and ``user interest``: 1, a plural ``s`` aside), for every pair of
+    ``concepts`` (ids ``c:name``)."""
+    vocabulary: dict[str, int] = {}
+    rows, cols = [], []
+    for i, concept in enumerate(concepts):
+        for word in {_singular(w) for w in re.findall(r"[a-z0-9]+", concept.split(":", 1)[-1].lower())}:
+            rows.append(i)
+            cols.append(vocabulary.setdefault(word, len(vocabulary)))
+    words = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                              shape=(len(concepts), max(len(vocabulary), 1)))
+    overlap = np.asarray((words @ words.T).todense(), dtype=np.float32)
+    sizes = np.maximum(np.asarray(words.sum(axis=1)).ravel(), 1.0)
+    return overlap / np.minimum.outer(sizes, sizes)
+
+
+def synonym_pairs(overlap: np.ndarray, cosine: np.ndarray | None) -> np.ndarray:
+    """Which pairs are two wordings of one idea rather than two ideas that may meet: every word of one name is in
+    the other (``name_overlap`` 1: ``search engine`` / ``Web search engine``) or their concept vectors are nearly
+    the same (``cosine`` ``SYNONYM_COSINE`` or more). A research strategist gains nothing from hearing that two
+    such names will "meet"."""
+    same = np.asarray(overlap) >= 1.0
+    if cosine is not None:
+        same = same | (np.asarray(cosine) >= SYNONYM_COSINE)
+    return same
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

@@ -11,13 +11,14 @@ import typer
 
 from kg.cli.root import app
 from kg.cli.backend import nx_backend, NxBackendOpt
-from kg.cli.flags import analysis_options, check_resolution, JsonOpt, LabelsOpt, output_folder, ResolutionOpt, SeedOpt
+from kg.cli.flags import (analysis_options, build_folder, check_resolution, JsonOpt, LabelsOpt, output_folder,
+                          ResolutionOpt, SeedOpt)
 from kg.cli.output import print_rows, reports_errors, show, show_backend_use, warn
 from kg.cli.neo4j import Neo4jConnection, DatabaseOpt, PasswordOpt, TimeoutOpt, UriOpt, UserOpt
 from kg.analyze.evolution import EQUAL_SLICES
 from kg.analyze.gds import ENGINES, GdsEngine
 from kg.api import load
-from kg.errors import GraphFileError, OptionError
+from kg.errors import OptionError
 from kg.export.push_record import read_push_record
 from kg.export.staging import check_target, folder_lock
 from kg.nxbackend import tally
@@ -68,9 +69,7 @@ def report(
             import graphdatascience  # noqa: F401
         except ImportError:
             raise OptionError("engine", "gds needs the graphdatascience client: pip install 'kg[gds]'") from None
-    if directory.is_file():  # a corpus file given where a build is expected: say so before any folder check
-        raise GraphFileError(f"{directory}: expected a kg build folder (the --out of kg build, holding graph.json), "
-                      f"not this file; to build one from it: kg build {directory} --out DIR")
+    build_folder(directory)
     target = output_folder(out) if out is not None else directory
     check_target(target)
     with folder_lock(target), folder_lock(directory):  # no build changes the graph while it is analyzed

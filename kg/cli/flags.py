@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from kg.defaults import MAX_RESOLUTION, METHODS, SCORINGS
-from kg.errors import InputError, KgError, OptionError
+from kg.errors import GraphFileError, InputError, KgError, OptionError
 
 
 def output_folder(path: Path) -> Path:
@@ -27,6 +27,15 @@ def output_folder(path: Path) -> Path:
             pass
     except OSError as exc:
         raise KgError(f"{path}: cannot write into this folder ({exc.strerror or exc})") from None
+    return path
+
+
+def build_folder(path: Path) -> Path:
+    """``path`` as the build folder a command reads (kg analyze, kg forecast, kg gaps): a corpus file given where
+    a build is expected is named as such before any folder check."""
+    if path.is_file():
+        raise GraphFileError(f"{path}: expected a kg build folder (the --out of kg build, holding graph.json), "
+                             f"not this file; to build one from it: kg build {path} --out DIR")
     return path
 
 

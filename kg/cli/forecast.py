@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,9 +12,8 @@ import typer
 from kg.analyze.forecast import HORIZON
 from kg.api import load
 from kg.cli.root import app
-from kg.cli.flags import JsonOpt, SeedOpt
+from kg.cli.flags import build_folder, JsonOpt, SeedOpt
 from kg.cli.output import print_rows, reports_errors, show, warn
-from kg.errors import GraphFileError
 from kg.export.staging import check_target, folder_lock
 from kg.vectors import load_concept_vectors
 
@@ -26,12 +26,8 @@ HorizonOpt = Annotated[int, typer.Option("--horizon", min=1, help="Years ahead."
 
 
 def _build(directory: Path):
-    if directory.is_file():
-        raise GraphFileError(f"{directory}: expected a kg build folder (the --out of kg build, holding graph.json), "
-                             f"not this file; to build one from it: kg build {directory} --out DIR")
-    built = load(directory)
-    vectors = load_concept_vectors(directory) if directory.is_dir() else None
-    return built, vectors
+    built = load(build_folder(directory))
+    return built, load_concept_vectors(directory) if directory.is_dir() else None
 
 
 def _names(rows: list[dict], limit: int = 3) -> str:
@@ -101,13 +97,11 @@ def forecast(
     files = []
     if write:
         check_target(directory)
-        with folder_lock(directory):  # no build changes the graph between the forecast and its writing
-            built, vectors = _build(directory)
-            result = built.forecast(horizon=horizon, top=top, seed=seed, vectors=vectors)
-            files = built.with_forecast(result).write_analysis(directory, page=False)
-    else:
+    with folder_lock(directory) if write else nullcontext():  # no build changes the graph before it is written
         built, vectors = _build(directory)
         result = built.forecast(horizon=horizon, top=top, seed=seed, vectors=vectors)
+        if write:
+            files = built.with_forecast(result).write_analysis(directory, page=False)
     if as_json:
         show(json.dumps(result["pairs"], ensure_ascii=True, indent=1))
     else:
@@ -115,8 +109,9 @@ def forecast(
                    _pair_rows(result["pairs"]), False)
     p, c = result["parameters"], result["counts"]
     warn(f"forecast from the papers up to {p['until']} for {p['until'] + 1}–{p['until'] + horizon}: "
-         f"{c['concepts']} concepts of {p['min_papers']}+ papers, {c['candidates']} pairs not yet joined; "
-         f"{result['seconds']} s" + (f"; wrote {', '.join(files)}" if files else "")
+         f"{c['concepts']} concepts of {p['min_papers']}+ papers, {c['candidates']} pairs not yet joined "
+         f"({c['near_synonyms']} of them two wordings of one idea, not listed); "
+         f"{result['seconds']} s ({result['cpu_seconds']} CPU s)" + (f"; wrote {', '.join(files)}" if files else "")
          + f" (kg forecast {directory} --until {p['until'] - horizon} shows how such a forecast did before)")
 
 
@@ -131,10 +126,10 @@ def gaps(
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Concept clusters close in meaning but rarely linked (with the concepts and papers that bridge them), and
-    close concepts inside a cluster that no paper has joined. With --until YEAR: the gaps found then, graded by
-    how many of their pairs the papers of the next --horizon years linked, against random concept sets of the
-    same sizes.
+    """Concept clusters close in meaning but less linked than their sizes lead one to expect (with the concepts and
+    papers that bridge them), closest first, and close concepts inside a cluster that no paper has joined (two
+    wordings of one idea aside). With --until YEAR: the gaps found then, graded by how many of their pairs the
+    papers of the next --horizon years linked, against the cluster pairs most alike in size.
     """
     built, vectors = _build(directory)
     if until is not None:
@@ -145,12 +140,15 @@ def gaps(
             return
         r = result["rows"]
         rows = [{"pairs": "top cluster gaps", "bridged share": r["gaps"]},
+                {"pairs": "cluster pairs alike in size (baseline)", "bridged share": r["cluster_pairs_same_sizes"]},
                 {"pairs": "random concept sets, same sizes", "bridged share": r["random_same_sizes"]},
                 {"pairs": "every cluster pair", "bridged share": r["all_cluster_pairs"]},
                 {"pairs": "top concept gaps", "bridged share": r["concept_gaps"]},
                 {"pairs": "every unlinked pair inside clusters", "bridged share": r["pairs_inside_clusters"]}]
-        warn(f"gaps found at {until}, graded by the papers of {until + 1}–{until + horizon}: ratio to random "
-             f"{r['gap_ratio']}, concept gaps to pairs inside clusters {r['concept_gap_ratio']}")
+        warn(f"gaps found at {until}, graded by the papers of {until + 1}–{until + horizon} (share of their unlinked "
+             f"concept pairs a paper joined): ratio to the cluster pairs alike in size {r['gap_ratio']}; the "
+             f"{result['parameters']['concept_gaps_graded']} closest concept gaps to every unlinked pair inside "
+             f"clusters {r['concept_gap_ratio']}")
         print_rows(["pairs", "bridged share"], rows, False)
         return
     result = built.gaps(top=top, min_size=min_size, seed=seed, vectors=vectors)
