@@ -203,11 +203,14 @@ def render_part(index: BuildIndex, part: ViewPart, *, view: str = "bipartite", t
 
 def _add_attributes(index: BuildIndex, graph: nx.MultiDiGraph, shown: nx.Graph) -> None:
     """Give the nodes of ``shown`` their attributes from ``index``, and give ``graph`` them and, for each
-    paper shown, the ``mentions`` its details list (:func:`kg.export.html.detail_concepts`) with those
-    concepts; ``shown`` keeps the ``community`` and ``centrality`` the view gave its nodes."""
+    paper shown, the ``mentions`` its details list (:func:`kg.export.html.detail_concepts`; with their
+    ``rank``, all the page reads of them) with those concepts; ``shown`` keeps the ``community`` and
+    ``centrality`` the view gave its nodes."""
     mentioned: dict[str, dict[str, dict]] = {}
-    for _, paper, concept, _, data in _mentions(index, [n for n in shown if graph.nodes[n].get("kind") == "paper"]):
-        mentioned.setdefault(paper, {})[concept] = data
+    for paper, concept, rank in index._rows(
+            "SELECT source, target, rank FROM edges WHERE kind = 'mentions' AND source IN "
+            "(SELECT value FROM json_each(?))", (json.dumps([n for n in shown if graph.nodes[n].get("kind") == "paper"]),)):
+        mentioned.setdefault(paper, {})[concept] = {} if rank is None else {"rank": rank}
     listed = [(paper, concept, concepts[concept]) for paper, concepts in mentioned.items()
               for concept in detail_concepts(concepts.items())]
     for node, data in index.nodes(set(shown) | {c for _, c, _ in listed}).items():
