@@ -222,4 +222,5 @@ def _add_attributes(index: BuildIndex, graph: nx.MultiDiGraph, shown: nx.Graph) 
             given = {key: mine[key] for key in ("community", "centrality") if key in mine}
             mine.update(data)
             mine.update(given)
-    graph.add_edges_from((paper, concept, "mentions", data) for paper, concept, data in listed if concept in graph)
+    graph.add_edges_from((paper, concept, "mentions", data) for paper, concept, data in listed
+                         if concept in graph and not graph.has_edge(paper, concept, "mentions"))
