@@ -183,7 +183,6 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
     return ViewPart(graph, _membership(index, graph), focus=centre, light=True)
 
 
-
 def render_part(index: BuildIndex, part: ViewPart, *, view: str = "bipartite", top: int | None = 2000,
                 min_weight: float = 0.0, community: int | None = None, depth: int = 1, size_by: str = "pagerank",
                 seed: int = SEED, title: str = "kg graph") -> str:
