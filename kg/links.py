@@ -18,7 +18,7 @@ import numpy as np
 from scipy import sparse
 
 from kg.identity import author_id
-from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, link_weight
+from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
 from kg.models import Mention, Paper
 from kg.vectors import nearest_neighbours
 
@@ -26,7 +26,6 @@ __all__ = ["related_edges", "link_weight", "incidence", "author_incidence", "SIM
            "RELATED_PARAMETERS", "AUTHOR_WEIGHT"]
 
 _DENSE_BYTES = 1 << 27
-RELATED_PARAMETERS = "related_parameters"  # graph attribute: how the related links were weighed
 
 
 def incidence(paper_ids: Sequence[str], concept_ids: Sequence[str],

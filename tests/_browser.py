@@ -72,17 +72,13 @@ def chromium(width: int = 1400, height: int = 900, *, loopback: bool = False):
             context.close()
 
 
-def open_page(context, path: Path, *, timeout_ms: int = 60_000):
-    """Open ``path`` with every request recorded and all but the page itself blocked.
-
-    Returns ``(page, log, seconds)`` where ``seconds`` is the time from navigation to
-    the page's ready signal (``window.kg.ready``, set after the first full drawing).
-    """
+def _recorded_page(context, allowed) -> tuple:
+    """A new page of ``context`` whose requests, console lines and errors go to a :class:`PageLog`, and
+    whose requests for URLs ``allowed`` refuses are blocked. Returns ``(page, log)``."""
     log = PageLog()
-    page_url = Path(path).resolve().as_uri()
 
     def route(r):
-        if r.request.url == page_url:
+        if allowed(r.request.url):
             r.continue_()
         else:
             r.abort()
@@ -93,6 +89,17 @@ def open_page(context, path: Path, *, timeout_ms: int = 60_000):
     page.on("console", lambda msg: (log.console.append(f"{msg.type}: {msg.text}"),
                                     log.errors.append(msg.text) if msg.type == "error" else None))
     page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
+    return page, log
+
+
+def open_page(context, path: Path, *, timeout_ms: int = 60_000):
+    """Open ``path`` with every request recorded and all but the page itself blocked.
+
+    Returns ``(page, log, seconds)`` where ``seconds`` is the time from navigation to
+    the page's ready signal (``window.kg.ready``, set after the first full drawing).
+    """
+    page_url = Path(path).resolve().as_uri()
+    page, log = _recorded_page(context, lambda url: url == page_url)
     page.goto(page_url, wait_until="load", timeout=timeout_ms)
     page.wait_for_function("() => window.kg && window.kg.ready !== null", timeout=timeout_ms, polling=50)
     seconds = page.evaluate("window.kg.ready") / 1000.0  # performance.now() counts from navigation start
@@ -118,22 +125,8 @@ def readable_labels(page) -> list[dict]:
 def open_served(context, url: str, *, timeout_ms: int = 60_000):
     """Open ``url`` of a running ``kg serve`` with every request recorded and any that would leave its
     origin blocked; wait until the page has drawn its view. Returns ``(page, log)``."""
-    log = PageLog()
-    origin = url.split("/", 3)[:3]
-    origin = "/".join(origin) + "/"
-
-    def route(r):
-        if r.request.url.startswith(origin):
-            r.continue_()
-        else:
-            r.abort()
-
-    page = context.new_page()
-    page.route("**/*", route)
-    page.on("request", lambda req: log.requests.append(req.url))
-    page.on("console", lambda msg: (log.console.append(f"{msg.type}: {msg.text}"),
-                                    log.errors.append(msg.text) if msg.type == "error" else None))
-    page.on("pageerror", lambda exc: log.errors.append(f"pageerror: {exc}"))
+    origin = "/".join(url.split("/", 3)[:3]) + "/"
+    page, log = _recorded_page(context, lambda wanted: wanted.startswith(origin))
     page.goto(url, wait_until="load", timeout=timeout_ms)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout_ms)
     return page, log

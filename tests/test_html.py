@@ -9,12 +9,14 @@ import json
 import re
 
 import networkx as nx
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from _html_graphs import synthetic_graph
 from kg.cli import app
 from kg.errors import ViewError
+from kg.export.forcelayout import EXACT_NODES, fruchterman_reingold
 from kg.export.html import layout_positions, render_html
 from kg.export.html_view import find_node, graph_view
 from kg.graphfile import graph_to_json
@@ -131,6 +133,25 @@ def test_layout_is_seeded_and_spread():
     assert first != layout_positions(g, seed=8)
     xs = [x for x, _ in first.values()]
     assert max(xs) - min(xs) > 500  # pixels: nodes are not piled on one spot
+
+
+@pytest.mark.parametrize("size", [60, 900])  # every pair repels / a sample of others repels (EXACT_NODES)
+def test_force_layout_puts_linked_nodes_together_and_is_seeded(size):
+    # two groups, each a ring with chords, joined by one edge; the nodes start mixed at random
+    half = size // 2
+    edges = [(g * half + i, g * half + (i + k) % half) for g in (0, 1) for i in range(half) for k in (1, 7)]
+    edges.append((0, half))
+    start = np.random.default_rng(3).uniform(-1, 1, size=(size, 2)) * np.sqrt(size)
+    pos = fruchterman_reingold(start, np.array(edges), seed=5)
+    assert np.array_equal(pos, fruchterman_reingold(start, np.array(edges), seed=5))
+    assert size <= EXACT_NODES or not np.array_equal(pos, fruchterman_reingold(start, np.array(edges), seed=6))
+    pick = np.random.default_rng(0).integers(0, size, size=(20_000, 2))
+    apart = np.hypot(*(pos[pick[:, 0]] - pos[pick[:, 1]]).T)
+    same = (pick[:, 0] < half) == (pick[:, 1] < half)
+    assert apart[~same].mean() > 1.15 * apart[same].mean()  # the two groups stand apart (igraph: 1.43 at 900)
+    linked = np.mean([np.hypot(*(pos[u] - pos[v])) for u, v in edges])
+    assert linked < 0.25 * apart.mean()  # linked nodes are near each other (igraph: 0.18, 0.04; at the start: 1)
+    assert np.isfinite(pos).all() and len({tuple(np.round(p, 3)) for p in pos}) == size
 
 
 def test_page_is_self_contained_and_deterministic(graph):

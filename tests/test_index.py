@@ -28,7 +28,8 @@ from kg.errors import GraphFileError, NodeNotFoundError
 from kg.export.html import render_html
 from kg.graphfile import load_graph
 from kg.index import INDEX_FILE, IndexDamagedError, IndexMissingError, open_index
-from kg.index.views import view_part
+from kg.index.read import _best_rows
+from kg.index.views import render_part, view_part
 from kg.index.write import write_index
 from kg.opened import load
 from kg.pipeline import BuildOptions, build, update
@@ -94,15 +95,23 @@ def test_semantic_search_equals_the_graph(acm):
     concepts = load_concept_vectors(out)
     rng = np.random.default_rng(7)
     queries = [matrix[3], matrix[120], rng.normal(size=matrix.shape[1])]
-    for query in queries:
+    for query, top in zip(queries, (10, 1, 60)):
         query = np.asarray(query, dtype=np.float32) / np.linalg.norm(query)
         slow = search(graph, query, papers=(ids, matrix), concepts=concepts, communities=analysis["communities"],
-                      top=10)
-        assert index.semantic_search(query, top=10) == slow
+                      top=top)
+        assert index.semantic_search(query, top=top) == slow
     text = graph.nodes[ids[5]]["title"]
     fast = load(out).search(text, top=8, embedder=HashEmbedder())
     assert fast == search_build(out, text, top=8, embedder=HashEmbedder())
     assert fast["papers"][0]["id"] == ids[5]
+
+
+def test_the_best_rows_come_in_the_order_of_a_full_stable_sort():
+    rng = np.random.default_rng(0)
+    for n in (1, 3, 50, 5000):
+        for count in (1, 4, 40, 6000):
+            scores = rng.integers(0, 9, n).astype(np.float32)  # many equal scores: ties by row
+            assert _best_rows(scores, count).tolist() == np.lexsort((np.arange(n), -scores))[:count].tolist()
 
 
 def test_concept_rankings_equal_the_graph(acm):
@@ -136,8 +145,7 @@ def test_pages_drawn_from_the_index_equal_the_pages_of_the_graph(acm):
         part = view_part(index, view=case.get("view", "bipartite"), community=case.get("community"),
                          focus=case.get("focus"), depth=case.get("depth", 1))
         assert part is not None, case
-        fast = render_html(part.graph, seed=seed, membership=part.membership,
-                           community_links=part.community_links, **{**case, "focus": part.focus})
+        fast = render_part(index, part, seed=seed, **{k: v for k, v in case.items() if k != "focus"})
         assert fast == render_html(graph, seed=seed, analysis=analysis, **case), case
     assert view_part(index, view="coauthors", community=0) is None
     assert view_part(index, community=0, min_weight=0.5) is None

@@ -8,6 +8,7 @@ The server is the real ``kg serve`` subprocess (tests/_served.py); the browser i
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -33,14 +34,27 @@ def _clean(log, server) -> None:
     assert log.console == [] or all(not c.startswith("error") for c in log.console)
 
 
+@contextmanager
+def _explorer(browser, server, query: str = "", ready: str = "communities:", *, clean: bool = True):
+    """The explorer opened at ``server.url + query`` and drawn (``ready``), as ``(page, log)``; on leaving,
+    every request must have gone to the server and nothing have been logged as an error (unless not
+    ``clean``: the test checks its log itself)."""
+    page, log = open_served(browser, server.url + query)
+    try:
+        _view(page, ready)
+        yield page, log
+        if clean:
+            _clean(log, server)
+    finally:
+        page.close()
+
+
 def _texts(page, selector: str) -> list[str]:
     return page.locator(selector).all_text_contents()
 
 
 def test_search_as_one_types_then_open_a_paper_and_its_neighbourhood(loopback_browser, server):
-    page, log = open_served(loopback_browser, server.url)
-    try:
-        _view(page, "communities:")
+    with _explorer(loopback_browser, server) as (page, _):
         page.click("#x-search")
         page.keyboard.type("spectral gra", delay=40)
         hit = page.locator("#x-results .x-hit", has_text="Spectral Graph Convolutions")
@@ -79,15 +93,10 @@ def test_search_as_one_types_then_open_a_paper_and_its_neighbourhood(loopback_br
         page.locator("#x-results .x-hit").first.wait_for()
         page.keyboard.press("Enter")
         _view(page, "paper:gnn-2019-oversmoothing")
-        _clean(log, server)
-    finally:
-        page.close()
 
 
 def test_a_concept_shows_its_papers_over_time_and_its_companions(loopback_browser, server):
-    page, log = open_served(loopback_browser, server.url + "?paper=" + SPECTRAL)
-    try:
-        _view(page, f"paper:{SPECTRAL}")
+    with _explorer(loopback_browser, server, "?paper=" + SPECTRAL, f"paper:{SPECTRAL}") as (page, _):
         chip = page.locator("#x-side .x-chips a").first
         name = chip.text_content()
         chip.click()
@@ -101,15 +110,10 @@ def test_a_concept_shows_its_papers_over_time_and_its_companions(loopback_browse
         assert _texts(page, "#x-side .x-chips a") == [f"{c['name']} {c['count']}" for c in answer["cooccurring"]]
         assert page.locator("#x-side .x-papers li").count() == len(answer["papers"])
         assert page.evaluate("kgx.network.body.nodeIndices.length") == len(answer["cooccurring"]) + 1
-        _clean(log, server)
-    finally:
-        page.close()
 
 
 def test_from_the_overview_into_a_community_and_back(loopback_browser, server):
-    page, log = open_served(loopback_browser, server.url)
-    try:
-        _view(page, "communities:")
+    with _explorer(loopback_browser, server, clean=False) as (page, log):
         overview = server.json("/api/communities")
         rows = page.locator("#x-side .x-communities li")
         assert rows.count() == len(overview["communities"]) >= 2
@@ -152,14 +156,10 @@ def test_from_the_overview_into_a_community_and_back(loopback_browser, server):
         assert "no paper with id 'no-such-paper'" in page.locator("#x-side .x-error").text_content()
         assert page.locator("#x-crumbs a.x-overview").is_visible()
         assert log.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
-    finally:
-        page.close()
 
 
 def test_the_year_range_filters_every_view_and_stays_in_the_address(loopback_browser, server):
-    page, log = open_served(loopback_browser, server.url)
-    try:
-        _view(page, "communities:")
+    with _explorer(loopback_browser, server) as (page, _):
         page.fill("#x-year-from", "2019")
         page.fill("#x-year-to", "2021")
         page.click("#x-year-apply")
@@ -183,15 +183,10 @@ def test_the_year_range_filters_every_view_and_stays_in_the_address(loopback_bro
         page.click("#x-year-all")
         _view(page, f"community:{ranged[0]['id']}")
         assert "from=" not in page.url and page.locator("#x-crumbs .x-range").count() == 0
-        _clean(log, server)
-    finally:
-        page.close()
 
 
 def test_hostile_titles_ids_and_links_are_shown_as_text(loopback_browser, server):
-    page, log = open_served(loopback_browser, server.url)
-    try:
-        _view(page, "communities:")
+    with _explorer(loopback_browser, server) as (page, _):
         page.click("#x-search")
         page.keyboard.type("evil quoted", delay=30)
         hit = page.locator("#x-results .x-hit .x-title").first
@@ -217,6 +212,3 @@ def test_hostile_titles_ids_and_links_are_shown_as_text(loopback_browser, server
         assert hrefs and all(h.startswith(server.url) or h.startswith("https://") for h in hrefs), hrefs
         assert page.evaluate("window.__kgPwned") is None
         assert page.evaluate("document.querySelectorAll('#x-side img, #x-side svg, #x-crumbs img').length") == 0
-        _clean(log, server)
-    finally:
-        page.close()

@@ -19,7 +19,6 @@ document vectors alone (``embedding``).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 
@@ -29,8 +28,8 @@ import numpy as np
 from kg.citations import citers, reference_keys
 from kg.defaults import RELATED_BY
 from kg.errors import NodeNotFoundError, OptionError
-from kg.links import AUTHOR_WEIGHT, CANDIDATE_DF, RELATED_PARAMETERS, SIMILARITY_WEIGHT, link_weight
-from kg.linkweight import cosines
+from kg.linkweight import (AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, citation, cosines, related_parameters,
+                           score_related)
 
 __all__ = ["find_paper", "related_papers", "related_by", "RELATED_BY"]
 
@@ -89,7 +88,7 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
     if graph.nodes.get(paper, {}).get("kind") != "paper":
         raise NodeNotFoundError(f"no paper with id {paper!r}; see papers.csv for ids")
     n_papers = len(_papers(graph))
-    params = _build_parameters(graph)
+    params = related_parameters(graph.graph)
     weight = float(params.get("similarity_weight", SIMILARITY_WEIGHT))
     by_author = float(params.get("author_weight", AUTHOR_WEIGHT))
     min_shared = int(params.get("min_shared", 0))
@@ -115,34 +114,13 @@ def related_papers(graph: nx.MultiDiGraph, paper: str, *, top: int = 10,
                 candidates.setdefault(other, [])
     cosine = _cosines(vectors, paper, candidates) if weight > 0 else {}
     authors = _shared_authors(graph, paper, n_papers) if cosine and by_author > 0 else {}
-    rows = []
-    for other, shared in candidates.items():
-        link = ("both" if other in cites and other in cited_by else "cites" if other in cites
-                else "cited by" if other in cited_by else None)
-        if len(shared) < min_shared and not link:
-            continue
-        shared = sorted(shared, key=lambda c: (-idf[c], c))
-        score = link_weight([idf[c] for c in shared], n_papers, cosine=cosine.get(other, 0.0),
-                            cited=link is not None, shared_authors_idf=authors.get(other, ()),
-                            similarity_weight=weight, author_weight=by_author)
-        if score <= 0:
-            continue
-        rows.append({"id": other, "title": graph.nodes[other].get("title", ""), "score": score,
-                     "shared": shared, "citation": link})
+    rows = [{"id": other, "title": graph.nodes[other].get("title", ""), "score": score, "shared": shared,
+             "citation": link}
+            for score, other, shared, link in score_related(
+                candidates, idf, n_papers, cites=cites, cited_by=cited_by, cosine=cosine, shared_authors=authors,
+                min_shared=min_shared, similarity_weight=weight, author_weight=by_author)]
     rows.sort(key=lambda r: (-r["score"], r["id"]))
     return rows[:top]
-
-
-def _build_parameters(graph: nx.MultiDiGraph) -> dict:
-    """How the build weighed its links (:data:`kg.graph.RELATED_PARAMETERS`), else its options."""
-    for key in (RELATED_PARAMETERS, "parameters"):
-        try:
-            params = json.loads(graph.graph.get(key) or "null")
-        except (TypeError, ValueError):
-            continue
-        if isinstance(params, dict):
-            return params
-    return {}
 
 
 def _shared_authors(graph: nx.MultiDiGraph, paper: str, n_papers: int) -> dict[str, list[float]]:
@@ -220,10 +198,8 @@ def related_by(graph: nx.MultiDiGraph, paper: str, *, by: str = "concepts", top:
     cites = {v for _, v, k in graph.out_edges(paper, keys=True) if k == "cites"}
     cited_by = {u for u, _, k in graph.in_edges(paper, keys=True) if k == "cites"}
     for row in rows:
-        other = row["id"]
-        row["title"] = graph.nodes[other].get("title", "")
-        row["citation"] = ("both" if other in cites and other in cited_by else "cites" if other in cites
-                           else "cited by" if other in cited_by else None)
+        row["title"] = graph.nodes[row["id"]].get("title", "")
+        row["citation"] = citation(row["id"], cites, cited_by)
     rows.sort(key=lambda r: (-r["score"], -r.get("salton", 0.0), r["id"]))
     return [{k: row[k] for k in ("id", "title", "score", "salton", "shared", "citation") if k in row}
             for row in rows[:top]]

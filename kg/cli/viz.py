@@ -13,8 +13,7 @@ from kg.cli.coauthors import warn_coauthor_cap
 from kg.cli.opening import note, opened
 from kg.cli.output import reports_errors, show
 from kg.atomic import atomic_write
-from kg.export.html import render_html
-from kg.index.views import view_part
+from kg.index.views import render_part, view_part
 
 
 @app.command()
@@ -55,9 +54,8 @@ def viz(
     part = None if build.index is None else view_part(build.index, view=view, community=community, focus=focus,
                                                       depth=depth, min_weight=min_weight)
     if part is not None:  # the part of the graph this view draws, read from the index
-        options["focus"] = part.focus
-        page = render_html(part.graph, seed=build.settings()["seed"] if seed is None else seed,
-                           membership=part.membership, community_links=part.community_links, **options)
+        del options["focus"]  # the part knows the node it names
+        page = render_part(build.index, part, seed=build.settings()["seed"] if seed is None else seed, **options)
     else:
         if view == "coauthors":
             warn_coauthor_cap(build.graph)

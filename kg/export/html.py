@@ -3,8 +3,8 @@
 The page inlines vis-network 9.1.2 (the copy pyvis ships), kg's own script and
 style, and the graph as JSON; it loads no fonts, images or scripts from anywhere
 and a Content-Security-Policy forbids it to connect anywhere. Node positions are
-precomputed here with seeded Fruchterman–Reingold layouts (igraph), so physics
-stays off and a 5,000-node view is interactive at once. The layout is a map:
+precomputed here with seeded Fruchterman–Reingold layouts (:mod:`kg.export.forcelayout`,
+NumPy), so physics stays off and a 5,000-node view is interactive at once. The layout is a map:
 each community gets its own region (see :func:`layout_positions`).
 
 Every string from the corpus travels inside a ``<script type="application/json">``
@@ -23,20 +23,21 @@ import base64
 import hashlib
 import html
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
 import networkx as nx
 import numpy as np
 
-from kg.fastgraph import seeded_igraph
 from kg.defaults import SEED
 from kg.escape import script_json
+from kg.export.forcelayout import fruchterman_reingold
 from kg.export.html_view import SIZE_BY, VIEWS, graph_view
 from kg.graph import node_label
 from kg.identifiers import paper_link
+from kg.visnetwork import vis_network_folder
 
-__all__ = ["render_html", "view_payload", "layout_positions", "VIEWS", "SIZE_BY"]
+__all__ = ["render_html", "render_view", "view_payload", "detail_concepts", "layout_positions", "VIEWS", "SIZE_BY"]
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
            "#9c755f", "#17becf", "#bcbd22", "#8c6d31", "#637939", "#d6616b", "#7b4173", "#3182bd",
@@ -47,24 +48,20 @@ _EXCERPT = 280
 
 
 def _force(view: nx.Graph, nodes: list, seed: int, weighted: bool = False) -> np.ndarray:
-    """Seeded Fruchterman–Reingold coordinates of ``nodes`` (igraph), centred on 0."""
-    import igraph as ig  # igraph: only for the page's layout
-
+    """Seeded Fruchterman–Reingold coordinates of ``nodes`` (:mod:`kg.export.forcelayout`), centred on 0."""
     n = len(nodes)
     if n == 1:
         return np.zeros((1, 2))
     index = {node: i for i, node in enumerate(nodes)}
     pairs = [(index[u], index[v], float(d.get("weight", 1) or 0)) for u, v, d in view.edges(nodes, data=True)
              if u in index and v in index]
-    g = ig.Graph(n=n, edges=[(a, b) for a, b, _ in pairs])
     start = np.random.default_rng(seed).uniform(-1, 1, size=(n, 2)) * math.sqrt(n)
     weights = None
     if weighted and pairs:
         top = max(w for _, _, w in pairs) or 1.0
-        weights = [0.2 + 4.8 * math.sqrt(max(w, 0.0) / top) for _, _, w in pairs]
-    with seeded_igraph(seed):
-        coords = np.asarray(g.layout_fruchterman_reingold(seed=start.tolist(), niter=500, weights=weights).coords,
-                            dtype=float)
+        weights = np.array([0.2 + 4.8 * math.sqrt(max(w, 0.0) / top) for _, _, w in pairs])
+    coords = fruchterman_reingold(start, np.array([(a, b) for a, b, _ in pairs], dtype=np.int64).reshape(-1, 2),
+                                  weights, niter=500, seed=seed)
     return coords - coords.mean(axis=0)
 
 
@@ -190,10 +187,10 @@ def _excerpt(text: str, limit: int = _EXCERPT) -> str:
     return cut + "…"
 
 
-def _top_concepts(graph: nx.MultiDiGraph, paper: str, limit: int = 6) -> list[str]:
-    mentioned = [(d.get("rank", 0), c) for _, c, k, d in graph.out_edges(paper, keys=True, data=True)
-                 if k == "mentions"]
-    return [node_label(graph.nodes[c], c) for _, c in sorted(mentioned)[:limit]]
+def detail_concepts(mentions: Iterable[tuple[str, Mapping]], limit: int = 6) -> list[str]:
+    """The concepts a paper's details on the page list, of its ``mentions`` (concept id, edge attributes):
+    the ``limit`` best ranked."""
+    return [c for _, c in sorted((d.get("rank", 0), c) for c, d in mentions)[:limit]]
 
 
 def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
@@ -211,7 +208,8 @@ def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
             "year": data.get("year"),
             "venue": data.get("venue"),
             "authors": authors[:4] + (["et al."] if len(authors) > 4 else []),
-            "concepts": _top_concepts(graph, node),
+            "concepts": [node_label(graph.nodes[c], c) for c in detail_concepts(
+                (c, d) for _, c, k, d in graph.out_edges(node, keys=True, data=True) if k == "mentions")],
             "abstract": _excerpt(data.get("abstract", "")),
             "link": paper_link(node, data),
         }
@@ -344,8 +342,7 @@ def _asset(name: str) -> str:
 
 
 def _vis_network() -> str:
-    return (resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2" / "vis-network.min.js").read_text(
-        encoding="utf-8")
+    return (vis_network_folder() / "vis-network.min.js").read_text(encoding="utf-8")
 
 
 def _script_text(code: str) -> str:
@@ -412,6 +409,12 @@ def render_html(
                        focus=focus, depth=depth, size_by=size_by, seed=seed, resolution=resolution,
                        analysis=analysis, communities=communities, community_labels=community_labels,
                        membership=membership, community_links=community_links)
+    return render_view(graph, shown, seed=seed, title=title)
+
+
+def render_view(graph: nx.MultiDiGraph, shown: nx.Graph, *, seed: int = SEED, title: str = "kg graph") -> str:
+    """The page of a view already chosen: ``shown`` is a :func:`kg.export.html_view.graph_view` result over
+    ``graph`` (:func:`render_html` is the two together)."""
     payload = view_payload(graph, shown, seed=seed, title=title)
     scripts = [_script_text(_vis_network()), _script_text(_asset("graph.js"))]
     csp = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "

@@ -178,6 +178,24 @@ def _linked_top(view: nx.Graph, scores: dict[str, float], top: int, first: str |
     return [n for n in ranked if n in kept]
 
 
+def _induced(view: nx.Graph, nodes) -> nx.Graph:
+    """``view.subgraph(nodes).copy()``, in ``view``'s order of nodes and edges, built directly: NetworkX's
+    filtered views check every node and neighbour through a view object (seconds on a 10,000-node view).
+    ``view`` itself when ``nodes`` are all of it (its callers own it)."""
+    keep = set(nodes)
+    if len(keep) == view.number_of_nodes() and all(n in keep for n in view):
+        return view
+    out = view.__class__()
+    out.graph.update(view.graph)
+    out.add_nodes_from((n, d.copy()) for n, d in view.nodes(data=True) if n in keep)
+    done: set = set()  # an undirected edge is added once, from the end that comes first
+    for u, near in view.adj.items():
+        if u in keep:
+            out.add_edges_from((u, v, d.copy()) for v, d in near.items() if v in keep and v not in done)
+            done.add(u)
+    return out
+
+
 def _names(data: dict) -> set[str]:
     names = {str(data.get(key) or "").casefold() for key in ("label", "name", "acronym", "title")}
     return names | {str(alias).casefold() for alias in data.get("aliases") or []}
@@ -408,7 +426,7 @@ def graph_view(
         if not 0 <= community < len(labels):
             raise ViewError("community", f"{community} does not exist; the graph has communities "
                             f"0 to {len(labels) - 1} (see report.md)")
-        shown = shown.subgraph(n for n in shown if membership.get(n) == community).copy()
+        shown = _induced(shown, (n for n in shown if membership.get(n) == community))
     focus_id = None
     if focus is not None:
         focus_id = find_node(shown, graph, focus)
@@ -425,7 +443,7 @@ def graph_view(
     else:
         scores = _centrality(shown, size_by, seed)
     if top and shown.number_of_nodes() > top:
-        shown = shown.subgraph(_linked_top(shown, scores, top, focus_id)).copy()
+        shown = _induced(shown, _linked_top(shown, scores, top, focus_id))
     if view == "concepts":
         shown = _strongest_links(shown, CONCEPT_LINKS)
     elif view == "communities":

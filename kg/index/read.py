@@ -30,12 +30,13 @@ import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from kg.errors import NodeNotFoundError, OptionError
 from kg.index.schema import INDEX_FILE, INDEX_VERSION, RANKED_CONCEPTS, IndexDamagedError, IndexMissingError
-from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, cosines, link_weight
+from kg.linkweight import AUTHOR_WEIGHT, CANDIDATE_DF, SIMILARITY_WEIGHT, citation, cosines, link_weight, score_related
 from kg.vectors import CONCEPT_VECTORS_FILE, VECTORS_FILE
 
 __all__ = ["BuildIndex", "open_index"]
@@ -123,7 +124,7 @@ class BuildIndex:
         self.meta = meta
         self._db = db
         self._lock = threading.Lock()
-        self._vectors: dict[str, tuple[list, np.ndarray] | None] = {}
+        self._vectors: dict[str, np.ndarray | None] = {}
 
     def __repr__(self) -> str:
         return f"<BuildIndex {self.folder}: {self.meta.get('papers')} papers, {self.meta.get('concepts')} concepts>"
@@ -152,6 +153,18 @@ class BuildIndex:
         found = self._rows("SELECT attrs FROM nodes WHERE id = ?", (node,))
         return json.loads(found[0][0]) if found else None
 
+    def _node_of_kind(self, node: str, kind: str) -> dict:
+        """The attributes of ``node``, a ``kind`` (else :class:`~kg.errors.NodeNotFoundError`)."""
+        data = self._attrs(node)
+        if data is None or data.get("kind") != kind:
+            raise NodeNotFoundError(f"no {kind} with id {node!r}")
+        return data
+
+    def _with_community(self, table: str, columns: Sequence[str], node: str) -> tuple:
+        """``columns`` of ``node``'s row of ``table`` (``papers`` or ``concepts``), then its community's label."""
+        return self._rows(f"SELECT {', '.join(f't.{c}' for c in columns)}, m.label FROM {table} t "
+                          "LEFT JOIN communities m ON m.id = t.community WHERE t.id = ?", (node,))[0]
+
     def nodes(self, ids: Iterable[str]) -> dict[str, dict]:
         """Node id -> its attributes (as in ``graph.json``) for the ids the build has, in the graph's order."""
         return {n: json.loads(a) for n, a in self._rows(
@@ -175,15 +188,14 @@ class BuildIndex:
             sql += f" LIMIT {int(limit)}"
         return [{"id": i, "title": t, "year": y, "community": c} for i, t, y, c in self._rows(sql, args)]
 
-    def _vector_matrix(self, kind: str) -> tuple[list, np.ndarray] | None:
-        """(node id or None per row, memory-mapped float16 matrix) of ``kind``'s vectors, else None."""
+    def _vector_matrix(self, kind: str) -> np.ndarray | None:
+        """The memory-mapped float16 matrix of ``kind``'s vectors (checked against the index), else None."""
         if kind not in self._vectors:
-            table, name, count = (("papers", VECTORS_FILE, "paper_vectors") if kind == "paper"
-                                  else ("concepts", CONCEPT_VECTORS_FILE, "concept_vectors"))
+            name, count = ((VECTORS_FILE, "paper_vectors") if kind == "paper"
+                           else (CONCEPT_VECTORS_FILE, "concept_vectors"))
             rows = self.meta.get(count)
-            if rows is None:
-                self._vectors[kind] = None
-            else:
+            matrix = None
+            if rows is not None:
                 path = os.path.join(self.folder, name)
                 try:
                     matrix = np.load(path, mmap_mode="r", allow_pickle=False)
@@ -192,11 +204,17 @@ class BuildIndex:
                 if matrix.ndim != 2 or matrix.shape[0] != rows:
                     raise IndexDamagedError(f"{path} has {matrix.shape[0] if matrix.ndim else 0} rows, the index "
                                             f"{rows}: they are out of step; kg report {self.folder} writes it again")
-                ids: list = [None] * rows
-                for node, row in self._rows(f"SELECT id, vector FROM {table} WHERE vector IS NOT NULL"):
-                    ids[row] = node
-                self._vectors[kind] = (ids, matrix)
+            self._vectors[kind] = matrix
         return self._vectors[kind]
+
+    def _vector_rows(self, kind: str, rows: Sequence[int] | None = None) -> dict[int, str]:
+        """Vector row -> node id, for ``rows`` (default: every row that belongs to a node)."""
+        table = "papers" if kind == "paper" else "concepts"
+        if rows is None:
+            return {row: node for node, row in self._rows(f"SELECT id, vector FROM {table} WHERE vector IS NOT NULL")}
+        return {row: node for node, row in self._rows(
+            f"SELECT id, vector FROM {table} WHERE vector IN (SELECT value FROM json_each(?))",
+            (json.dumps([int(r) for r in rows]),))}
 
     # --- the build as a whole ------------------------------------------------------------
 
@@ -245,27 +263,30 @@ class BuildIndex:
         wanted = text.casefold().strip()
         years, args = _years(year_from, year_to)
         if kind in (None, "paper"):
-            hits = self._rows(
-                "SELECT p.id, p.title, p.year, p.community, bm25(search_text) FROM search_text "
-                "JOIN nodes n ON n.rowid = search_text.rowid JOIN papers p ON p.id = n.id "
-                "WHERE search_text MATCH ? AND n.kind = 'paper'" + years +
-                " ORDER BY bm25(search_text) LIMIT ?", [query, *args, top * 20])
-            hits.sort(key=lambda h: (h[0].casefold() != wanted and h[1].casefold() != wanted,
-                                     not h[1].casefold().startswith(wanted), h[4], h[0]))
-            out["papers"] = [{"id": i, "title": t, "year": y, "community": c} for i, t, y, c, _ in hits[:top]]
+            hits = self._text_hits("paper", "p.id, p.title, p.year, p.community", years, args, query, wanted, top)
+            out["papers"] = [{"id": i, "title": t, "year": y, "community": c} for i, t, y, c, _ in hits]
         if kind in (None, "concept"):
             dated = "" if not args else (
                 " AND EXISTS (SELECT 1 FROM edges e JOIN papers p ON p.id = e.source "
                 "WHERE e.target = c.id AND e.kind = 'mentions'" + years + ")")
-            hits = self._rows(
-                "SELECT c.id, c.label, c.papers, c.community, bm25(search_text) FROM search_text "
-                "JOIN nodes n ON n.rowid = search_text.rowid JOIN concepts c ON c.id = n.id "
-                "WHERE search_text MATCH ? AND n.kind = 'concept'" + dated +
-                " ORDER BY bm25(search_text) LIMIT ?", [query, *args, top * 20])
-            hits.sort(key=lambda h: (h[0].casefold() != wanted and h[1].casefold() != wanted,
-                                     not h[1].casefold().startswith(wanted), -h[2], h[4], h[0]))
-            out["concepts"] = [{"id": i, "name": n, "papers": k, "community": c} for i, n, k, c, _ in hits[:top]]
+            hits = self._text_hits("concept", "c.id, c.label, c.papers, c.community", dated, args, query, wanted, top,
+                                   lambda h: (-h[2],))  # concepts of more papers first
+            out["concepts"] = [{"id": i, "name": n, "papers": k, "community": c} for i, n, k, c, _ in hits]
         return out
+
+    def _text_hits(self, kind: str, columns: str, where: str, args: list, query: str, wanted: str, top: int,
+                   then=lambda hit: ()) -> list[tuple]:
+        """The ``top`` best rows (``columns``: id and name first, then bm25) of the nodes of ``kind`` whose
+        words match the FTS ``query`` (and ``where``, with ``args``): an exact id or name first, then names
+        that start with ``wanted``, then by ``then(row)``, bm25 and id."""
+        table = {"paper": "papers p", "concept": "concepts c"}[kind]
+        hits = self._rows(
+            f"SELECT {columns}, bm25(search_text) FROM search_text JOIN nodes n ON n.rowid = search_text.rowid "
+            f"JOIN {table} ON {table[-1]}.id = n.id WHERE search_text MATCH ? AND n.kind = '{kind}'" + where +
+            " ORDER BY bm25(search_text) LIMIT ?", [query, *args, top * 20])
+        hits.sort(key=lambda h: (h[0].casefold() != wanted and h[1].casefold() != wanted,
+                                 not h[1].casefold().startswith(wanted), *then(h), h[-1], h[0]))
+        return hits[:top]
 
     def find_paper(self, query: str) -> str:
         """The id of the paper ``query`` names, as :func:`kg.analyze.related.find_paper` finds it: its
@@ -299,11 +320,8 @@ class BuildIndex:
 
         Raises :class:`~kg.errors.NodeNotFoundError` for an id that is not a paper.
         """
-        data = self._attrs(paper_id)
-        if data is None or data.get("kind") != "paper":
-            raise NodeNotFoundError(f"no paper with id {paper_id!r}")
-        community = self._rows("SELECT p.community, c.label FROM papers p LEFT JOIN communities c "
-                               "ON c.id = p.community WHERE p.id = ?", (paper_id,))[0]
+        data = self._node_of_kind(paper_id, "paper")
+        community = self._with_community("papers", ("community",), paper_id)
         concepts = [{"id": c, "name": n, "rank": r, "score": s} for c, n, r, s in self._rows(
             "SELECT e.target, c.label, e.rank, e.score FROM edges e "
             "JOIN concepts c ON c.id = e.target WHERE e.source = ? AND e.kind = 'mentions' "
@@ -328,7 +346,7 @@ class BuildIndex:
             " ORDER BY e.weight DESC, p.id LIMIT ?", [paper_id, paper_id, paper_id, paper_id, *args, top])
         cites, cited_by = self._citations(paper_id)
         return [{"id": i, "title": t, "year": y, "community": c, "weight": w, "shared": json.loads(s or "[]"),
-                 "citation": _citation(i, cites, cited_by)} for i, t, y, c, w, s in found]
+                 "citation": citation(i, cites, cited_by)} for i, t, y, c, w, s in found]
 
     def links_among(self, ids: Iterable[str]) -> list[dict]:
         """The ``related`` and ``cites`` links between papers of ``ids``: ``[{source, target, kind, weight}]``
@@ -369,11 +387,8 @@ class BuildIndex:
 
         Raises :class:`~kg.errors.NodeNotFoundError` for an id that is not a concept.
         """
-        data = self._attrs(concept_id)
-        if data is None or data.get("kind") != "concept":
-            raise NodeNotFoundError(f"no concept with id {concept_id!r}")
-        row = self._rows("SELECT c.label, c.papers, c.community, m.label FROM concepts c LEFT JOIN communities m "
-                         "ON m.id = c.community WHERE c.id = ?", (concept_id,))[0]
+        data = self._node_of_kind(concept_id, "concept")
+        row = self._with_community("concepts", ("label", "papers", "community"), concept_id)
         years = dict(self._rows(
             "SELECT p.year, count(*) FROM edges e JOIN papers p ON p.id = e.source WHERE e.target = ? "
             "AND e.kind = 'mentions' AND p.year IS NOT NULL GROUP BY p.year ORDER BY p.year", (concept_id,)))
@@ -545,27 +560,26 @@ class BuildIndex:
         return {"papers": paper_rows, "concepts": concept_rows}
 
     def _ranked(self, kind: str, query: np.ndarray, top: int) -> list[tuple[str, float]]:
-        """As :func:`kg.search._ranked`: rows best first (ties by stored order), those of a node of ``kind``."""
-        stored = self._vector_matrix(kind)
-        if stored is None or top <= 0:
-            return []
-        ids, matrix = stored
-        if not len(ids):
+        """As :func:`kg.search._ranked`: rows best first (ties by stored order), those of a node of ``kind``.
+
+        Every stored vector is scored (:func:`_scores`); only the ids of the best rows are read from the
+        index."""
+        matrix = self._vector_matrix(kind)
+        if matrix is None or top <= 0 or not len(matrix):
             return []
         if matrix.shape[1] != query.shape[0]:
             raise OptionError("query", f"stored vectors have {matrix.shape[1]} dimensions, the query "
                                        f"{query.shape[0]}: they come from different models")
-        scores = np.empty(matrix.shape[0], dtype=np.float32)
-        for start in range(0, matrix.shape[0], _CHUNK):
-            scores[start:start + _CHUNK] = np.asarray(matrix[start:start + _CHUNK], dtype=np.float32) @ query
-        order = np.lexsort((np.arange(len(ids)), -scores))
-        out = []
-        for i in order:
-            if ids[i] is not None:
-                out.append((ids[i], round(float(scores[i]), 4)))
-                if len(out) == top:
-                    break
-        return out
+        scores = _scores(matrix, query)
+        out: list[tuple[str, float]] = []
+        wanted = 4 * top  # rows of no node (none in a sound build) are passed over: look further then
+        while True:
+            order = _best_rows(scores, wanted)
+            ids = self._vector_rows(kind, order.tolist())
+            out = [(ids[i], round(float(scores[i]), 4)) for i in order.tolist() if i in ids][:top]
+            if len(out) == top or len(order) == len(scores):
+                return out
+            wanted *= 4
 
     def related_by(self, paper_id: str, *, by: str = "concepts", top: int = 10) -> list[dict]:
         """:func:`kg.analyze.related.related_by` for ``by`` = ``"concepts"`` (the ``related`` link weight
@@ -597,7 +611,7 @@ class BuildIndex:
         weight = float(params.get("similarity_weight", SIMILARITY_WEIGHT))
         by_author = float(params.get("author_weight", AUTHOR_WEIGHT))
         min_shared = int(params.get("min_shared", 0))
-        vectors = None if params.get("vectors") is False else self._vector_matrix("paper")
+        matrix = None if params.get("vectors") is False else self._vector_matrix("paper")
         idf = {}
         candidates: dict[str, list[str]] = {}
         for concept, df in self._mentions(paper):
@@ -610,28 +624,20 @@ class BuildIndex:
             candidates.setdefault(other, [])
         row: dict[str, int] = {}
         by_text = weight > 0 and min_shared <= 0  # every paper with a vector is a candidate (its text alone)
-        if vectors is not None:
-            row = {pid: i for i, pid in enumerate(vectors[0]) if pid is not None}
+        if matrix is not None:
+            row = {pid: i for i, pid in sorted(self._vector_rows("paper").items())}
         cosine: dict[str, float] = {}
-        if weight > 0 and vectors is not None and paper in row:
+        if weight > 0 and matrix is not None and paper in row:
             others = [o for o in row if o != paper] if by_text else [o for o in candidates if o in row]
-            cosine = dict(zip(others, cosines(vectors[1], row[paper], [row[o] for o in others]).tolist()))
+            cosine = dict(zip(others, cosines(matrix, row[paper], [row[o] for o in others]).tolist()))
         authors = self._shared_authors(paper, n_papers) if cosine and by_author > 0 else {}
         if by_text:  # a shared author adds weight: score those exactly (the text alone ranks the rest below)
             for other in authors:
                 if other in row:
                     candidates.setdefault(other, [])
-        scored = []
-        for other, shared in candidates.items():
-            link = _citation(other, cites, cited_by)
-            if len(shared) < min_shared and not link:
-                continue
-            shared = sorted(shared, key=lambda c: (-idf[c], c))
-            score = link_weight([idf[c] for c in shared], n_papers, cosine=cosine.get(other, 0.0),
-                                cited=link is not None, shared_authors_idf=authors.get(other, ()),
-                                similarity_weight=weight, author_weight=by_author)
-            if score > 0:
-                scored.append((-score, other, shared, link))
+        scored = [(-score, other, shared, link) for score, other, shared, link in score_related(
+            candidates, idf, n_papers, cites=cites, cited_by=cited_by, cosine=cosine, shared_authors=authors,
+            min_shared=min_shared, similarity_weight=weight, author_weight=by_author)]
         if by_text and cosine:  # text alone: only those near the best can be among them (exactly scored then)
             scored.sort()
             floor = -scored[top - 1][0] if len(scored) >= top else -math.inf
@@ -660,11 +666,13 @@ class BuildIndex:
         return out
 
     def _by_embedding(self, paper: str, top: int) -> list[dict]:
-        vectors = self._vector_matrix("paper")
-        if vectors is None:
+        matrix = self._vector_matrix("paper")
+        if matrix is None:
             raise OptionError("vectors", "ranking by embedding needs the build's document vectors "
                                          "(paper_vectors.npy, written by kg build); rebuild to get them")
-        ids, matrix = vectors
+        ids: list = [None] * len(matrix)
+        for i, pid in self._vector_rows("paper").items():
+            ids[i] = pid
         row = {pid: i for i, pid in enumerate(ids) if pid is not None}
         if paper not in row:
             raise NodeNotFoundError(f"paper {paper!r} has no document vector in this build; rebuild to get one")
@@ -680,11 +688,41 @@ class BuildIndex:
         for score, other in ranked[:top]:
             shared = [(df or 1, c) for c, df in self._mentions(other) if c in mine]
             rows.append({"id": other, "title": titles.get(other, ""), "score": -score,
-                         "shared": [c for _, c in sorted(shared)], "citation": _citation(other, cites, cited_by)})
+                         "shared": [c for _, c in sorted(shared)], "citation": citation(other, cites, cited_by)})
         rows.sort(key=lambda r: (-r["score"], r["id"]))
         return rows
 
 
-def _citation(other: str, cites: set, cited_by: set) -> str | None:
-    return ("both" if other in cites and other in cited_by else "cites" if other in cites
-            else "cited by" if other in cited_by else None)
+def _scores(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """``matrix @ query`` in float32, :data:`_CHUNK` rows at a time, each chunk of float16 rows widened
+    (exactly) into a float32 buffer first: the same products in the same chunks whatever the order.
+    NumPy's float16 cast has no SIMD path on x86-64 (3.5 ns an element and more: 0.1-0.3 s for the
+    89,845 concept vectors of ACM-CR), so with two cores two chunks are widened at once (the cast and
+    the BLAS call release the GIL)."""
+    scores = np.empty(matrix.shape[0], dtype=np.float32)
+    starts = range(0, matrix.shape[0], _CHUNK)
+
+    def score(mine: range) -> None:
+        buffer = np.empty((min(_CHUNK, matrix.shape[0]), matrix.shape[1]), dtype=np.float32)
+        for start in mine:
+            chunk = buffer[:len(matrix[start:start + _CHUNK])]
+            np.copyto(chunk, matrix[start:start + _CHUNK])
+            np.matmul(chunk, query, out=scores[start:start + len(chunk)])
+
+    workers = min(2, os.cpu_count() or 1, len(starts))
+    if workers < 2:
+        score(starts)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(score, [starts[k::workers] for k in range(workers)]))
+    return scores
+
+
+def _best_rows(scores: np.ndarray, count: int) -> np.ndarray:
+    """The rows of the ``count`` highest ``scores``, best first, equal scores in row order (as a stable sort
+    of all of them would give), found without sorting them all."""
+    if count >= len(scores):
+        return np.lexsort((np.arange(len(scores)), -scores))
+    floor = -np.partition(-scores, count - 1)[count - 1]
+    rows = np.flatnonzero(scores >= floor)  # the best ``count`` and any that tie with the last of them
+    return rows[np.lexsort((rows, -scores[rows]))][:count]

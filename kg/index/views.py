@@ -4,22 +4,30 @@
 graph. :func:`view_part` reads that part from the index (the nodes the view can show, every
 edge of the view between them, and what the page's details list: each paper's concepts, the
 overview's central papers) together with the communities of the whole graph
-(:func:`kg.export.html_view.community_membership`, stored by the writer), so that
-:func:`kg.export.html.render_html` draws the same page as from the whole graph.
+(:func:`kg.export.html_view.community_membership`, stored by the writer), and
+:func:`render_part` draws it: the same page :func:`kg.export.html.render_html` draws from the
+whole graph.
+
+A community holds thousands of nodes of which the page shows 2,000 at most, and a node's
+attributes (a paper's abstract, authors, ids) are most of what the index holds. So the part's
+nodes of a community or a focus carry only their ``kind`` (all that choosing the view needs:
+:func:`kg.export.html_view.graph_view`), and :func:`render_part` reads the attributes of the
+nodes the view shows (and of the concepts their details list) once they are chosen.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from kg.defaults import DETAIL
-from kg.export.html_view import find_node
+from kg.defaults import DETAIL, SEED
+from kg.export.html import detail_concepts, render_view
+from kg.export.html_view import find_node, graph_view
 from kg.index.read import BuildIndex
 
-__all__ = ["view_part", "ViewPart"]
+__all__ = ["view_part", "render_part", "ViewPart"]
 
 _EDGES = {"bipartite": ("mentions", "cites"), "papers": ("related", "cites"), "concepts": ("co_occurs",)}
 _NODES = {"bipartite": ("paper", "concept"), "papers": ("paper",), "concepts": ("concept",)}
@@ -27,20 +35,26 @@ _NAMES = ("label", "name", "acronym", "title", "aliases")
 
 
 class ViewPart:
-    """What :func:`kg.export.html.render_html` takes to draw a view from the index: ``graph`` (the part),
-    ``membership`` (node -> community for its nodes, and the analysis's community rows),
-    ``community_links`` (the overview's weights, or None) and ``focus`` (the id the focus named, or
-    None: pass it as ``focus``, since a part of the titles cannot tell whether a part of a title is unique)."""
+    """What :func:`render_part` draws a view from: ``graph`` (the part), ``membership`` (node -> community
+    for its nodes, and the analysis's community rows), ``community_links`` (the overview's weights, or
+    None), ``focus`` (the id the focus named, or None: a part of the titles cannot tell whether a part
+    of a title is unique) and ``light`` (True when the nodes carry only their ``kind`` so far)."""
 
     def __init__(self, graph: nx.MultiDiGraph, membership: tuple[dict, list[dict]],
-                 community_links: dict | None = None, focus: str | None = None):
+                 community_links: dict | None = None, focus: str | None = None, light: bool = False):
         self.graph = graph
         self.membership = membership
         self.community_links = community_links
         self.focus = focus
+        self.light = light
 
 
 _EDGE_ATTRS = ("weight", "rank", "score", "count", "shared")
+_EDGE_SQL = f"SELECT rowid, source, target, kind, {', '.join(_EDGE_ATTRS)} FROM edges WHERE "
+# the edges of some kinds between some nodes, found from their sources ("+target": not through the index on
+# targets, whose lists are long for a concept many papers mention: 2.3 times slower on an ACM-CR community)
+_AMONG = ("kind IN (SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
+          "AND +target IN (SELECT value FROM json_each(?))")
 
 
 def _edges(index: BuildIndex, sql: str, args) -> list[tuple[int, str, str, str, dict]]:
@@ -57,20 +71,31 @@ def _edges(index: BuildIndex, sql: str, args) -> list[tuple[int, str, str, str, 
 
 
 def _graph(index: BuildIndex, nodes: Iterable[str], edges: list[tuple]) -> nx.MultiDiGraph:
-    """The part: ``nodes`` with their attributes, ``edges``, and each paper's ``mentions`` (the page
-    lists a paper's top concepts) with those concepts; nodes and edges in the graph's order."""
+    """The part: ``nodes`` with their attributes, ``edges``, and each paper's ``mentions`` (the page lists a
+    paper's top concepts) with those concepts; nodes and edges in the graph's order."""
     wanted = set(nodes) | {u for _, u, _, _, _ in edges} | {v for _, _, v, _, _ in edges}
-    papers = sorted(n for n, k in _kinds(index, wanted).items() if k == "paper")
-    mentions = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind = 'mentions' "
-                             "AND source IN (SELECT value FROM json_each(?))", (json.dumps(papers),))
-    wanted |= {v for _, _, v, _, _ in mentions}
+    edges = edges + _mentions(index, [n for n, k in _kinds(index, wanted).items() if k == "paper"])
+    return _assemble(index.nodes(wanted | {v for _, _, v, _, _ in edges}), edges)
+
+
+def _light(index: BuildIndex, where: str, args: Sequence) -> dict[str, dict]:
+    """Node id -> ``{"kind": kind}`` for the nodes ``where`` selects, in the graph's order."""
+    return {n: {"kind": k} for n, k in index._rows(f"SELECT id, kind FROM nodes WHERE {where} ORDER BY rowid", args)}
+
+
+def _assemble(nodes: dict[str, dict], edges: list[tuple]) -> nx.MultiDiGraph:
+    """A part graph of ``nodes`` (id -> attributes, in order) and the ``edges`` between them, by their order."""
     graph = nx.MultiDiGraph()
-    attrs = index.nodes(wanted)
-    graph.add_nodes_from(attrs.items())
-    for _, u, v, key, data in sorted({e[0]: e for e in edges + mentions}.values(), key=lambda e: e[0]):
-        if u in attrs and v in attrs:
-            graph.add_edge(u, v, key=key, **data)
+    graph.add_nodes_from(nodes.items())
+    graph.add_edges_from((u, v, key, data) for _, u, v, key, data in
+                         sorted({e[0]: e for e in edges}.values(), key=lambda e: e[0]) if u in nodes and v in nodes)
     return graph
+
+
+def _mentions(index: BuildIndex, papers: Iterable[str]) -> list[tuple[int, str, str, str, dict]]:
+    """The ``mentions`` edges of ``papers`` (as :func:`_edges` gives them)."""
+    return _edges(index, _EDGE_SQL + "kind = 'mentions' AND source IN (SELECT value FROM json_each(?))",
+                  (json.dumps(sorted(papers)),))
 
 
 def _kinds(index: BuildIndex, ids: Iterable[str]) -> dict[str, str]:
@@ -129,17 +154,12 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         return None
     kinds = json.dumps(_EDGES[view])
     if community is not None:
-        inside = [n for (n,) in index._rows(
-            "SELECT id FROM papers WHERE community = ? UNION SELECT id FROM concepts WHERE community = ?",
-            (community, community))]
-        kind = _kinds(index, inside)
-        inside = sorted(n for n in inside if kind.get(n) in _NODES[view])
-        members = json.dumps(inside)
-        edges = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind IN "
-                              "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
-                              "AND target IN (SELECT value FROM json_each(?))", (kinds, members, members))
-        graph = _graph(index, inside, edges)
-        return ViewPart(graph, _membership(index, graph))
+        inside = _light(index, "id IN (SELECT id FROM papers WHERE community = ? UNION SELECT id FROM concepts "
+                               "WHERE community = ?) AND kind IN (SELECT value FROM json_each(?))",
+                        (community, community, json.dumps(_NODES[view])))
+        members = json.dumps(sorted(inside))
+        graph = _assemble(inside, _edges(index, _EDGE_SQL + _AMONG, (kinds, members, members)))
+        return ViewPart(graph, ({n: community for n in graph}, index.community_rows()), light=True)  # all in it
     centre = _focus_nodes(index, view, focus)
     if centre is None:
         return None
@@ -158,9 +178,48 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
         reached.update(step)
         frontier = step
     ego = json.dumps(sorted(reached))
-    edges = _edges(index, "SELECT rowid, source, target, kind, weight, rank, score, count, shared FROM edges WHERE kind IN "
-                          "(SELECT value FROM json_each(?)) AND source IN (SELECT value FROM json_each(?)) "
-                          "AND target IN (SELECT value FROM json_each(?))", (kinds, ego, ego))
-    graph = _graph(index, reached, edges)
-    return ViewPart(graph, _membership(index, graph), focus=centre)
+    graph = _assemble(_light(index, "id IN (SELECT value FROM json_each(?))", (ego,)),
+                      _edges(index, _EDGE_SQL + _AMONG, (kinds, ego, ego)))
+    return ViewPart(graph, _membership(index, graph), focus=centre, light=True)
 
+
+def render_part(index: BuildIndex, part: ViewPart, *, view: str = "bipartite", top: int | None = 2000,
+                min_weight: float = 0.0, community: int | None = None, depth: int = 1, size_by: str = "pagerank",
+                seed: int = SEED, title: str = "kg graph") -> str:
+    """The page of ``part`` (:func:`view_part`, called with the same ``view``, ``community``, ``depth`` and
+    ``min_weight``): what :func:`kg.export.html.render_html` draws from the whole graph with these options.
+
+    The view is chosen on the part (:func:`kg.export.html_view.graph_view`); the nodes it shows, and the
+    concepts their details list, then get their attributes from ``index``.
+    """
+    shown = graph_view(part.graph, view=view, top=top, min_weight=min_weight, community=community,
+                       focus=part.focus, depth=depth, size_by=size_by, seed=seed, membership=part.membership,
+                       community_links=part.community_links)
+    if part.light:
+        _add_attributes(index, part.graph, shown)
+    return render_view(part.graph, shown, seed=seed, title=title)
+
+
+def _add_attributes(index: BuildIndex, graph: nx.MultiDiGraph, shown: nx.Graph) -> None:
+    """Give the nodes of ``shown`` their attributes from ``index``, and give ``graph`` them and, for each
+    paper shown, the ``mentions`` its details list (:func:`kg.export.html.detail_concepts`; with their
+    ``rank``, all the page reads of them) with those concepts; ``shown`` keeps the ``community`` and
+    ``centrality`` the view gave its nodes."""
+    mentioned: dict[str, dict[str, dict]] = {}
+    for paper, concept, rank in index._rows(
+            "SELECT source, target, rank FROM edges WHERE kind = 'mentions' AND source IN "
+            "(SELECT value FROM json_each(?))", (json.dumps([n for n in shown if graph.nodes[n].get("kind") == "paper"]),)):
+        mentioned.setdefault(paper, {})[concept] = {} if rank is None else {"rank": rank}
+    listed = [(paper, concept, concepts[concept]) for paper, concepts in mentioned.items()
+              for concept in detail_concepts(concepts.items())]
+    for node, data in index.nodes(set(shown) | {c for _, c, _ in listed}).items():
+        if node not in graph:
+            graph.add_node(node)
+        graph.nodes[node].update(data)
+        if node in shown:
+            mine = shown.nodes[node]
+            given = {key: mine[key] for key in ("community", "centrality") if key in mine}
+            mine.update(data)
+            mine.update(given)
+    graph.add_edges_from((paper, concept, "mentions", data) for paper, concept, data in listed
+                         if concept in graph and not graph.has_edge(paper, concept, "mentions"))

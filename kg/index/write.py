@@ -28,6 +28,7 @@ from kg.analyze.result import analysis_settings
 from kg.atomic import umask
 from kg.export.html_view import community_link_weights, community_membership
 from kg.graph import node_label, projection
+from kg.linkweight import related_parameters
 from kg.index.schema import EDGE_KINDS, INDEX_FILE, INDEX_VERSION, INDEXES, RANKED_CONCEPTS, SCHEMA
 from kg._version import __version__
 from kg.vectors import CONCEPT_IDS_FILE, CONCEPT_VECTORS_FILE, IDS_FILE, VECTORS_FILE
@@ -54,17 +55,6 @@ def _vector_rows(folder: str, names: tuple[str, str]) -> tuple[dict[str, int], i
     if not isinstance(ids, list) or rows != len(ids):
         return {}, None
     return {str(i): row for row, i in enumerate(ids)}, rows
-
-
-def _related_parameters(graph: nx.MultiDiGraph) -> dict:
-    for key in ("related_parameters", "parameters"):
-        try:
-            params = json.loads(graph.graph.get(key) or "null")
-        except (TypeError, ValueError):
-            continue
-        if isinstance(params, dict):
-            return params
-    return {}
 
 
 def _concept_ranking(graph: nx.MultiDiGraph) -> Iterable[tuple]:
@@ -115,7 +105,7 @@ def write_index(graph: nx.MultiDiGraph, analysis: Mapping, folder: str | os.Path
         "version": INDEX_VERSION,
         "kg_version": __version__,
         "embedding": str(graph.graph.get("embedding") or graph.graph.get("model") or ""),
-        "related_parameters": _related_parameters(graph),
+        "related_parameters": related_parameters(graph.graph),
         "settings": settings,
         "scorings": scorings,
         "papers": sum(1 for k in kinds.values() if k == "paper"),

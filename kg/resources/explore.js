@@ -272,9 +272,22 @@
       "Each disc is a community, sized by its papers" + (rangeText(s) ? " in the years" : "") +
       "; lines: the related links between them. Click one to open it." });
   }
+  function communityName(c) { return "Community " + c.id + " · " + c.label; }
+  // A paper's or a concept's crumbs (its community, a link, then itself) and heading.
+  function titled(kind, name, community) {
+    var parts = [];
+    if (community) parts.push({ text: communityName(community), target: { view: "community", id: community.id } });
+    parts.push({ text: short(name, 60) });
+    setCrumbs(parts);
+    heading(kind, name);
+  }
+  // The way back to the community of a paper or a concept (none when it has none).
+  function backTo(community) {
+    if (community) side.appendChild(link("← " + communityName(community), { view: "community", id: community.id }, "x-back"));
+  }
   function community(s, data) {
     var c = data.community;
-    setCrumbs([{ text: "Community " + c.id + " · " + c.label }]);
+    setCrumbs([{ text: communityName(c) }]);
     heading("Community " + c.id, c.label);
     side.appendChild(el("p", "x-meta", plural(c.size, "paper") + (rangeText(s) ? " · " + c.in_range + " from " + rangeText(s) : "")));
     side.appendChild(link("← All communities", { view: "communities", id: null }, "x-back"));
@@ -288,12 +301,8 @@
       "red arrows: citations. Click a paper to open it." });
   }
   function paper(s, data) {
-    var p = data.paper, parts = [];
-    if (p.community) parts.push({ text: "Community " + p.community.id + " · " + p.community.label,
-                                  target: { view: "community", id: p.community.id } });
-    parts.push({ text: short(p.title, 60) });
-    setCrumbs(parts);
-    heading("Paper", p.title);
+    var p = data.paper;
+    titled("Paper", p.title, p.community);
     var line = [p.year, p.venue].filter(function (v) { return v !== null && v !== undefined && v !== ""; }).join(" · ");
     if (line) side.appendChild(el("p", "x-meta", line));
     if (p.authors && p.authors.length) side.appendChild(el("p", "x-meta", p.authors.slice(0, 8).join(", ") + (p.authors.length > 8 ? ", et al." : "")));
@@ -303,8 +312,7 @@
       a.href = href; a.target = "_blank"; a.rel = "noopener noreferrer";
       side.appendChild(el("p")).appendChild(a);
     }
-    if (p.community) side.appendChild(link("← Community " + p.community.id + " · " + p.community.label,
-                                           { view: "community", id: p.community.id }, "x-back"));
+    backTo(p.community);
     if (p.abstract) side.appendChild(el("p", "x-abstract", p.abstract));
     section("Concepts");
     chips(p.concepts || [], function (x) { return { view: "concept", id: x.id }; });
@@ -323,16 +331,11 @@
       "stronger link), the links among them (red arrows: citations) and, in orange, concepts it shares with them." });
   }
   function concept(s, data) {
-    var c = data.concept, parts = [];
-    if (c.community) parts.push({ text: "Community " + c.community.id + " · " + c.community.label,
-                                  target: { view: "community", id: c.community.id } });
-    parts.push({ text: short(c.name, 60) });
-    setCrumbs(parts);
-    heading("Concept", c.name);
+    var c = data.concept;
+    titled("Concept", c.name, c.community);
     side.appendChild(el("p", "x-meta", plural(c.papers, "paper") + (rangeText(s) ? " · " + data.in_range + " from " + rangeText(s) : "")));
     if (c.aliases && c.aliases.length) side.appendChild(el("p", "x-meta", "Also: " + c.aliases.slice(0, 8).join(", ")));
-    if (c.community) side.appendChild(link("← Community " + c.community.id + " · " + c.community.label,
-                                           { view: "community", id: c.community.id }, "x-back"));
+    backTo(c.community);
     section("Papers per year");
     yearBars(data.years, s);
     section("Co-occurs with");

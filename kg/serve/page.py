@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from kg.escape import script_json
+from kg.visnetwork import vis_network_folder
 
 __all__ = ["Asset", "SECURITY_HEADERS", "page_html", "static_assets"]
 
@@ -46,7 +47,7 @@ def _resource(name: str) -> str:
 
 def static_assets() -> dict[str, Asset]:
     """The files under ``/static/``, by name, read once from the package (and pyvis's vis-network)."""
-    vis = resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2"
+    vis = vis_network_folder()
     return {
         "explore.js": Asset(_resource("explore.js").encode("utf-8"), "text/javascript; charset=utf-8"),
         "explore.css": Asset(_resource("explore.css").encode("utf-8"), "text/css; charset=utf-8"),
