@@ -428,3 +428,9 @@ def test_possessive_names_plural_after_of_and_participles_in_titles():
     assert candidate_phrases("We discover comparable entities.") == ["comparable entities"]
     assert candidate_phrases("A unified probabilistic model and an information theoretic view, unified probabilistic.") == [
         "unified probabilistic model", "information theoretic view"]
+
+
+def test_praise_and_incidental_modifiers_leave_the_name():
+    assert candidate_phrases("A successful dictionary attack on a rich scientific knowledge base, "
+                             "an original email and a commercial search engine.") == [
+        "dictionary attack", "scientific knowledge base", "email", "search engine"]

@@ -61,7 +61,8 @@ GENERIC_MODIFIERS = frozenset(
     overall respective accurate ubiquitous preliminary conventional efficient excellent based
     so-called well-known high-quality future
     original selected valuable commercial incoming corresponding real-world final usual unnecessary
-    meaningful relevant major past increased invited associated given additional resulting""".split()
+    meaningful relevant major past increased invited associated given additional resulting
+    successful unique rich state-of-the-art traditional strict underlying widespread""".split()
 )
 
 
