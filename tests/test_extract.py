@@ -408,3 +408,19 @@ def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path
     again = extract_keyphrases(papers[:3] + [changed] + papers[4:], CachedEmbedder(model, path), top_n=2)
     assert tagged == ["p3"]  # only the paper whose text changed is tagged again
     assert {k: v for k, v in again.items() if k != "p3"} == {k: v for k, v in first.items() if k != "p3"}
+
+
+def test_the_model_digest_is_kept_and_follows_the_files(tmp_path):
+    from kg.extract.onnx_model import _digest
+
+    pytest.importorskip("onnxruntime")
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text('{"model_type": "bert"}')
+    (model / "weights.safetensors").write_bytes(b"\x00" * 1000)
+    cache = tmp_path / "cache"
+    first = _digest(model, cache)
+    assert first == _digest(model) and len(list((cache / "onnx").glob("digest-*.txt"))) == 1
+    assert _digest(model, cache) == first  # read back
+    (model / "weights.safetensors").write_bytes(b"\x01" * 1001)
+    assert _digest(model, cache) != first and len(list((cache / "onnx").glob("digest-*.txt"))) == 2
