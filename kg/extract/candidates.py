@@ -420,11 +420,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
                                                          and words[-2][2] in _START))
                          or _final_adjective(words[-1][1])):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
-        while words and (words[0][1].lower() in GENERIC_MODIFIERS or words[0][2] not in _START
-                         or (len(words) > 1 and _verbal_gerund(words[0][1], words[1][2]))
-                         or (len(words) > 1 and _gerund_clause(tagged, words[0][0], words[1][1]))
-                         or (len(words) > 1 and words[1][2] == "JJ" and word_class(words[0][1].lower()) in ("VB", "VBP", "VBD"))):
-            words.pop(0)  # a gerund that heads a verb phrase: "learning deterministic automata", "managing data"
+        while words and _no_first_word(tagged, words):
+            words.pop(0)
         if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
             return None
         if len(words) == 1 and _bare_adjective(words[0][1]):
@@ -474,6 +471,18 @@ def _bare_adjective(token: str) -> bool:
 
 
 _NOUN_PREFIXES = frozenset("self fine multi cross post semi super hyper meta auto pre co re de un".split())
+
+
+def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, str]]) -> bool:
+    """Whether the first of a run's ``(index in tagged, word, tag)`` starts no concept: a generic
+    modifier ("novel"), a word no noun phrase starts with, a gerund that heads a verb phrase
+    ("learning deterministic automata", "managing data") or opens a clause ("for learning sentence
+    representations"), a verb before an adjective ("discover comparable entities")."""
+    (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
+    if word.lower() in GENERIC_MODIFIERS or pos not in _START:
+        return True
+    return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
+                                  or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))
 
 
 def _verbal_gerund(word: str, next_pos: str) -> bool:
