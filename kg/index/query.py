@@ -3,7 +3,8 @@
 :func:`search_index` is :func:`kg.search.search_build` without the graph: the embedder is
 the one the index records (:func:`kg.queryvector.query_embedder`; the packaged model runs in
 ONNX Runtime, so no PyTorch is loaded), the ranking is :meth:`BuildIndex.semantic_search`
-over the memory-mapped vectors.
+over the memory-mapped vectors, their float16 rows widened by ONNX Runtime (:mod:`kg.float16`: the
+same scores, 4-5 times faster than NumPy's cast).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 
 from kg.errors import GraphFileError, OptionError
+from kg.float16 import widener
 from kg.index.read import BuildIndex
 from kg.queryvector import embed_query, query_embedder, signature
 
@@ -42,5 +44,5 @@ def search_index(index: BuildIndex, text: str, *, top: int = 10, embedder=None,
         raise GraphFileError(f"{index.folder}: no paper_vectors.npy/.json (or they are out of step); "
                              "rebuild with kg build to search it")
     embedder = query_embedder(str(index.meta.get("embedding") or ""), embedder, model=model)
-    found = index.semantic_search(embed_query(embedder, text), top=top)
+    found = index.semantic_search(embed_query(embedder, text), top=top, widen=widener())
     return {"query": text.strip(), "embedding": signature(embedder), **found}
