@@ -61,7 +61,7 @@ from scipy import sparse
 from kg.identity import author_id, cited_pairs, paper_ids, venue_id
 from kg.links import (AUTHOR_WEIGHT, RELATED_PARAMETERS, SIMILARITY_WEIGHT, author_incidence, incidence,
                       related_edges)
-from kg.models import Concept, Mention, Paper, concept_label
+from kg.models import Concept, Mention, Paper, node_label
 
 __all__ = [
     "build_graph",
@@ -283,24 +283,6 @@ def projection(graph: nx.MultiDiGraph, kind: str, *, attrs: Sequence[str] | None
 def papers_of(graph: nx.Graph) -> list[str]:
     """Ids of the paper nodes, in graph order."""
     return [n for n, d in graph.nodes(data=True) if d.get("kind") == "paper"]
-
-
-def node_label(data: Mapping, default: str = "") -> str:
-    """How pages, reports and listings show a node, from its attributes ``data``: a concept's
-    name with its acronym (:func:`kg.models.concept_label`), else the node's name, title or label.
-
-    Examples
-    --------
-    >>> node_label({"kind": "concept", "name": "collaborative filtering", "acronym": "CF"})
-    'collaborative filtering (CF)'
-    >>> node_label({"kind": "paper", "title": "A study"}), node_label({}, "c:x")
-    ('A study', 'c:x')
-    """
-    name = data.get("name")
-    if data.get("kind") == "concept" and isinstance(name, str) and name:
-        acronym = data.get("acronym")
-        return concept_label(name, acronym if isinstance(acronym, str) else None)
-    return str(name or data.get("title") or data.get("label") or default)
 
 
 def concepts_of(graph: nx.Graph) -> list[str]:

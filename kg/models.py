@@ -1,14 +1,16 @@
 """The few plain types passed between pipeline stages.
 
 ``Paper`` comes out of ingest, ``Keyphrase`` out of extraction, ``Concept`` and
-``Mention`` out of normalization. Everything after that is a NetworkX graph.
+``Mention`` out of normalization. Everything after that is a NetworkX graph, whose nodes
+:func:`node_label` names as pages and listings show them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Paper", "Skip", "Corpus", "Keyphrase", "Concept", "Mention", "concept_label"]
+__all__ = ["Paper", "Skip", "Corpus", "Keyphrase", "Concept", "Mention", "concept_label", "node_label"]
 
 
 @dataclass(frozen=True)
@@ -149,3 +151,21 @@ class Mention:
     score: float
     rank: int
     surface: str
+
+
+def node_label(data: Mapping, default: str = "") -> str:
+    """How pages, reports and listings show a node, from its attributes ``data``: a concept's
+    name with its acronym (:func:`concept_label`), else the node's name, title or label.
+
+    Examples
+    --------
+    >>> node_label({"kind": "concept", "name": "collaborative filtering", "acronym": "CF"})
+    'collaborative filtering (CF)'
+    >>> node_label({"kind": "paper", "title": "A study"}), node_label({}, "c:x")
+    ('A study', 'c:x')
+    """
+    name = data.get("name")
+    if data.get("kind") == "concept" and isinstance(name, str) and name:
+        acronym = data.get("acronym")
+        return concept_label(name, acronym if isinstance(acronym, str) else None)
+    return str(name or data.get("title") or data.get("label") or default)

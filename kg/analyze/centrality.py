@@ -25,6 +25,7 @@ from kg.defaults import SEED
 from kg.fastgraph import to_igraph
 from kg.graph import EDGE_ENDS, projection
 from kg.nxbackend import call
+from kg.pagerank import pagerank_of_edges
 
 __all__ = [
     "weighted_degree",
@@ -284,22 +285,10 @@ def adjacency(graph: nx.Graph, weight: str) -> tuple[list, sparse.csr_array]:
 
 def pagerank_of_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 0.85, max_iter: int = 500,
                      tol: float = 1e-10) -> dict:
-    """:func:`pagerank` from the adjacency matrix: NetworkX's power iteration, step for step."""
-    n = len(nodes)
-    if n == 0:
-        return {}
-    out = matrix.sum(axis=1)
-    out[out != 0] = 1.0 / out[out != 0]
-    walk = sparse.dia_array((out.T, 0), shape=matrix.shape).tocsr() @ matrix
-    x = np.repeat(1.0 / n, n)
-    p = np.repeat(1.0 / n, n)
-    dangling = np.where(out == 0)[0]
-    for _ in range(max_iter):
-        last = x
-        x = alpha * (x @ walk + sum(x[dangling]) * p) + (1 - alpha) * p
-        if np.absolute(x - last).sum() < n * tol:
-            return dict(zip(nodes, map(float, x)))
-    raise nx.PowerIterationFailedConvergence(max_iter)
+    """:func:`pagerank` from the adjacency matrix: NetworkX's power iteration, step for step
+    (:func:`kg.pagerank.pagerank_of_edges` over the matrix's entries, in its order)."""
+    rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    return pagerank_of_edges(nodes, rows, matrix.indices, matrix.data, alpha=alpha, max_iter=max_iter, tol=tol)
 
 
 def _betweenness_matrix(matrix: sparse.csr_array, nodes: list, *, weighted: bool, seed: int, exact_limit: int,

@@ -9,7 +9,6 @@ import typer
 
 from kg.cli.root import app
 from kg.cli.flags import output_file
-from kg.cli.coauthors import warn_coauthor_cap
 from kg.cli.opening import note, opened
 from kg.cli.output import reports_errors, show
 from kg.atomic import atomic_write
@@ -58,6 +57,10 @@ def viz(
         page = render_part(build.index, part, seed=build.settings()["seed"] if seed is None else seed, **options)
     else:
         if view == "coauthors":
+            # kg.cli.coauthors imports kg.citations (and SciPy): only this whole-graph view needs it, so the
+            # index's views start without it
+            from kg.cli.coauthors import warn_coauthor_cap
+
             warn_coauthor_cap(build.graph)
         page = build.to_html(**options, **({} if seed is None else {"seed": seed}))
     atomic_write(target, page)

@@ -11,7 +11,7 @@ whole graph.
 A community holds thousands of nodes of which the page shows 2,000 at most, and a node's
 attributes (a paper's abstract, authors, ids) are most of what the index holds. So the part's
 nodes of a community or a focus carry only their ``kind`` (all that choosing the view needs:
-:func:`kg.export.html_view.graph_view`), and :func:`render_part` reads the attributes of the
+:func:`kg.export.selection.select_view`), and :func:`render_part` reads the attributes of the
 nodes the view shows (and of the concepts their details list) once they are chosen.
 """
 
@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 import networkx as nx
 
 from kg.defaults import DETAIL, SEED
-from kg.export.html import detail_concepts, render_view
-from kg.export.html_view import find_node, graph_view
+from kg.export.drawing import detail_concepts, render_view
+from kg.export.selection import find_node, select_view
 from kg.index.read import BuildIndex
 
 __all__ = ["view_part", "render_part", "ViewPart"]
@@ -115,7 +115,7 @@ def _membership(index: BuildIndex, graph: nx.MultiDiGraph) -> tuple[dict, list[d
 
 
 def _focus_nodes(index: BuildIndex, view: str, focus: str) -> str | None:
-    """The node ``focus`` names among the view's nodes, as :func:`kg.export.html_view.find_node` finds it;
+    """The node ``focus`` names among the view's nodes, as :func:`kg.export.selection.find_node` finds it;
     None when it names a node of another kind (the whole graph then says why)."""
     kinds = _NODES[view]
     if index._rows("SELECT 1 FROM nodes WHERE id = ? AND kind IN (SELECT value FROM json_each(?))",
@@ -189,12 +189,14 @@ def render_part(index: BuildIndex, part: ViewPart, *, view: str = "bipartite", t
     """The page of ``part`` (:func:`view_part`, called with the same ``view``, ``community``, ``depth`` and
     ``min_weight``): what :func:`kg.export.html.render_html` draws from the whole graph with these options.
 
-    The view is chosen on the part (:func:`kg.export.html_view.graph_view`); the nodes it shows, and the
-    concepts their details list, then get their attributes from ``index``.
+    The view is chosen on the part (:func:`kg.export.selection.select_view`, what
+    :func:`kg.export.html_view.graph_view` does once it has the communities: no analysis, no SciPy is
+    imported); the nodes it shows, and the concepts their details list, then get their attributes from
+    ``index``.
     """
-    shown = graph_view(part.graph, view=view, top=top, min_weight=min_weight, community=community,
-                       focus=part.focus, depth=depth, size_by=size_by, seed=seed, membership=part.membership,
-                       community_links=part.community_links)
+    shown = select_view(part.graph, membership=part.membership, view=view, top=top, min_weight=min_weight,
+                        community=community, focus=part.focus, depth=depth, size_by=size_by, seed=seed,
+                        community_links=part.community_links)
     if part.light:
         _add_attributes(index, part.graph, shown)
     return render_view(part.graph, shown, seed=seed, title=title)
