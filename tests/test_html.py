@@ -246,7 +246,7 @@ def test_focus_prefers_an_exact_name_or_alias_over_partial_matches():
 
 
 def test_top_replaces_nodes_whose_links_all_leave_it():
-    from kg.export.html_view import _linked_top
+    from kg.export.selection import _linked_top
 
     g = nx.Graph([("a", "b"), ("b", "c"), ("x", "y"), ("c", "d")])
     scores = {"a": 9, "b": 8, "x": 7, "c": 6, "y": 1, "d": 5}

@@ -26,6 +26,7 @@ from kg.analyze.result import load_analysis
 from kg.cli import app
 from kg.errors import GraphFileError, NodeNotFoundError
 from kg.export.html import render_html
+from kg.float16 import widener
 from kg.graphfile import load_graph
 from kg.index import INDEX_FILE, IndexDamagedError, IndexMissingError, open_index
 from kg.index.read import _best_rows
@@ -100,6 +101,7 @@ def test_semantic_search_equals_the_graph(acm):
         slow = search(graph, query, papers=(ids, matrix), concepts=concepts, communities=analysis["communities"],
                       top=top)
         assert index.semantic_search(query, top=top) == slow
+        assert index.semantic_search(query, top=top, widen=widener()) == slow  # ONNX Runtime's Cast: the same
     text = graph.nodes[ids[5]]["title"]
     fast = load(out).search(text, top=8, embedder=HashEmbedder())
     assert fast == search_build(out, text, top=8, embedder=HashEmbedder())
@@ -175,6 +177,30 @@ def test_read_commands_answer_from_the_index_as_from_the_graph(acm, tmp_path):
             assert done.exit_code == 0, done.output
             pages.append(page.read_text(encoding="utf-8").replace(f"· {folder.name} ·", "·"))
         assert pages[0] == pages[1], view
+
+
+def test_read_commands_load_only_what_they_answer_with(acm, tmp_path):
+    """The index's answers start without the analysis, the projections (SciPy) and, but for a search,
+    the embedders' code: ``kg viz`` of a part, ``kg related``, ``kg concepts`` (the cold-start budget of
+    bench/bench_read.py)."""
+    out, graph, _ = acm
+    paper = sorted(n for n, d in graph.nodes(data=True) if d.get("kind") == "paper")[11]
+    code = ("import sys; from kg.cli import main; sys.argv = ['kg', *sys.argv[1:]]\n"
+            "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+            "print('LOADED', code, ' '.join(sorted({m.split('.')[0] for m in sys.modules} | "
+            "{m for m in sys.modules if m.startswith('kg.')})))")
+    page = tmp_path / "page.html"
+    for args in (["viz", str(out), "--community", "1", "--out", str(page)], ["viz", str(out), "--focus", paper,
+                 "--out", str(page)], ["viz", str(out), "--view", "communities", "--out", str(page)],
+                 ["related", str(out), paper], ["concepts", str(out), "--community", "0"]):
+        done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+        line = [x for x in done.stdout.splitlines() if x.startswith("LOADED")][-1].split()
+        assert line[1] in ("0", "None"), (args, done.stderr[-2000:])
+        loaded = set(line[2:])
+        assert loaded & {"scipy", "kg.analyze", "kg.citations", "kg.graph", "kg.extract", "igraph", "onnxruntime",
+                         "torch"} == set(), args
+        assert "kg.index" in loaded
 
 
 def test_kg_load_opens_the_index_and_reads_the_graph_only_when_touched(acm):
