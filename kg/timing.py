@@ -2,7 +2,8 @@
 
 :class:`Clock` times consecutive stages (this process and its children) and reports each
 :class:`Stage` as it ends; :func:`release_memory` returns freed heap pages to the system
-between stages, so that a stage's freed memory lowers the build's footprint.
+between stages, so that a stage's freed memory lowers the build's footprint;
+:func:`collection_paused` keeps the cyclic garbage collector out of a burst of allocations.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import gc
 import os
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["Stage", "Clock", "release_memory"]
+__all__ = ["Stage", "Clock", "release_memory", "collection_paused"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +80,21 @@ def release_memory(*, collect: bool = True) -> None:
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc: the memory is reused, just not returned
         pass
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside the block (afterwards as before).
+
+    Building a graph part of tens of thousands of nodes and edges sets off generation-2
+    collections that walk every object made so far: 0.3-0.5 s of the 2,000-node page of an ACM-CR
+    community drawn from the index (a third of its work). What the block makes and drops is still
+    freed at once by reference counting; only cycles wait for the next collection after it.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

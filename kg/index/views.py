@@ -26,6 +26,7 @@ from kg.defaults import DETAIL, SEED
 from kg.export.drawing import detail_concepts, render_view
 from kg.export.selection import find_node, select_view
 from kg.index.read import BuildIndex
+from kg.timing import collection_paused
 
 __all__ = ["view_part", "render_part", "ViewPart"]
 
@@ -144,6 +145,12 @@ def view_part(index: BuildIndex, *, view: str = "bipartite", community: int | No
     kg.errors.ViewError
         For a focus that names nothing or several nodes (as the page would).
     """
+    with collection_paused():  # tens of thousands of nodes and edges made at once: no collection walks them
+        return _view_part(index, view=view, community=community, focus=focus, depth=depth, min_weight=min_weight)
+
+
+def _view_part(index: BuildIndex, *, view: str, community: int | None, focus: str | None, depth: int,
+               min_weight: float) -> ViewPart | None:
     if view == "communities" and focus is None:
         rows = index.community_rows()
         central = [p for row in rows for p in row["papers"][:DETAIL]]
@@ -194,12 +201,13 @@ def render_part(index: BuildIndex, part: ViewPart, *, view: str = "bipartite", t
     imported); the nodes it shows, and the concepts their details list, then get their attributes from
     ``index``.
     """
-    shown = select_view(part.graph, membership=part.membership, view=view, top=top, min_weight=min_weight,
-                        community=community, focus=part.focus, depth=depth, size_by=size_by, seed=seed,
-                        community_links=part.community_links)
-    if part.light:
-        _add_attributes(index, part.graph, shown)
-    return render_view(part.graph, shown, seed=seed, title=title)
+    with collection_paused():  # as in view_part
+        shown = select_view(part.graph, membership=part.membership, view=view, top=top, min_weight=min_weight,
+                            community=community, focus=part.focus, depth=depth, size_by=size_by, seed=seed,
+                            community_links=part.community_links)
+        if part.light:
+            _add_attributes(index, part.graph, shown)
+        return render_view(part.graph, shown, seed=seed, title=title)
 
 
 def _add_attributes(index: BuildIndex, graph: nx.MultiDiGraph, shown: nx.Graph) -> None:
