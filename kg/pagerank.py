@@ -20,7 +20,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-__all__ = ["pagerank_of_edges", "pagerank_of_graph"]
+__all__ = ["pagerank_of_edges", "pagerank_of_graph", "edge_list"]
 
 
 def pagerank_of_edges(nodes: list, rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, *,
@@ -61,10 +61,10 @@ def pagerank_of_edges(nodes: list, rows: np.ndarray, cols: np.ndarray, weights: 
     raise nx.PowerIterationFailedConvergence(max_iter)
 
 
-def pagerank_of_graph(graph: nx.Graph, weight: str = "weight", *, alpha: float = 0.85, max_iter: int = 500,
-                      tol: float = 1e-10) -> dict:
-    """:func:`pagerank_of_edges` of an undirected ``graph`` (a missing ``weight`` is 1): the numbers of
-    ``kg.analyze.centrality.pagerank_of_matrix(*adjacency(graph, weight))``."""
+def edge_list(graph: nx.Graph, weight: str = "weight") -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """``(nodes, rows, cols, weights)``: the entries of an undirected ``graph``'s weighted adjacency matrix
+    (each edge both ways; a missing ``weight`` is 1), read once from its plain dicts, node by node in
+    the graph's order."""
     nodes = list(graph)
     index = {node: i for i, node in enumerate(nodes)}
     rows, cols, values = [], [], []
@@ -74,7 +74,13 @@ def pagerank_of_graph(graph: nx.Graph, weight: str = "weight", *, alpha: float =
             rows.append(i)
             cols.append(index[other])
             values.append(data.get(weight, 1.0))
-    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    return nodes, np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), np.asarray(values, dtype=float)
+
+
+def pagerank_of_graph(graph: nx.Graph, weight: str = "weight", *, alpha: float = 0.85, max_iter: int = 500,
+                      tol: float = 1e-10) -> dict:
+    """:func:`pagerank_of_edges` of an undirected ``graph`` (a missing ``weight`` is 1): the numbers of
+    ``kg.analyze.centrality.pagerank_of_matrix(*adjacency(graph, weight))``."""
+    nodes, rows, cols, values = edge_list(graph, weight)
     order = np.lexsort((cols, rows))  # row by row, columns ascending: a CSR matrix's order
-    return pagerank_of_edges(nodes, rows[order], cols[order], np.asarray(values, dtype=float)[order],
-                             alpha=alpha, max_iter=max_iter, tol=tol)
+    return pagerank_of_edges(nodes, rows[order], cols[order], values[order], alpha=alpha, max_iter=max_iter, tol=tol)

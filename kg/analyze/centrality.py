@@ -25,7 +25,7 @@ from kg.defaults import SEED
 from kg.fastgraph import to_igraph
 from kg.graph import EDGE_ENDS, projection
 from kg.nxbackend import call
-from kg.pagerank import pagerank_of_edges
+from kg.pagerank import edge_list, pagerank_of_edges
 
 __all__ = [
     "weighted_degree",
@@ -267,20 +267,11 @@ def _matrix_table(nodes: list, matrix: sparse.csr_array, *, hops: bool, seed: in
 
 def adjacency(graph: nx.Graph, weight: str) -> tuple[list, sparse.csr_array]:
     """The nodes of an undirected graph and its weighted adjacency matrix (a missing weight is 1),
-    read once from its plain dicts: what ``nx.to_scipy_sparse_array`` gives, faster."""
-    nodes = list(graph)
-    index = {node: i for i, node in enumerate(nodes)}
-    rows, cols, values = [], [], []
-    for node, nbrs in graph._adj.items():
-        i = index[node]
-        for other, data in nbrs.items():
-            rows.append(i)
-            cols.append(index[other])
-            values.append(data.get(weight, 1.0))
+    read once from its plain dicts (:func:`kg.pagerank.edge_list`): what ``nx.to_scipy_sparse_array``
+    gives, faster."""
+    nodes, rows, cols, values = edge_list(graph, weight)
     n = len(nodes)
-    matrix = sparse.csr_array((np.asarray(values, dtype=float), (np.asarray(rows, dtype=np.int64),
-                                                                  np.asarray(cols, dtype=np.int64))), shape=(n, n))
-    return nodes, matrix
+    return nodes, sparse.csr_array((values, (rows, cols)), shape=(n, n))
 
 
 def pagerank_of_matrix(matrix: sparse.csr_array, nodes: list, *, alpha: float = 0.85, max_iter: int = 500,
