@@ -3,7 +3,10 @@
 :func:`graph_view` turns a kg graph into the plain ``nx.Graph`` the page draws:
 every node carries ``kind``, ``community`` and ``centrality``; every edge ``kind``
 and ``weight``. It is separate from the drawing so it can be tested (and reused)
-without a browser.
+without a browser. The selection itself (filters, a community, a focus, the most central nodes,
+the strongest links) is :func:`kg.export.selection.select_view`; this module adds what needs the
+whole graph: the communities from the analysis (:func:`community_membership`) and the citation,
+co-author and forecast views.
 
 Views
 -----
