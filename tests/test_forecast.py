@@ -169,7 +169,8 @@ def test_the_walk_features_count_only_papers_up_to_the_cut_off():
     assert walk[d, b] == pytest.approx(2 / 3)  # d's only partner is a, whose partners are b (2 of 3) and d
     rows = forecast_module._Pairs(window, None).features(np.array([a]), np.array([c]))
     named = dict(zip(forecast_module.FEATURES, rows[0]))
-    assert named["walk_hi"] == pytest.approx(np.log(1 / 2 + 1e-6)) and named["walk_lo"] == pytest.approx(np.log(1 / 3 + 1e-6))
+    assert named["walk_hi"] == pytest.approx(np.log(1 / 2 + 1e-6))
+    assert named["walk_lo"] == pytest.approx(np.log(1 / 3 + 1e-6))
     later = concept_window(papers + [("p7", 2012, ("c:a", "c:c", "c:d"))], until=2010, min_papers=1, span=3)
     assert (later.recent_cooc() != window.recent_cooc()).nnz == 0
     assert np.array_equal(forecast_module._two_steps(later.cooc), walk)

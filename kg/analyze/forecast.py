@@ -9,7 +9,10 @@ features of each pair, all computed from the papers published up to the cut-off 
   age, its co-occurrence degree and the partners it gained in the last 3 years;
 * the pair's preferential attachment (product of paper counts, in all and recent), common
   neighbours, Adamic–Adar, Jaccard, whether both are in one concept cluster and how densely
-  their two clusters are linked, and the cosine of the concept vectors (when given).
+  their two clusters are linked, and the cosine of the concept vectors (when given);
+* the chance of a two-step random walk on the co-occurrence counts from one concept to the other
+  (each way; over all years and over the last 3 only): shared neighbours weighed by how much both
+  concepts are written about with them (measured on ACM-CR: precision@1000 +0.02 at 2014).
 
 The model learns on three earlier windows, features at ``T - horizon``, ``T - horizon - 1`` and
 ``T - horizon - 2`` and as labels the pairs the papers of the ``horizon`` years after each mention
@@ -63,7 +66,8 @@ _CHUNK = 1_000_000  # candidate pairs scored at once
 _FLOOR = 1e-6  # added to a walk probability before its logarithm (pairs no two steps join)
 # 200 trees at a slow learning rate: measured on ACM-CR (acm-final, 3 cut-offs) precision@1000 0.147 → 0.166 at 2014,
 # 0.135 → 0.160 at 2016, 0.168 → 0.205 at 2011 against 60 trees at 0.15; the shortlist keeps the scoring affordable
-MODEL = {"max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 31, "l2_regularization": 1.0, "early_stopping": False}
+MODEL = {"max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 31, "l2_regularization": 1.0,
+         "early_stopping": False}
 MIN_LEAF = 20
 _ONE_THREAD_BELOW = 10**12  # rows: always one thread (OpenMP threads stalled the fit 6× on a busy 2-core machine)
 
