@@ -153,6 +153,29 @@ def test_the_training_window_ends_at_the_cut_off(corpus):
     assert training["concepts"] == window.size
 
 
+def test_the_walk_features_count_only_papers_up_to_the_cut_off():
+    """The two-step walks (all years, and the last ``span`` years) come from the window's papers alone: a later
+    paper changes neither, an older one leaves the recent walk alone, and the values are the walk's chances."""
+    papers = [("p1", 2001, ("c:a", "c:b")), ("p2", 2008, ("c:a", "c:b")), ("p3", 2009, ("c:b", "c:c")),
+              ("p4", 2010, ("c:b", "c:c")), ("p5", 2010, ("c:a", "c:d")), ("p6", 2011, ("c:a", "c:c"))]
+    window = concept_window(papers, until=2010, min_papers=1, span=3)
+    a, b, c, d = (window.index[x] for x in ("c:a", "c:b", "c:c", "c:d"))
+    recent = window.recent_cooc().toarray()
+    assert recent[a, b] == 1 and recent[b, c] == 2 and recent[a, d] == 1 and recent[a, c] == 0  # p1 (2001) and
+    assert window.cooc.toarray()[a, b] == 2  # p6 (2011) left out; p1 counted in all years
+    walk = forecast_module._two_steps(window.cooc)
+    # a → b (2 of a's 3 co-mentions) → c (2 of b's 4): 2/3 · 2/4; c → b (1) → a (2 of 4): 1/2
+    assert walk[a, c] == pytest.approx(1 / 3) and walk[c, a] == pytest.approx(1 / 2)
+    assert walk[d, b] == pytest.approx(2 / 3)  # d's only partner is a, whose partners are b (2 of 3) and d
+    rows = forecast_module._Pairs(window, None).features(np.array([a]), np.array([c]))
+    named = dict(zip(forecast_module.FEATURES, rows[0]))
+    assert named["walk_hi"] == pytest.approx(np.log(1 / 2 + 1e-6))
+    assert named["walk_lo"] == pytest.approx(np.log(1 / 3 + 1e-6))
+    later = concept_window(papers + [("p7", 2012, ("c:a", "c:c", "c:d"))], until=2010, min_papers=1, span=3)
+    assert (later.recent_cooc() != window.recent_cooc()).nnz == 0
+    assert np.array_equal(forecast_module._two_steps(later.cooc), walk)
+
+
 def test_the_shortlist_ranks_as_scoring_every_pair_does(corpus, monkeypatch):
     """Above SHORTLIST_FROM candidates the model scores, for the ranking, the pairs with a common neighbour (and the
     closest in meaning); the AUC sample is scored in full, so the table is the same as scoring every pair."""

@@ -157,6 +157,15 @@ class Window:
         dense[coo.row, coo.col] = 1.0
         return dense
 
+    def recent_cooc(self) -> sparse.csr_matrix:
+        """Like ``cooc``, counting only the papers of the last ``span`` years (``until - span + 1 … until``)."""
+        recent = [at for _, year, at in self.papers if year > self.until - self.span]
+        rows = [k for k, at in enumerate(recent) for _ in at]
+        cols = [c for at in recent for c in at]
+        incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                                      shape=(len(recent), self.size))
+        return _cooccurrence(incidence)
+
     def degree(self) -> np.ndarray:
         """How many eligible concepts each concept co-occurs with."""
         return np.diff(self.cooc.indptr).astype(np.float64)
