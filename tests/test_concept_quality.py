@@ -434,3 +434,10 @@ def test_praise_and_incidental_modifiers_leave_the_name():
     assert candidate_phrases("A successful dictionary attack on a rich scientific knowledge base, "
                              "an original email and a commercial search engine.") == [
         "dictionary attack", "scientific knowledge base", "email", "search engine"]
+
+
+def test_a_capitalized_adverb_after_a_lost_full_stop_ends_the_phrase():
+    found = candidate_phrases("We generalize the second Randall-Sundrum scenario Explicitly, we take the bulk. "
+                              "Recently Proposed Methods fail.")
+    assert "second Randall-Sundrum scenario" in found
+    assert not any("Explicitly" in p or "Recently" in p for p in found)

@@ -209,7 +209,12 @@ _VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
     ("degrades", "converges"), not the plural noun the tagger guesses; a symbol or letter joined to
-    a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses."""
+    a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses;
+    a capitalized adverb is an adverb, not a name (a lost full stop: "the second Randall-Sundrum
+    scenario Explicitly, we take")."""
+    if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
+            and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
+        return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
     if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and (_lexicon().get(tail.lower()) or "").startswith("NN"):
         return "NNS" if tail.endswith("s") and _lexicon().get(tail.lower()) == "NNS" else "NN"
