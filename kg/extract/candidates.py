@@ -62,7 +62,8 @@ GENERIC_MODIFIERS = frozenset(
     so-called well-known high-quality future
     original selected valuable commercial incoming corresponding real-world final usual unnecessary
     meaningful relevant major past increased invited associated given additional resulting
-    successful unique rich state-of-the-art traditional strict underlying widespread""".split()
+    successful unique rich state-of-the-art traditional strict underlying widespread
+    apparent serious adequate appropriate suitable reasonable sufficient desirable""".split()
 )
 
 
