@@ -441,3 +441,8 @@ def test_a_capitalized_adverb_after_a_lost_full_stop_ends_the_phrase():
                               "Recently Proposed Methods fail.")
     assert "second Randall-Sundrum scenario" in found
     assert not any("Explicitly" in p or "Recently" in p for p in found)
+
+
+def test_an_adverb_before_a_name_particle_leaves_the_name_whole():
+    found = candidate_phrases("We consider asymptotically anti-de Sitter black holes and asymptotically flat black holes.")
+    assert "anti-de Sitter black holes" in found and "Sitter black holes" not in found

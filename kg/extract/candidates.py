@@ -416,7 +416,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         run.clear()
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
-            if before_pos == "RB" and before.lower().endswith("ly"):
+            if (before_pos == "RB" and before.lower().endswith("ly")
+                    and words[0][1].lower().rpartition("-")[2] not in _PARTICLES):  # not "anti-de Sitter"
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
