@@ -446,3 +446,13 @@ def test_a_capitalized_adverb_after_a_lost_full_stop_ends_the_phrase():
 def test_an_adverb_before_a_name_particle_leaves_the_name_whole():
     found = candidate_phrases("We consider asymptotically anti-de Sitter black holes and asymptotically flat black holes.")
     assert "anti-de Sitter black holes" in found and "Sitter black holes" not in found
+
+
+def test_an_incidental_modifier_on_one_papers_phrase_joins_the_shared_concept():
+    papers = [Paper(id=f"p{i}", title="", abstract="matrix factorization models") for i in range(4)]
+    keyphrases = {"p0": _kp("standard matrix factorization models"), "p1": _kp("matrix factorization model"),
+                  "p2": _kp("matrix factorization models"), "p3": _kp("standard model", "general relativity")}
+    concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=(), contain=False)
+    assert "c:standard matrix factorization model" not in concepts
+    assert {m.paper_id for m in mentions if m.concept_id == "c:matrix factorization model"} == {"p0", "p1", "p2"}
+    assert {"c:standard model", "c:general relativity"} <= set(concepts)  # terms keep their modifier

@@ -15,7 +15,7 @@ from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acr
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
-from kg.normalize.generic import generic_words, trim_filler
+from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, keep_mentions
 from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
@@ -156,6 +156,9 @@ def normalize_concepts(
                 key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
             if key and key not in stop:
                 rows.append((key, phrase))
+    incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
+    for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
+        found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
