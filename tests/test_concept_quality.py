@@ -456,3 +456,7 @@ def test_an_incidental_modifier_on_one_papers_phrase_joins_the_shared_concept():
     assert "c:standard matrix factorization model" not in concepts
     assert {m.paper_id for m in mentions if m.concept_id == "c:matrix factorization model"} == {"p0", "p1", "p2"}
     assert {"c:standard model", "c:general relativity"} <= set(concepts)  # terms keep their modifier
+
+
+def test_sheaves_are_sheaf_not_sheave():
+    assert concept_key("coherent sheaves") == "coherent sheaf"
