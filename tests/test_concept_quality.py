@@ -460,3 +460,14 @@ def test_an_incidental_modifier_on_one_papers_phrase_joins_the_shared_concept():
 
 def test_sheaves_are_sheaf_not_sheave():
     assert concept_key("coherent sheaves") == "coherent sheaf"
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("A distance metric is learned with a heuristic.", ["distance metric", "heuristic"], ["distance"]),
+    ("We study the Fisher information metric.", ["Fisher information metric"], ["Fisher information"]),
+    ("It is an integral ontology-based. Routing is automata based. States are quantum optical.",
+     [], ["integral ontology-based", "automata based", "quantum optical"]),
+])
+def test_adjectives_end_no_phrase_and_ic_nouns_are_nouns(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
