@@ -36,12 +36,13 @@ def linked_concepts(papers, embedder, *, top_n: int = 10, depth: int = 20, min_r
     """Paper id -> (names, surfaces) of the concepts it is linked to, best first."""
     from kg.extract import DIVERSITY, POSITION_WEIGHT, TITLE_WEIGHT, extract
     from kg.normalize import normalize_concepts
+    from kg.normalize.quality import load_quality_model
 
     found = extract(papers, embedder, top_n=top_n, depth=depth, diversity=DIVERSITY,
                     position_weight=POSITION_WEIGHT, title_weight=TITLE_WEIGHT, n_jobs=2)
     concepts, mentions = normalize_concepts(papers, found.keyphrases, embedder=embedder, top_n=top_n,
                                             vectors=found.phrase_vectors, doc_vectors=found.doc_vectors,
-                                            min_relevance=min_relevance)
+                                            min_relevance=min_relevance, quality=load_quality_model(embedder.name))
     names: dict[str, list[str]] = defaultdict(list)
     surfaces: dict[str, list[str]] = defaultdict(list)
     for m in sorted(mentions, key=lambda m: (m.paper_id, m.rank)):

@@ -47,6 +47,7 @@ class BuildOptions:
     title_weight: float = TITLE_WEIGHT
     precision: str = "auto"  # of the embedding model: auto = int8 on a CPU, fp16 on a GPU
     merge_threshold: float = MERGE_THRESHOLD
+    concept_filter: bool = True  # drop later mentions the learned filter judges no expert's (kg.normalize.quality)
     link_depth: int = 20  # how far down its ranking a paper may link to concepts others have
     thesaurus: str | None = None  # path of a VOSviewer thesaurus file
     related_top_k: int = 10  # strongest related links kept per paper (kg related ranks them all)
@@ -105,6 +106,8 @@ class BuildOptions:
         number("position_weight", low=0.0)
         number("title_weight", low=0.0)
         number("merge_threshold", low=0.0)
+        if not isinstance(self.concept_filter, bool):
+            raise OptionError("concept_filter", f"must be true or false, not {self.concept_filter!r}")
         number("resolution", low=0.0, low_open=True, high=MAX_RESOLUTION)
         if self.thesaurus is not None and not isinstance(self.thesaurus, str):
             raise OptionError("thesaurus", f"must be a path (str), not {self.thesaurus!r}")

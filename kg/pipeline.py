@@ -36,6 +36,7 @@ from kg.ingest import load_corpus, merge_corpora
 from kg.ingest.thesaurus import load_thesaurus
 from kg.models import Corpus
 from kg.normalize import normalize_concepts, thesaurus_text
+from kg.normalize.quality import load_quality_model
 from kg.options import OUTPUT_ONLY, BuildOptions, update_options
 from kg.report import write_report
 from kg.timing import Clock, Stage, release_memory
@@ -372,7 +373,9 @@ def run(
                                                 embedder=cached or embedder, vectors=found.phrase_vectors,
                                                 merge_threshold=options.merge_threshold, top_n=options.top_n,
                                                 doc_vectors=found.doc_vectors,
-                                                min_relevance=getattr(embedder, "relevance_floor", None))
+                                                min_relevance=getattr(embedder, "relevance_floor", None),
+                                                quality=(load_quality_model(getattr(embedder, "name", ""))
+                                                         if options.concept_filter else None))
         concept_rows = concept_vectors(((m.concept_id, m.surface) for m in mentions), found.phrase_vectors,
                                        embedder=cached or embedder)
     finally:

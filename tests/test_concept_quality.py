@@ -434,3 +434,40 @@ def test_praise_and_incidental_modifiers_leave_the_name():
     assert candidate_phrases("A successful dictionary attack on a rich scientific knowledge base, "
                              "an original email and a commercial search engine.") == [
         "dictionary attack", "scientific knowledge base", "email", "search engine"]
+
+
+def test_a_capitalized_adverb_after_a_lost_full_stop_ends_the_phrase():
+    found = candidate_phrases("We generalize the second Randall-Sundrum scenario Explicitly, we take the bulk. "
+                              "Recently Proposed Methods fail.")
+    assert "second Randall-Sundrum scenario" in found
+    assert not any("Explicitly" in p or "Recently" in p for p in found)
+
+
+def test_an_adverb_before_a_name_particle_leaves_the_name_whole():
+    found = candidate_phrases("We consider asymptotically anti-de Sitter black holes and asymptotically flat black holes.")
+    assert "anti-de Sitter black holes" in found and "Sitter black holes" not in found
+
+
+def test_an_incidental_modifier_on_one_papers_phrase_joins_the_shared_concept():
+    papers = [Paper(id=f"p{i}", title="", abstract="matrix factorization models") for i in range(4)]
+    keyphrases = {"p0": _kp("standard matrix factorization models"), "p1": _kp("matrix factorization model"),
+                  "p2": _kp("matrix factorization models"), "p3": _kp("standard model", "general relativity")}
+    concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=(), contain=False)
+    assert "c:standard matrix factorization model" not in concepts
+    assert {m.paper_id for m in mentions if m.concept_id == "c:matrix factorization model"} == {"p0", "p1", "p2"}
+    assert {"c:standard model", "c:general relativity"} <= set(concepts)  # terms keep their modifier
+
+
+def test_sheaves_are_sheaf_not_sheave():
+    assert concept_key("coherent sheaves") == "coherent sheaf"
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("A distance metric is learned with a heuristic.", ["distance metric", "heuristic"], ["distance"]),
+    ("We study the Fisher information metric.", ["Fisher information metric"], ["Fisher information"]),
+    ("It is an integral ontology-based. Routing is automata based. States are quantum optical.",
+     [], ["integral ontology-based", "automata based", "quantum optical"]),
+])
+def test_adjectives_end_no_phrase_and_ic_nouns_are_nouns(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found

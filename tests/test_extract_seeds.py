@@ -32,7 +32,8 @@ def test_every_seed_paper_gets_at_least_four_concepts(seed_graph):
     assert len(papers) == 38
     counts = {p: len(_concepts_of(seed_graph, p)) for p in papers}
     assert min(counts.values()) >= 4, sorted(counts.items(), key=lambda kv: kv[1])[:3]
-    assert sum(counts.values()) / len(counts) >= 8
+    # after the third, the learned filter (kg.normalize.quality) drops about a fifth of a paper's concepts
+    assert sum(counts.values()) / len(counts) >= 6
 
 
 def test_seed_papers_share_concepts(seed_graph):

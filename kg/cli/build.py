@@ -93,6 +93,10 @@ def build(
     merge_threshold: Annotated[Optional[float], typer.Option(
         "--merge-threshold", min=0.0, max=1.01, show_default=False,
         help="Cosine at which two concepts merge as near-synonyms (default 0.85; above 1 = never).")] = None,
+    concept_filter: Annotated[bool, typer.Option(
+        "--concept-filter/--no-concept-filter",
+        help="Drop a paper's concepts after its third that the learned filter judges no expert would list "
+             "(trained for the packaged model; see docs/EXTRACTION.md).")] = True,
     thesaurus: Annotated[Optional[Path], typer.Option(
         "--thesaurus", exists=True, dir_okay=False, show_default=False,
         help="VOSviewer thesaurus (label<TAB>replace by; empty replacement drops the term).")] = None,
@@ -134,7 +138,7 @@ def build(
         values = {"format": format, "strict": strict, "mapping": parse_map(column_map), "top_n": top_n,
                   "link_depth": link_depth, "extractor": extractor, "model": str(model) if model else None,
                   "diversity": diversity, "position_weight": position_weight, "title_weight": title_weight,
-                  "precision": precision, "merge_threshold": merge_threshold,
+                  "precision": precision, "merge_threshold": merge_threshold, "concept_filter": concept_filter,
                   "thesaurus": str(thesaurus) if thesaurus else None, "write_thesaurus": write_thesaurus,
                   "related_top_k": related_top_k, "min_shared": min_shared, "min_cooccurrence": min_cooccurrence,
                   "seed": seed, "resolution": resolution, "html": html, "engine": engine,
@@ -155,7 +159,7 @@ def build(
     options = BuildOptions(format=format, strict=strict, mapping=parse_map(column_map),
                            top_n=top_n, link_depth=link_depth, extractor=extractor,
                            model=str(model) if model else None, precision=precision, thesaurus=str(thesaurus) if thesaurus else None,
-                           write_thesaurus=write_thesaurus, **tuned,
+                           write_thesaurus=write_thesaurus, concept_filter=concept_filter, **tuned,
                            related_top_k=related_top_k, seed=seed, resolution=resolution, html=html, engine=engine,
                            nx_backend=backend)
     output_folder(out)

@@ -62,7 +62,8 @@ GENERIC_MODIFIERS = frozenset(
     so-called well-known high-quality future
     original selected valuable commercial incoming corresponding real-world final usual unnecessary
     meaningful relevant major past increased invited associated given additional resulting
-    successful unique rich state-of-the-art traditional strict underlying widespread""".split()
+    successful unique rich state-of-the-art traditional strict underlying widespread
+    apparent serious adequate appropriate suitable reasonable sufficient desirable""".split()
 )
 
 
@@ -209,7 +210,14 @@ _VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
     ("degrades", "converges"), not the plural noun the tagger guesses; a symbol or letter joined to
-    a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses."""
+    a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses;
+    a capitalized adverb is an adverb, not a name (a lost full stop: "the second Randall-Sundrum
+    scenario Explicitly, we take")."""
+    if pos == "JJ" and word.lower() in _IC_NOUNS:
+        return "NN"  # "distance metric", "Fisher information metric": the lexicon knows only the adjective
+    if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
+            and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
+        return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
     if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and (_lexicon().get(tail.lower()) or "").startswith("NN"):
         return "NNS" if tail.endswith("s") and _lexicon().get(tail.lower()) == "NNS" else "NN"
@@ -410,7 +418,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         run.clear()
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
-            if before_pos == "RB" and before.lower().endswith("ly"):
+            if (before_pos == "RB" and before.lower().endswith("ly")
+                    and words[0][1].lower().rpartition("-")[2] not in _PARTICLES):  # not "anti-de Sitter"
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
@@ -443,15 +452,23 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
 
 
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
-_IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic polemic".split())
+_IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic polemic heuristic".split())
+
+
+# The second part of a hyphenated adjective: it qualifies a noun and ends no concept.
+_COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "-dependent", "-specific",
+                        "-independent", "-like", "-enabled", "-centric", "-intensive", "-preserving")
 
 
 def _final_adjective(word: str) -> bool:
-    """A phrase's last word that is an -ic adjective the tagger took for a noun: "unified
-    probabilistic", "information theoretic", "formal supersymmetric" (not "distance metric",
-    "heuristic", "geodesic", names such as "Arabic")."""
+    """A phrase's last word that is an adjective the tagger took for a noun: an -ic or -ical one
+    ("unified probabilistic", "information theoretic", "formal supersymmetric", "quantum optical";
+    not "distance metric", "heuristic", "geodesic", names such as "Arabic"), a hyphenated one
+    ("ontology-based", "context-aware") or "based"."""
     low = word.lower()
-    if low != word or not low.endswith("ic") or low.endswith("s") or low in _IC_NOUNS:
+    if low == "based" or low.endswith(_COMPOUND_ADJECTIVES):
+        return True  # "integral ontology-based", "automata based", "context-aware"
+    if low != word or not low.endswith(("ic", "ical")) or low.endswith("s") or low in _IC_NOUNS:
         return False
     known = _lexicon().get(low)
     return known == "JJ" or (known is None and low.endswith(("ical", "istic", "etic", "morphic", "symmetric")))

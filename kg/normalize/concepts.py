@@ -15,7 +15,8 @@ from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acr
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
-from kg.normalize.generic import generic_words, trim_filler
+from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
+from kg.normalize.quality import QualityModel, keep_mentions
 from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
@@ -44,6 +45,7 @@ def normalize_concepts(
     min_cohesion: float = MIN_COHESION,
     min_relevance: float | None = None,
     min_concepts: int = MIN_CONCEPTS,
+    quality: QualityModel | None = None,
 ) -> tuple[dict[str, Concept], list[Mention]]:
     """Merge every paper's keyphrases into shared concepts.
 
@@ -96,6 +98,10 @@ def normalize_concepts(
         ``relevance_floor`` (:data:`kg.extract.embedder.RELEVANCE_FLOOR`).
     min_concepts : int
         See ``min_relevance``.
+    quality : QualityModel, optional
+        The learned filter of :mod:`kg.normalize.quality` (for the model that made ``vectors``):
+        a paper's mention it judges unlikely to be one an expert would list is dropped, and a
+        concept left without mentions with it. None keeps every mention.
 
     Returns
     -------
@@ -150,6 +156,9 @@ def normalize_concepts(
                 key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
             if key and key not in stop:
                 rows.append((key, phrase))
+    incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
+    for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
+        found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
@@ -235,6 +244,15 @@ def normalize_concepts(
         by_paper[pid].append((score, CONCEPT_PREFIX + key, surface))
     holders = Counter(key for _, key in best)  # papers linked to a concept (own keyphrase or containment)
     mentions: list[Mention] = []
+
+    concept_vector: dict[str, np.ndarray | None] = {}
+
+    def vector_of(name: str, cid: str) -> np.ndarray | None:  # the name's vector, else its surfaces'
+        if cid not in concept_vector:
+            phrases = (name, *(s for s, _ in surfaces[cid[len(CONCEPT_PREFIX):]].most_common()))
+            concept_vector[cid] = next((vectors[p] for p in phrases if p in vectors), None)
+        return concept_vector[cid]
+
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
@@ -244,8 +262,15 @@ def normalize_concepts(
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
         ranked = [(scores[key], rows[key][1], rows[key][2]) for key in order]
+        if quality is not None and vectors is not None:
+            flags = keep_mentions([(concepts[cid].name, cid) for _, cid, _ in ranked], quality, vector_of,
+                                  keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred)
+            ranked = [row for row, flag in zip(ranked, flags) if flag]
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
+    if quality is not None:  # a concept whose every mention the filter dropped is no concept
+        linked = {m.concept_id for m in mentions}
+        concepts = {cid: c for cid, c in concepts.items() if cid in linked or holders[cid[len(CONCEPT_PREFIX):]] == 0}
     return concepts, mentions
 
 

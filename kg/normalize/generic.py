@@ -156,3 +156,35 @@ def trim_filler(phrase: str) -> str:
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2):
         return " ".join(words[:-1])
     return phrase
+
+
+# Adjectives that head real terms ("general relativity", "standard model", "pure gauge theory",
+# "large language model") but are incidental in most other phrases ("standard matrix
+# factorization model", "tedious hyper-parameter tuning", "general cross-lingual text mining").
+AMBIVALENT_MODIFIERS = frozenset(
+    """general standard pure small large basic common full complete whole entire enhanced improved
+    modified tedious naive classical simple explicit effective individual multiple extended""".split()
+)
+
+
+def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = AMBIVALENT_MODIFIERS,
+                         min_df: int = 2) -> dict[str, str]:
+    """Keys whose first word is an ambivalent modifier used incidentally, mapped to the rest.
+
+    A phrase one paper writes ("standard matrix factorization model") whose rest without the
+    modifier is a concept of at least ``min_df`` papers ("matrix factorization model") is that
+    concept; a modifier the corpus uses as part of a term ("standard model", "general
+    relativity": phrases several papers write) stays.
+
+    Examples
+    --------
+    >>> incidental_modifiers({"standard matrix factorization": 1, "matrix factorization": 5,
+    ...                       "standard model": 4, "model": 9, "general gauge theory": 1})
+    {'standard matrix factorization': 'matrix factorization'}
+    """
+    out = {}
+    for key, n in df.items():
+        first, _, rest = key.partition(" ")
+        if n == 1 and first in modifiers and " " in rest.strip() and df.get(rest, 0) >= min_df:
+            out[key] = rest
+    return out

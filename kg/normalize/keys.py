@@ -36,7 +36,7 @@ _IRREGULAR = {
     "phenomena": "phenomenon", "analyses": "analysis", "hypotheses": "hypothesis",
     "theses": "thesis", "bases": "base", "axes": "axis", "children": "child", "people": "person",
     "men": "man", "women": "woman", "mice": "mouse", "leaves": "leaf", "halves": "half",
-    "lives": "life", "knives": "knife", "shelves": "shelf", "appendices": "appendix",
+    "lives": "life", "knives": "knife", "shelves": "shelf", "sheaves": "sheaf", "wolves": "wolf", "calves": "calf", "appendices": "appendix",
     "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
     "radii": "radius", "nuclei": "nucleus", "foci": "focus", "loci": "locus",
     "vortices": "vortex", "tori": "torus", "genera": "genus", "simplices": "simplex", "apices": "apex", "moduli": "modulus",

@@ -31,7 +31,7 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
     n_names = sum(names.values())
     common = _common_word(word)
     best = min(names.items(), key=lambda kv: (-kv[1], kv[0]))[0] if names else ""
-    shouted = common and best.isupper()  # "DATA", "PAGE": a word in capitals, or an acronym?
+    shouted = common and best.isupper() and len(best) > 3  # "DATA", "PAGE": a word in capitals, or an acronym? ("IP", "ROI" are)
     if names and 2 * n_names > total and not (shouted and (n_names < 2 or n_names < 2 * (total - n_names))):
         if best.casefold() == word:
             return best
@@ -78,6 +78,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'de Sitter space'
     >>> _display_name("n 1 supersymmetry", Counter({"N=1 supersymmetry": 3}))
     'N=1 supersymmetry'
+    >>> _display_name("ip geolocation database", Counter({"IP geolocation databases": 1}))
+    'IP geolocation database'
     """
     words = key.split()
     forms: list[Counter[str]] = [Counter() for _ in words]

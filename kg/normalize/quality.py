@@ -1,0 +1,129 @@
+"""How likely a paper's concept is one an expert would list: a small learned filter.
+
+Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
+broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
+"cosmology"), a vague phrase ("major problem", "information processing"). Two independent
+reviewers labelled 3,072 concepts of random papers of two fields (ACM-CR, hep-th) with the rubric of
+``docs/EXTRACTION.md``; a logistic regression over the concept's vector (the extraction model's
+embedding of its name), a few word-frequency and shape features of the name, and the mention's
+rank in its paper predicts "good" (``bench/train_concept_quality.py`` trains it, cross-validated
+by held-out sample; ``kg/resources/concept_quality.json`` holds its weights and that record).
+
+:func:`keep_mentions` drops a paper's mention when the predicted chance is under the model's
+threshold, except the paper's first ``protect`` mentions (the first three were judged good
+59–85% of the time; the tenth 27%). The weights belong to the model they were trained with
+(all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that model only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+from kg.normalize.generic import zipf
+
+__all__ = ["QualityModel", "load_quality_model", "name_features", "rank_features", "keep_mentions",
+           "HAND_FEATURES"]
+
+HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
+                 "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
+                 "rank", "inverse_rank", "concepts", "rank_share")
+
+
+def name_features(name: str) -> list[float]:
+    """Shape and word-frequency features of a concept name (the first 12 of :data:`HAND_FEATURES`).
+
+    Examples
+    --------
+    >>> f = name_features("Calabi-Yau manifold")
+    >>> f[0], f[6], f[7], f[9], f[10]
+    (3.0, 0.0, 1.0, 1.0, 0.0)
+    """
+    words = name.replace("-", " ").split() or [name]
+    z = [zipf(w.lower()) for w in words]
+    single = len(words) == 1
+    return [float(len(words)), min(z), max(z), sum(z) / len(z), z[-1], z[0],
+            float(any(c.isdigit() for c in name)), float(any(w[:1].isupper() for w in words)),
+            float(any(w.isupper() and len(w) > 1 for w in words)), float("-" in name),
+            float(single), z[0] if single else 0.0]
+
+
+def rank_features(rank: int, concepts: int) -> list[float]:
+    """The mention's place in its paper: rank, 1/rank, the paper's concept count, rank / count.
+
+    Examples
+    --------
+    >>> rank_features(2, 8)
+    [2.0, 0.5, 8.0, 0.25]
+    """
+    return [float(rank), 1.0 / rank, float(concepts), rank / concepts]
+
+
+@dataclass(frozen=True)
+class QualityModel:
+    """A logistic regression over ``[vector, name_features, rank_features]``, standardized."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    threshold: float
+    protect: int
+    model: str
+
+    def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
+        """Predicted chance of "good" for rows of (vector, hand features)."""
+        x = (np.hstack([np.asarray(vectors, dtype=np.float64), np.asarray(hand, dtype=np.float64)])
+             - self.mean) / self.scale
+        return 1.0 / (1.0 + np.exp(-(x @ self.coef + self.intercept)))
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "QualityModel":
+        return cls(np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["coef"]),
+                   float(data["intercept"]), float(data["threshold"]), int(data["protect"]), str(data["model"]))
+
+
+@lru_cache(maxsize=4)
+def load_quality_model(model: str) -> QualityModel | None:
+    """The packaged weights when they were trained for the extraction model ``model``, else None."""
+    data = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
+    return QualityModel.from_dict(data) if data["model"] == model else None
+
+
+def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
+                  vector_of: Callable[[str, str], np.ndarray | None],
+                  keep: Callable[[str], bool] = lambda cid: False) -> list[bool]:
+    """Which of one paper's mentions stay, given in rank order as ``(concept name, concept id)``.
+
+    The first ``quality.protect`` always stay, as does a mention ``keep(cid)`` asks for (a
+    thesaurus term) or one without a vector (``vector_of(name, cid)`` is None).
+
+    Examples
+    --------
+    >>> q = QualityModel(np.zeros(18), np.ones(18), np.r_[1.0, 0.0, np.zeros(16)], 0.0, 0.5, 1, "m")
+    >>> vec = {"a": np.array([1.0, 0.0]), "b": np.array([-1.0, 0.0]), "c": np.array([2.0, 0.0])}
+    >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "c"), ("w", "d")], q, lambda n, c: vec.get(c))
+    [True, False, True, True]
+    """
+    flags = [True] * len(ranked)
+    rows, vectors = [], []
+    for i, (name, cid) in enumerate(ranked):
+        if i < quality.protect or keep(cid):
+            continue
+        vector = vector_of(name, cid)
+        if vector is None:
+            continue
+        rows.append(i)
+        vectors.append(np.asarray(vector, dtype=np.float64))
+    if not rows:
+        return flags
+    features = np.array([name_features(ranked[i][0]) + rank_features(i + 1, len(ranked)) for i in rows])
+    chance = quality.chance(np.vstack(vectors), features)
+    for i, p in zip(rows, chance):
+        flags[i] = bool(p >= quality.threshold)
+    return flags

@@ -1,0 +1,80 @@
+"""The learned concept filter (kg.normalize.quality): what it drops, what it never drops, where it applies."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from kg.extract.embedder import DEFAULT_MODEL
+from kg.models import Keyphrase, Paper
+from kg.normalize import normalize_concepts
+from kg.normalize.quality import (HAND_FEATURES, QualityModel, keep_mentions, load_quality_model, name_features,
+                                  rank_features)
+
+
+def test_the_packaged_weights_fit_the_model_they_were_trained_for():
+    data = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
+    model = load_quality_model(DEFAULT_MODEL)
+    assert model is not None and model.model == DEFAULT_MODEL
+    assert len(model.coef) == len(model.mean) == len(model.scale) == 384 + len(HAND_FEATURES)
+    assert data["features"][-len(HAND_FEATURES):] == list(HAND_FEATURES)
+    assert data["labels"] >= 3000 and 0 < model.threshold < 1 and model.protect >= 1
+    # the record of the held-out check travels with the weights
+    assert data["cross_validation"]["held_out_sample"]["auc"] > 0.65
+    assert load_quality_model("some-other-model") is None  # weights belong to one embedding space
+
+
+def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
+    model = load_quality_model(DEFAULT_MODEL)
+    names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
+    vectors = np.asarray(real_embedder.embed(names))
+    hand = np.array([name_features(n) + rank_features(5, 8) for n in names])
+    vague, vague2, specific, specific2 = model.chance(vectors, hand)
+    assert max(vague, vague2) < min(specific, specific2)
+    assert vague < model.threshold < specific
+
+
+def test_the_first_mentions_and_thesaurus_terms_always_stay():
+    q = QualityModel(np.zeros(2 + len(HAND_FEATURES)), np.ones(2 + len(HAND_FEATURES)),
+                     np.r_[-5.0, 0.0, np.zeros(len(HAND_FEATURES))], 0.0, 0.5, 2, "m")
+    bad = np.array([1.0, 0.0])  # the model's chance for it is ~0.007
+    ranked = [(f"n{i}", f"c:{i}") for i in range(5)]
+    assert keep_mentions(ranked, q, lambda n, c: bad) == [True, True, False, False, False]
+    assert keep_mentions(ranked, q, lambda n, c: bad, keep=lambda c: c == "c:3") == [True, True, False, True, False]
+    assert keep_mentions(ranked, q, lambda n, c: None) == [True] * 5  # no vector: nothing to judge by
+
+
+def _papers(n):
+    return [Paper(id=f"p{i}", title=f"Paper {i}", abstract="graph neural network for road traffic") for i in range(n)]
+
+
+def test_normalize_drops_judged_mentions_renumbers_ranks_and_forgets_orphans():
+    papers = _papers(3)
+    phrases = ["graph neural network", "road traffic", "traffic forecasting", "major problem", "data set size"]
+    keyphrases = {p.id: [Keyphrase(x, round(0.9 - j / 20, 3)) for j, x in enumerate(phrases)] for p in papers}
+    vectors = {x: np.eye(8)[j] for j, x in enumerate(phrases)}
+    d = 8 + len(HAND_FEATURES)
+    coef = np.zeros(d)
+    coef[3] = -10.0  # "major problem" only
+    q = QualityModel(np.zeros(d), np.ones(d), coef, 3.0, 0.5, 1, "m")
+    concepts, mentions = normalize_concepts(papers, keyphrases, vectors=vectors, quality=q, stoplist=(),
+                                            contain=False)
+    without, all_mentions = normalize_concepts(papers, keyphrases, vectors=vectors, stoplist=(), contain=False)
+    assert "c:major problem" in without and "c:major problem" not in concepts
+    assert len(all_mentions) - len(mentions) == 3
+    for p in papers:
+        ranks = [m.rank for m in mentions if m.paper_id == p.id]
+        assert ranks == list(range(1, len(ranks) + 1))
+    # the thesaurus keeps what its user asked for
+    asked, _ = normalize_concepts(papers, keyphrases, vectors=vectors, quality=q, stoplist=(), contain=False,
+                                  thesaurus={"major problem": "major problem"})
+    assert "c:major problem" in asked
+
+
+@pytest.mark.parametrize("name, words, digit, upper", [("SU(2) gauge theory", 3, 1.0, 1.0), ("entropy", 1, 0.0, 0.0)])
+def test_name_features_read_the_shape(name, words, digit, upper):
+    f = dict(zip(HAND_FEATURES, name_features(name)))
+    assert (f["words"], f["has_digit"], f["upper_word"]) == (words, digit, upper)
