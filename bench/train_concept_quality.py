@@ -1,6 +1,6 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 3,072 concepts of random papers of ACM-CR and hep-th,
+``bench/data/concept_labels.jsonl`` holds 4,830 concepts of random papers of ACM-CR, hep-th and Inspec,
 each labelled by two independent reviewers with the rubric (good / generic / near-duplicate /
 ungrammatical / broken-name / wrong), with the concept's rank and its paper's concept count in
 the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "bench" / "data" / "concept_labels.jsonl"
 OUT = ROOT / "kg" / "resources" / "concept_quality.json"
 C = 0.3
-THRESHOLD = 0.30
-PROTECT = 3
+THRESHOLD = 0.40
+PROTECT = 2
 
 
 def read_rows(path: Path) -> list[dict]:

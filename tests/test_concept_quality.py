@@ -471,3 +471,61 @@ def test_sheaves_are_sheaf_not_sheave():
 def test_adjectives_end_no_phrase_and_ic_nouns_are_nouns(text, wanted, unwanted):
     found = candidate_phrases(text)
     assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("Such a diversity of intents can influence user satisfaction.", ["user satisfaction"], ["influence user satisfaction"]),
+    ("We study how social networks influence user behavior.", ["social networks", "user behavior"],
+     ["social networks influence", "influence user behavior"]),
+    ("Online services use cookies to track users.", ["cookies", "users"], ["track users"]),
+    ("Quality is measured on a Twitter-dataset consisting of links.", ["links"], ["Twitter-dataset consisting"]),
+    ("A theory of self-dual world-volumes living in a target space.", ["self-dual world-volumes", "target space"],
+     ["self-dual world-volumes living"]),
+    ("Social influence and influence maximization are studied with large-scale data mining.",
+     ["Social influence", "influence maximization", "large-scale data mining"], []),
+])
+def test_a_verb_read_as_a_noun_and_a_clause_participle_end_a_phrase(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
+
+
+def test_an_incidental_modifier_goes_from_a_longer_phrase_one_or_two_papers_write():
+    from kg.normalize.generic import incidental_modifiers
+
+    df = {"pure content-based recommender system": 1, "multiple social network": 2, "social network": 40,
+          "special black hole": 1, "standard model": 9, "large language model": 2, "large language": 1,
+          "effective field theory": 3}
+    assert incidental_modifiers(df) == {"pure content-based recommender system": "content-based recommender system",
+                                        "multiple social network": "social network", "special black hole": "black hole"}
+
+
+def test_kind_nouns_after_one_modifier_are_one_idea_of_the_paper():
+    papers = [Paper(p, "XQuery programs.", "T") for p in "abc"]
+    keyphrases = {"a": _kp("XQuery program", "query expansion", "XQuery language", "query suggestion", "XQuery processor"),
+                  "b": _kp("XQuery language", "query suggestion"), "c": _kp("XQuery processor", "query expansion")}
+    _, mentions = normalize_concepts(papers, keyphrases, stoplist=(), contain=False)
+    order = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
+    assert order == ["c:xquery program", "c:query expansion", "c:query suggestion"]
+    assert [m.concept_id for m in mentions if m.paper_id == "b"][0] == "c:xquery language"  # its own idea there
+
+
+@pytest.mark.parametrize("key, surfaces, truecase, name", [
+    ("resource description framework data", {"Resource Description Framework data": 10, "RDF data": 10},
+     {"resource": (3, 16), "description": (5, 8), "framework": (5, 106)}, "resource description framework data"),
+    ("markov chain monte carlo method", {"Markov Chain Monte Carlo methods": 2},
+     {"markov": (9, 0), "chain": (1, 30), "monte": (4, 0), "carlo": (4, 0)}, "Markov Chain Monte Carlo method"),
+    ("eisenstein series", {"Eisenstein series": 1}, {"eisenstein": (1, 0)}, "Eisenstein series"),
+    ("supersymmetry breaking", {"Supersymmetry breaking": 1}, {"supersymmetry": (1, 40)}, "supersymmetry breaking"),
+    ("system design", {"System design": 1}, {"system": (1, 0)}, "system design"),
+])
+def test_a_name_is_one_case_and_a_rare_word_the_corpus_capitalizes_is_a_name(key, surfaces, truecase, name):
+    assert _display_name(key, Counter(surfaces), truecase=truecase) == name
+
+
+def test_papers_linked_by_containment_name_the_concept_as_they_write_it():
+    texts = ["Rdf Data", "Indexing RDF data.", "Storing RDF data in tables.", "RDF data on the Web."]
+    papers = [Paper(f"p{i}", t, "T") for i, t in enumerate(texts)]
+    keyphrases = {"p0": _kp("Rdf Data"), "p1": _kp("index structure"), "p2": _kp("relational table"), "p3": _kp("Web page")}
+    concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=(), top_n=10)
+    assert {m.paper_id for m in mentions if m.concept_id == "c:rdf data"} == {"p0", "p1", "p2", "p3"}
+    assert concepts["c:rdf data"].name == "RDF data"  # as three papers write it, not as the one keyphrase

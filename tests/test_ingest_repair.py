@@ -112,6 +112,9 @@ def test_compounds_keep_their_hyphens(text):
     ("<jats:title>Abstract</jats:title><jats:p>We study graphs.</jats:p><jats:p>They are sparse.</jats:p>",
      "We study graphs. They are sparse."),
     ("for <mml:math><mml:mi>k</mml:mi><mml:mo>=</mml:mo><mml:mn>2</mml:mn></mml:math> clusters", "for k=2 clusters"),
+    # INSPEC abstracts write sub- and superscripts in slashes
+    ("An H/sub infinity / PID controller and an H/sub 2/ one", "An H_infinity PID controller and an H_2 one"),
+    ("a critical value p/sub c/ and R/sup 2/ of 0.8", "a critical value p_c and R^2 of 0.8"),
 ])
 def test_markup_is_dropped_and_entities_unescaped(damaged, repaired):
     assert repair_text(damaged) == (repaired, ("markup",))

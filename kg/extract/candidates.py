@@ -205,6 +205,8 @@ def word_class(word: str) -> str | None:
 
 
 _VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
+# Nouns that end hyphenated adjectives ("Web-scale", "Java-style"), not hyphenated nouns.
+_ADJECTIVE_TAILS = frozenset("scale time level like wide size style type class grade range term order".split())
 
 
 def _fix(word: str, pos: str) -> str:
@@ -219,8 +221,12 @@ def _fix(word: str, pos: str) -> str:
             and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
         return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
-    if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and (_lexicon().get(tail.lower()) or "").startswith("NN"):
-        return "NNS" if tail.endswith("s") and _lexicon().get(tail.lower()) == "NNS" else "NN"
+    tail_class = _lexicon().get(tail.lower()) or "" if dash else ""
+    if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and tail_class.startswith("NN"):
+        return "NNS" if tail.endswith("s") and tail_class == "NNS" else "NN"
+    if dash and pos == "JJ" and head[:1].isalpha() and (
+            tail_class == "NNS" or (tail_class == "NN" and head[:1].isupper() and tail.lower() not in _ADJECTIVE_TAILS)):
+        return tail_class  # a hyphenated noun: "world-volumes", "Twitter-dataset" (not "large-scale", "Web-scale")
     if word.islower() and word not in _lexicon() and word.endswith(_VERB_ENDINGS) and pos.startswith("NN"):
         return "VB"  # an unknown -ise/-ize/-ify word is a verb: "summarise", "vectorize"
     if pos != "NNS" or not word.islower() or word in _lexicon():
@@ -239,7 +245,8 @@ _VERBISH = frozenset(
     """address advance aid aim alleviate attack balance benefit boost bridge capture correct
     decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
     leverage limit mitigate need outperform power promote report result review shift show spur
-    study support tackle underpin conduct access design survey present answer work""".split()
+    study support tackle underpin conduct access design survey present answer work
+    influence gain track visit offer shape cause""".split()
 )
 # Gerunds that name an activity inside a compound ("meta learning methods", "model
 # checking games"); any other gerund after a noun starts a verb phrase ("approach
@@ -356,6 +363,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
         if low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
             out[i] = (word, "NNP")  # "de Sitter space"
+        elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
+            out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
@@ -426,7 +435,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
         while words and (not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
-                                                         and words[-2][2] in _START))
+                                                         and words[-2][2] in _START
+                                                         and words[-1][1].lower() not in _CLAUSE_PARTICIPLES))
                          or _final_adjective(words[-1][1])):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
         while words and _no_first_word(tagged, words):
@@ -449,6 +459,14 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     found = close()
     if found:
         yield found
+
+
+# Participles that open a clause after a noun and end no concept ("a Twitter dataset consisting
+# of", "self-dual world-volumes living in").
+_CLAUSE_PARTICIPLES = frozenset(
+    """consisting living using including containing involving having being allowing enabling providing
+    yielding giving making showing leading resulting following regarding concerning requiring arising
+    ranging spanning lying coming going getting taking carrying""".split())
 
 
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").

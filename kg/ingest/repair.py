@@ -4,7 +4,8 @@ Four kinds, in the order they run (:data:`KINDS`):
 
 ``markup``
     HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
-    → ``Extra``); entities unescaped (``Q&amp;A`` → ``Q&A``). Only real tags go: a known
+    → ``Extra``); entities unescaped (``Q&amp;A`` → ``Q&A``); INSPEC's scripts written as
+    ``_`` and ``^`` (``H/sub infinity/`` → ``H_infinity``). Only real tags go: a known
     tag name or a namespaced one (``<jats:p>``), and a bare opening tag only where its
     closing tag follows, so ``a < b`` and ``<S>`` (an expectation value) stay.
 ``latex``
@@ -76,6 +77,10 @@ def decode_entities(text: str) -> str:
     return _unescape(text) if "&" in text else text
 
 
+# INSPEC's sub- and superscripts: "H/sub infinity/", "p/sub c/", "x/sup 2/".
+_INSPEC_SCRIPT = re.compile(r"(?<=\w)/(sub|sup) ([^/\s][^/]{0,24}?) ?/")
+
+
 def strip_markup(text: str) -> str:
     """``text`` without HTML/JATS/MathML tags (their text kept) and with entities unescaped.
 
@@ -87,9 +92,13 @@ def strip_markup(text: str) -> str:
     ' First.  Second, with k < m. '
     >>> strip_markup("if a < b and c > d, <S> is finite")
     'if a < b and c > d, <S> is finite'
+    >>> strip_markup("an H/sub infinity / PID controller, p/sub c/ and x/sup 2/")
+    'an H_infinity PID controller, p_c and x^2'
     """
     if "&" in text:
         text = _unescape(text)
+    if "/su" in text:
+        text = _INSPEC_SCRIPT.sub(lambda m: ("_" if m.group(1) == "sub" else "^") + m.group(2).replace(" ", ""), text)
     if "<" not in text:
         return text
     text = _HIDDEN.sub(" ", text)

@@ -180,6 +180,7 @@ def normalize_concepts(
                 primary[key].add(paper.id)
                 ideas.append(key)
     contained: dict[str, dict[str, str]] = {}  # paper id -> concept key -> the words its text has
+    written_in: dict[str, Counter[str]] = defaultdict(Counter)  # concept key -> words of papers linked by containment
     if top_n is not None and contain:
         contained = _contained_keys(papers, keyed, primary, max_df=max(_MIN_CONTAIN_DF, contain_df * len(papers)),
                                     per_paper=max(1, top_n // 2))
@@ -215,6 +216,7 @@ def normalize_concepts(
                     score = round(0.9 * lowest.get(pid, 0.0), 4)
                 surfaces[key]  # noqa: B018 - the concept exists even if only containment links it
                 best[(pid, key)] = (score, words)
+                written_in[key][words] += 1  # how those papers write it: evidence for the name, not an alias
 
     if embedder is not None and surfaces:
         df = Counter(key for _, key in best)
@@ -231,7 +233,8 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        written = surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
+        written = (surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
+                   + written_in.get(key, Counter()))
         name = preferred.get(key) or _display_name(key, written, truecase=truecase)
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM

@@ -35,7 +35,8 @@ RARE_ZIPF = 3.0
 FILLER_HEADS = frozenset(
     """method approach technique algorithm framework scheme strategy methodology procedure
     result task paradigm setting case context scenario perspective
-    performance accuracy effectiveness scalability platform""".split()
+    performance accuracy effectiveness scalability platform
+    sense arena fashion manner way realm""".split()
 )
 #: Heads that end a longer phrase without adding to it, but name a thing after one word:
 #: "black hole solution" is the black hole, "instanton solution" stays.
@@ -163,28 +164,32 @@ def trim_filler(phrase: str) -> str:
 # factorization model", "tedious hyper-parameter tuning", "general cross-lingual text mining").
 AMBIVALENT_MODIFIERS = frozenset(
     """general standard pure small large basic common full complete whole entire enhanced improved
-    modified tedious naive classical simple explicit effective individual multiple extended""".split()
+    modified tedious naive classical simple explicit effective individual multiple extended special exact
+    proper""".split()
 )
 
 
 def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = AMBIVALENT_MODIFIERS,
-                         min_df: int = 2) -> dict[str, str]:
+                         min_df: int = 10) -> dict[str, str]:
     """Keys whose first word is an ambivalent modifier used incidentally, mapped to the rest.
 
-    A phrase one paper writes ("standard matrix factorization model") whose rest without the
-    modifier is a concept of at least ``min_df`` papers ("matrix factorization model") is that
-    concept; a modifier the corpus uses as part of a term ("standard model", "general
-    relativity": phrases several papers write) stays.
+    A phrase one paper writes ("pure content-based recommender system") is its rest without the
+    modifier when that rest has two words or more ("content-based recommender system"), and so is a
+    phrase two papers write whose rest ``min_df`` times as many papers write ("multiple social
+    network": "social network"); a modifier the corpus uses as part of a term ("standard model",
+    "general relativity", "large language model": phrases several papers write, or a modifier
+    before one word) stays.
 
     Examples
     --------
     >>> incidental_modifiers({"standard matrix factorization": 1, "matrix factorization": 5,
-    ...                       "standard model": 4, "model": 9, "general gauge theory": 1})
-    {'standard matrix factorization': 'matrix factorization'}
+    ...                       "standard model": 4, "model": 9, "general gauge theory": 1,
+    ...                       "multiple social network": 2, "social network": 40, "large language model": 2})
+    {'standard matrix factorization': 'matrix factorization', 'general gauge theory': 'gauge theory', 'multiple social network': 'social network'}
     """
     out = {}
     for key, n in df.items():
         first, _, rest = key.partition(" ")
-        if n == 1 and first in modifiers and " " in rest.strip() and df.get(rest, 0) >= min_df:
+        if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
     return out

@@ -101,6 +101,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         return " ".join(cased)
     template = unicodedata.normalize("NFKC", min(templates)[3])
     spans = _spans(template)
+    _one_case_per_name([template[slice(*span)] for span in spans], cased)
     notation = [m.span() for m in NOTATION.finditer(template)]
     group = [0]  # a name joined by dashes or an apostrophe is written as the template writes it once
     for i in range(1, len(spans) + 1):  # one of its parts is a name: Brans–Dicke, Bogomol'nyi-Prasad
@@ -123,6 +124,37 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         at = end
     out.append(template[at:])
     return " ".join("".join(out).split())
+
+
+def _one_case_per_name(written: list[str], cased: list[str]) -> None:
+    """Give the words of a run the template capitalizes one case (in place): the case most of them
+    were given ("Resource Description Framework data" is not "resource Description framework
+    data"); an even split stays as it is ("Hilbert space methods").
+
+    Examples
+    --------
+    >>> cased = ["resource", "Description", "framework", "data"]
+    >>> _one_case_per_name(["Resource", "Description", "Framework", "data"], cased); cased
+    ['resource', 'description', 'framework', 'data']
+    >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
+    >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
+    ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
+    """
+    if len(written) != len(cased):
+        return
+    run: list[int] = []
+    for i in range(len(written) + 1):
+        word = written[i] if i < len(written) else ""
+        if (word[:1].isupper() and word[1:].islower() and word.isalpha()
+                and cased[i].casefold() == word.casefold()):
+            run.append(i)
+            continue
+        if len(run) > 1 and len(run) < len(written):  # a run inside lower-case words, not a title
+            votes = sum(cased[j][:1].isupper() for j in run)
+            if 2 * votes != len(run):
+                for j in run:
+                    cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
+        run = []
 
 
 _JOINS = re.compile(r"[\-‐‑‒–—]+|['’]")
@@ -161,6 +193,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
             return word.upper() if forms.get(word.upper()) else word[:1].upper() + word[1:]  # AI, not Ai
         if 5 * capital < capital + lower:
             return word
+    if capital and not lower and capital_forms == sum(forms.values()) > 0 and not _common_word(word):
+        return word[:1].upper() + word[1:]  # a rare word the corpus only capitalizes: "Eisenstein series"
     return chosen
 
 
