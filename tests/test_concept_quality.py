@@ -529,3 +529,9 @@ def test_papers_linked_by_containment_name_the_concept_as_they_write_it():
     concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=(), top_n=10)
     assert {m.paper_id for m in mentions if m.concept_id == "c:rdf data"} == {"p0", "p1", "p2", "p3"}
     assert concepts["c:rdf data"].name == "RDF data"  # as three papers write it, not as the one keyphrase
+
+
+def test_one_word_before_a_vague_head_is_a_generic_phrase():
+    found = generic_words({"contextual information", "xml information", "video content", "supergravity solution",
+                           "mutual information", "fisher information", "information retrieval", "content analysis"})
+    assert found == {"contextual information", "xml information", "video content", "supergravity solution"}
