@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "bench" / "data" / "concept_labels.jsonl"
 OUT = ROOT / "kg" / "resources" / "concept_quality.json"
 C = 0.3
-THRESHOLD = 0.40
-PROTECT = 2
+THRESHOLD = 0.35
+PROTECT = 3
 
 
 def read_rows(path: Path) -> list[dict]:
