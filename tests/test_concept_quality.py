@@ -535,3 +535,15 @@ def test_one_word_before_a_vague_head_is_a_generic_phrase():
     found = generic_words({"contextual information", "xml information", "video content", "supergravity solution",
                            "mutual information", "fisher information", "information retrieval", "content analysis"})
     assert found == {"contextual information", "xml information", "video content", "supergravity solution"}
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("The model exploits document structure.", ["document structure"], ["exploits document structure"]),
+    ("When search engines return results, users behavior analysis helps.", ["search engines", "behavior analysis"],
+     ["search engines return", "users behavior analysis"]),
+    ("News articles feed materials science and time series models.", ["News articles", "materials science",
+                                                                       "time series models"], []),
+])
+def test_a_plural_before_another_noun_is_a_subject_and_its_verb_no_part_of_the_concept(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found

@@ -331,6 +331,13 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(tagged[0][0], "VBG-V"), *tagged[1:]]
 
 
+def _verb_form(word: str) -> bool:
+    """An -s form whose stem the lexicon knows as a verb, or one abstracts use as one ("exploits",
+    "monitors", "yields", "impacts"; not "engines", "measures")."""
+    stem = word[:-1]
+    return word.endswith("s") and not word.endswith("ss") and (word_class(stem) == "VB" or _verb_stem(word))
+
+
 def _verb_stem(word: str) -> bool:
     """An -s form whose stem is a verb the lexicon knows only as a noun ("leverages")."""
     return word.endswith("s") and (word[:-1] in _VERBISH or (word.endswith("es") and word[:-2] in _VERBISH))
@@ -387,6 +394,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 or (low not in _lexicon() and low.endswith(("izes", "ises", "ifies", "polates"))
                     and next_pos in ("IN", "DT", "PRP$", "JJ"))):
             out[i] = (word, "VBZ")  # "algorithm disregards label information", "training benefits the"
+        elif pos == "NNS" and word.islower() and prev_pos in ("NN", "NNP", "NNPS", ")") and prev_word[:1].isalnum() \
+                and next_pos in ("NN", "NNS", "JJ", "DT", "PRP$") and _verb_form(low):
+            out[i] = (word, "VBZ")  # a verb after a singular subject: "the model exploits document structure"
         elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS:
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
         elif pos == "VBN" and prev_pos == "NNS" and next_pos in ("NN", "NNS", "DT", "PRP$") and low.endswith("ed"):
@@ -439,13 +449,16 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
                                                          and words[-1][1].lower() not in _CLAUSE_PARTICIPLES))
                          or _final_adjective(words[-1][1])):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
-        while words and _no_first_word(tagged, words):
-            words.pop(0)
-        if not words or len(words) > max_words or not all(_is_word(w) for _, w, _ in words):
-            return None
-        if len(words) == 1 and _bare_adjective(words[0][1]):
-            return None
-        return words[0][0] + offset, " ".join(w for _, w, _ in words)
+        found = []
+        for part in _before_a_verb(words):
+            while part and _no_first_word(tagged, part):
+                part.pop(0)
+            if not part or len(part) > max_words or not all(_is_word(w) for _, w, _ in part):
+                continue
+            if len(part) == 1 and _bare_adjective(part[0][1]):
+                continue
+            found.append((part[0][0] + offset, " ".join(w for _, w, _ in part)))
+        return found
 
     for i, (word, pos) in enumerate(tagged):
         if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
@@ -453,12 +466,46 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         if pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word):
             run.append((i, word, pos))
             continue
-        found = close()
-        if found:
-            yield found
-    found = close()
-    if found:
-        yield found
+        yield from close()
+    yield from close()
+
+
+# Plurals that modify a noun in English compounds ("news articles", "materials science", "sales data").
+_PLURAL_MODIFIERS = frozenset(
+    """news series species means materials systems sales sports humanities odds arms goods savings
+    communications operations relations arts customs earnings services results resources hazards
+    rights skills jobs letters""".split())
+
+
+def _loose_plural(word: str, pos: str) -> bool:
+    """A regular plural noun that English does not put before another noun: before one, it is a
+    subject whose verb the tagger took for a noun ("search engines return", "users behavior")."""
+    return (pos == "NNS" and word.isalpha() and word.islower() and len(word) > 3 and word.endswith("s")
+            and not word.endswith(("ss", "us", "is", "ics")) and word not in _PLURAL_MODIFIERS)
+
+
+def _before_a_verb(words: list[tuple[int, str, str]]) -> list[list[tuple[int, str, str]]]:
+    """The noun phrases of a run of ``(index, word, tag)`` that holds a subject and its verb read as
+    nouns: a plural that starts the run before more words goes ("users behavior analysis"), and
+    after a plural inside it the next word is its verb ("search engines return results",
+    "news articles feed materials science"): the words before and after that verb are two phrases.
+
+    Examples
+    --------
+    >>> def words(run): return [[w for _, w, _ in part] for part in _before_a_verb(run)]
+    >>> words([(0, "users", "NNS"), (1, "behavior", "NN"), (2, "analysis", "NN")])
+    [['behavior', 'analysis']]
+    >>> words([(0, "search", "NN"), (1, "engines", "NNS"), (2, "return", "NN"), (3, "results", "NNS")])
+    [['search', 'engines'], ['results']]
+    >>> words([(0, "news", "NN"), (1, "articles", "NNS")])
+    [['news', 'articles']]
+    """
+    if len(words) > 1 and _loose_plural(words[0][1], words[0][2]):
+        words = words[1:]
+    for j, (_, word, pos) in enumerate(words[:-1]):
+        if _loose_plural(word, pos):
+            return [words[:j + 1], *(_before_a_verb(words[j + 2:]) if j + 2 < len(words) else [])]
+    return [list(words)]
 
 
 # Participles that open a clause after a noun and end no concept ("a Twitter dataset consisting
