@@ -547,3 +547,9 @@ def test_one_word_before_a_vague_head_is_a_generic_phrase():
 def test_a_plural_before_another_noun_is_a_subject_and_its_verb_no_part_of_the_concept(text, wanted, unwanted):
     found = candidate_phrases(text)
     assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
+
+
+def test_forms_found_by_containment_case_the_words_but_never_drop_the_names_dashes():
+    evidence = Counter({"Yang Baxter equation": 4, "RDF data": 9})
+    assert _display_name("yang baxter equation", Counter({"Yang-Baxter equation": 1}), evidence=evidence) == "Yang-Baxter equation"
+    assert _display_name("rdf data", Counter({"Rdf Data": 2}), evidence=evidence) == "RDF data"

@@ -233,9 +233,8 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        written = (surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
-                   + written_in.get(key, Counter()))
-        name = preferred.get(key) or _display_name(key, written, truecase=truecase)
+        written = surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
+        name = preferred.get(key) or _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():

@@ -46,7 +46,7 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
-                  truecase: Mapping[str, tuple[int, int]] | None = None) -> str:
+                  truecase: Mapping[str, tuple[int, int]] | None = None, evidence: Counter[str] | None = None) -> str:
     """A concept's name: as the corpus writes it, lower case unless a name.
 
     The name keeps the punctuation of the concept's most used plain surface form (not a
@@ -61,6 +61,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     and without it almost all of the concept's own forms must capitalize it ("Wikipedia",
     "Markov"). Words of multi-word title-case surfaces ("Graph Neural Networks") and of all-caps
     ones are not evidence of a name. Notation keeps its letters as written ("N=1", "Z_2").
+    ``evidence`` holds more forms whose words count for their case but whose punctuation is no
+    template (words a text was found to contain, joined by spaces: "RDF data", "Yang Baxter").
     The name never carries the acronym (``acronym`` is ignored): that is the concept's own
     field, :attr:`kg.models.Concept.acronym`, and :func:`kg.models.concept_label` shows both.
 
@@ -84,14 +86,16 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     words = key.split()
     forms: list[Counter[str]] = [Counter() for _ in words]
     templates: list[tuple[bool, int, bool, str]] = []
-    for surface, n in surfaces.items():
+    for (surface, n), template in [*((item, True) for item in surfaces.items()),
+                                   *((item, False) for item in (evidence or {}).items())]:
         tokens = _cased_words(surface)
         if len(tokens) != len(words) or concept_key(surface) != key:
             continue
         letters = [t for t in tokens if any(ch.isalpha() for ch in t)]
         shouting = len(letters) > 1 and all(t.isupper() for t in letters)
         titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
-        templates.append((shouting or titled, -n, tokens[-1].casefold() != words[-1], surface))
+        if template:
+            templates.append((shouting or titled, -n, tokens[-1].casefold() != words[-1], surface))
         for i, token in enumerate(tokens):
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue

@@ -101,7 +101,8 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     """Which of one paper's mentions stay, given in rank order as ``(concept name, concept id)``.
 
     The first ``quality.protect`` always stay, as does a mention ``keep(cid)`` asks for (a
-    thesaurus term) or one without a vector (``vector_of(name, cid)`` is None).
+    thesaurus term) or one without a vector (``vector_of(name, cid)`` is None); a paper keeps
+    at least ``quality.protect + 1`` (the likeliest of the others fill the place).
 
     Examples
     --------
@@ -109,6 +110,8 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     >>> vec = {"a": np.array([1.0, 0.0]), "b": np.array([-1.0, 0.0]), "c": np.array([2.0, 0.0])}
     >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "c"), ("w", "d")], q, lambda n, c: vec.get(c))
     [True, False, True, True]
+    >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "b")], q, lambda n, c: vec.get(c))  # two stay
+    [True, True, False]
     """
     flags = [True] * len(ranked)
     rows, vectors = [], []
@@ -126,4 +129,7 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     chance = quality.chance(np.vstack(vectors), features)
     for i, p in zip(rows, chance):
         flags[i] = bool(p >= quality.threshold)
+    short = quality.protect + 1 - sum(flags)  # a paper keeps one concept more than the protected ones
+    for _, i in sorted((-p, i) for i, p in zip(rows, chance) if not flags[i])[:max(short, 0)]:
+        flags[i] = True
     return flags
