@@ -37,12 +37,14 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     assert vague < model.threshold < specific
 
 
-def test_the_first_mentions_and_thesaurus_terms_always_stay():
+def test_the_first_mentions_and_thesaurus_terms_always_stay_and_a_paper_keeps_one_more():
     q = QualityModel(np.zeros(2 + len(HAND_FEATURES)), np.ones(2 + len(HAND_FEATURES)),
                      np.r_[-5.0, 0.0, np.zeros(len(HAND_FEATURES))], 0.0, 0.5, 2, "m")
     bad = np.array([1.0, 0.0])  # the model's chance for it is ~0.007
+    worse = np.array([2.0, 0.0])
     ranked = [(f"n{i}", f"c:{i}") for i in range(5)]
-    assert keep_mentions(ranked, q, lambda n, c: bad) == [True, True, False, False, False]
+    # two protected, and the likeliest of the rest so that three stay
+    assert keep_mentions(ranked, q, lambda n, c: worse if c != "c:4" else bad) == [True, True, False, False, True]
     assert keep_mentions(ranked, q, lambda n, c: bad, keep=lambda c: c == "c:3") == [True, True, False, True, False]
     assert keep_mentions(ranked, q, lambda n, c: None) == [True] * 5  # no vector: nothing to judge by
 
