@@ -553,3 +553,16 @@ def test_forms_found_by_containment_case_the_words_but_never_drop_the_names_dash
     evidence = Counter({"Yang Baxter equation": 4, "RDF data": 9})
     assert _display_name("yang baxter equation", Counter({"Yang-Baxter equation": 1}), evidence=evidence) == "Yang-Baxter equation"
     assert _display_name("rdf data", Counter({"Rdf Data": 2}), evidence=evidence) == "RDF data"
+
+
+@pytest.mark.parametrize("phrase, key", [("complex inviscid Burgers", "complex inviscid burgers"),
+                                         ("digital humanities", "digital humanities")])
+def test_a_name_or_field_ending_in_s_is_no_plural(phrase, key):
+    assert concept_key(phrase) == key
+
+
+def test_multiple_before_one_word_names_no_kind_of_it():
+    from kg.normalize.generic import incidental_modifiers
+
+    assert incidental_modifiers({"multiple timeline": 1, "multiple sclerosis": 6, "several query": 2}) == {
+        "multiple timeline": "timeline", "several query": "query"}

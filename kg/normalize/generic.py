@@ -178,6 +178,10 @@ AMBIVALENT_MODIFIERS = frozenset(
 )
 
 
+# Modifiers that count: before one word in a phrase one or two papers write, they name no kind of it.
+_COUNTING_MODIFIERS = frozenset("multiple several various numerous".split())
+
+
 def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = AMBIVALENT_MODIFIERS,
                          min_df: int = 10) -> dict[str, str]:
     """Keys whose first word is an ambivalent modifier used incidentally, mapped to the rest.
@@ -187,7 +191,7 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     phrase two papers write whose rest ``min_df`` times as many papers write ("multiple social
     network": "social network"); a modifier the corpus uses as part of a term ("standard model",
     "general relativity", "large language model": phrases several papers write, or a modifier
-    before one word) stays.
+    before one word) stays; "multiple" and its kind before one word go ("multiple timelines").
 
     Examples
     --------
@@ -201,4 +205,7 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
         first, _, rest = key.partition(" ")
         if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
+        elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
+            out[key] = rest  # "multiple timelines" is no "multiple timeline"
+
     return out

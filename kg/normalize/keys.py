@@ -25,11 +25,11 @@ _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
 # Names that end in "s" and are no plurals, where the corpus writes them capitalized ("naive
 # Bayes", "Gibbs", "Navier Stokes"); written in lower case, "mills" and "jones" are plurals.
-_NAME_PLURALS = frozenset("bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins".split())
+_NAME_PLURALS = frozenset("bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers".split())
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
-    series species status success thesis this us virus various bus axis chaos higgs""".split()
+    series species status success thesis this us virus various bus axis chaos higgs humanities""".split()
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
