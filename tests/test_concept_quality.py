@@ -566,3 +566,11 @@ def test_multiple_before_one_word_names_no_kind_of_it():
 
     assert incidental_modifiers({"multiple timeline": 1, "multiple sclerosis": 6, "several query": 2}) == {
         "multiple timeline": "timeline", "several query": "query"}
+
+
+def test_a_titles_verb_after_to_and_a_verb_after_to_in_the_text_start_no_concept():
+    found = [c.phrase for c in find_candidates("We propose an approach to measure similarities among papers.",
+                                               title="Using Data Mining Techniques to Analyze RFID Data")]
+    assert "RFID Data" in found and "Analyze RFID Data" not in found
+    assert "similarities" in found and "measure similarities" not in found
+    assert "Model Compression" in [c.phrase for c in find_candidates("x", title="From Data to Model Compression")]

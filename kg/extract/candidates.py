@@ -246,7 +246,7 @@ _VERBISH = frozenset(
     decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
     leverage limit mitigate need outperform power promote report result review shift show spur
     study support tackle underpin conduct access design survey present answer work
-    influence gain track visit offer shape cause""".split()
+    influence gain track visit offer shape cause measure estimate""".split()
 )
 # Gerunds that name an activity inside a compound ("meta learning methods", "model
 # checking games"); any other gerund after a noun starts a verb phrase ("approach
@@ -291,7 +291,10 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return tagged
     out = []
     for word, pos in tagged:
-        if pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
+        if out and out[-1][0].lower() == "to" and word[:1].isupper() and word[1:].islower() and (
+                word_class(word.lower()) == "VB" or word.lower() in _VERBISH):
+            pos = "VB"  # "Techniques to Analyze RFID Data"
+        elif pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
             low = word.lower()
             known = word_class(low)
             if known == "JJ" or (known is None and low.endswith(_TITLE_ADJECTIVE_ENDINGS)):
