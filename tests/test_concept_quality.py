@@ -574,3 +574,15 @@ def test_a_titles_verb_after_to_and_a_verb_after_to_in_the_text_start_no_concept
     assert "RFID Data" in found and "Analyze RFID Data" not in found
     assert "similarities" in found and "measure similarities" not in found
     assert "Model Compression" in [c.phrase for c in find_candidates("x", title="From Data to Model Compression")]
+
+
+def test_a_filler_head_after_an_adjective_stays_so_no_bare_adjective_is_left():
+    assert trim_filler("privacy-aware techniques") == "privacy-aware techniques"
+    assert "privacy-aware technique" in generic_words({"privacy-aware technique", "query-based method"})
+    assert trim_filler("team recommendation algorithm") == "team recommendation"
+
+
+def test_a_name_some_form_joins_with_a_dash_keeps_the_dash():
+    surfaces = Counter({"non-supersymmetric Yang Mills theory": 2, "Non-Supersymmetric Yang-Mills Theory": 1})
+    assert _display_name("non supersymmetric yang mills theory", surfaces) == "non-supersymmetric Yang-Mills theory"
+    assert _display_name("p brane action", Counter({"p brane actions": 2, "effective p-brane action": 1})) == "p-brane action"

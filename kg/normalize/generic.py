@@ -153,19 +153,28 @@ _PARTS = re.compile(r"[\-‐‑‒–—/]+")
 
 def trim_filler(phrase: str) -> str:
     """``phrase`` without a trailing filler word (:data:`FILLER_HEADS`) after two or more words
-    (the parts of a hyphenated word count).
+    (the parts of a hyphenated word count), unless an adjective would end it ("privacy-aware
+    techniques" is no "privacy-aware").
 
     Examples
     --------
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
-    ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding']
+    ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
+    ...                           "privacy-aware techniques", "HITS-based method"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
-            len(words) >= 3 or len(_PARTS.split(words[0])) >= 2):
+            len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]):
         return " ".join(words[:-1])
     return phrase
+
+
+def _qualifies(word: str) -> bool:
+    """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
+    ("privacy-aware", "query-based", "effective")."""
+    tail = _PARTS.split(word.lower())[-1]
+    return word_class(tail) in ("JJ", "VBN") or tail in ("aware", "based", "driven", "oriented", "specific")
 
 
 # Adjectives that head real terms ("general relativity", "standard model", "pure gauge theory",

@@ -118,16 +118,40 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
                 if written.casefold() == cased[j].casefold():
                     cased[j] = written
         group = [i]
+    joins = _dashes(surfaces)
     out, at = [], 0
-    for (start, end), word in zip(spans, cased):
+    for i, ((start, end), word) in enumerate(zip(spans, cased)):
         kept = template[start:end]
         inside = any(a <= start and end <= b for a, b in notation)
-        out.append(template[at:start])
+        between = template[at:start]
+        if i and at < start and not between.strip():  # a space where another form joins the two words
+            between = joins.get((cased[i - 1].casefold(), word.casefold()), between)
+        out.append(between)
         as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
         at = end
     out.append(template[at:])
     return " ".join("".join(out).split())
+
+
+_DASH_JOIN = re.compile(r"([^\W_]+)([\-‐‑‒–—])(?=([^\W_]+))")
+
+
+def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
+    """Pairs of words some form of a concept joins with a dash, and the dash: the name is written
+    joined even where its most used form lost the dash ("Yang Mills theory" beside "Yang-Mills
+    Theory", "p brane actions" beside "effective p-brane action").
+
+    Examples
+    --------
+    >>> _dashes(Counter({"Non-Supersymmetric Yang–Mills Theory": 1, "Yang Mills theory": 3}))
+    {('non', 'supersymmetric'): '-', ('yang', 'mills'): '–'}
+    """
+    out: dict[tuple[str, str], str] = {}
+    for surface in surfaces:
+        for match in _DASH_JOIN.finditer(unicodedata.normalize("NFKC", surface)):
+            out.setdefault((match.group(1).casefold(), match.group(3).casefold()), match.group(2))
+    return out
 
 
 def _one_case_per_name(written: list[str], cased: list[str]) -> None:
