@@ -124,8 +124,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         kept = template[start:end]
         inside = any(a <= start and end <= b for a, b in notation)
         between = template[at:start]
-        if i and at < start and not between.strip():  # a space where another form joins the two words
-            between = joins.get((cased[i - 1].casefold(), word.casefold()), between)
+        if i and at < start and not between.strip() and _name_pair(cased[i - 1], word):
+            between = joins.get((cased[i - 1].casefold(), word.casefold()), between)  # another form joins them
         out.append(between)
         as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
@@ -135,6 +135,13 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
 
 
 _DASH_JOIN = re.compile(r"([^\W_]+)([\-‐‑‒–—])(?=([^\W_]+))")
+
+
+def _name_pair(left: str, right: str) -> bool:
+    """Two words that a dash joins into a name when some form writes it: two capitalized words
+    ("Yang Mills", "Hooft Polyakov") or a letter before a word ("p brane", "D brane"); not two
+    lower-case words ("data mining" stays, though "data-mining techniques" is written)."""
+    return (left[:1].isupper() and right[:1].isupper()) or (len(left) == 1 and left.isalpha())
 
 
 def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
