@@ -186,7 +186,7 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
     monkeypatch.setattr(forecast_module, "RERANK", 10)
     ranked = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=10)
-    assert ranked["counts"]["training"]["ranker"] == {"objective": "rank_xendcg", "rounds": 400, "reorders": 10}
+    assert ranked["counts"]["training"]["ranker"] == {"objective": "rank_xendcg", "rounds": 250, "reorders": 10}
     # the same ten pairs lead, with the same chances: the ranker only changes their order
     assert {(p["source"], p["target"], p["score"]) for p in ranked["top"]} == \
         {(p["source"], p["target"], p["score"]) for p in plain["top"]}
