@@ -176,6 +176,46 @@ def test_the_walk_features_count_only_papers_up_to_the_cut_off():
     assert np.array_equal(forecast_module._two_steps(later.cooc), walk)
 
 
+def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch):
+    """Above RERANK_FROM scored pairs a listwise ranker (LightGBM rank_xendcg, learned from the same training
+    windows) reorders the classifier's best RERANK pairs; they stay above every other pair, which keep the
+    classifier's order, and each listed pair still shows the classifier's chance as its score."""
+    papers, _ = corpus
+    plain = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=10)
+    assert plain["counts"]["training"]["ranker"] is None  # a few hundred pairs: the classifier's order stands
+    monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
+    monkeypatch.setattr(forecast_module, "RERANK", 10)
+    ranked = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=10)
+    assert ranked["counts"]["training"]["ranker"] == {"objective": "rank_xendcg", "rounds": 250, "reorders": 10}
+    # the same ten pairs lead, with the same chances: the ranker only changes their order
+    assert {(p["source"], p["target"], p["score"]) for p in ranked["top"]} == \
+        {(p["source"], p["target"], p["score"]) for p in plain["top"]}
+    assert ranked["rows"][0]["precision_at_10"] == plain["rows"][0]["precision_at_10"]
+    assert ranked["rows"][1:] == plain["rows"][1:]  # the baselines are untouched
+    window, pairs, i, j, scores, ranking, _, _ = forecast_module._run(
+        [p for p in papers], 2010, 3, min_papers=5, span=3, seed=42, vectors=None, rows=150_000)
+    pool = forecast_module._top(scores, 10)
+    rest = np.setdiff1d(np.arange(len(i)), pool)
+    assert ranking[pool].min() > 1.0 >= ranking[rest].max()  # the pool above every other pair
+    assert np.array_equal(ranking[rest], scores[rest])  # the others keep the classifier's chance
+    # the ranker's ranks (ties share theirs) as shares of the pool: 0.1 … 1.0, summing to 5.5
+    assert float((ranking[pool] - 1.0).sum()) == pytest.approx(5.5) and ranking[pool].max() <= 2.0
+
+
+def test_nothing_after_the_cut_off_changes_the_ranker(corpus, monkeypatch):
+    """The ranker learns from the same windows as the classifier: papers after T change neither its order."""
+    papers, _ = corpus
+    monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
+    monkeypatch.setattr(forecast_module, "RERANK", 20)
+    before = forecast(papers, until=2010, horizon=3, top=20)
+    assert before["counts"]["training"]["ranker"]["reorders"] == 20
+    rng = random.Random(5)
+    concepts = sorted({c for _, _, cs in papers for c in cs})
+    later = [(f"z{k}", rng.randint(2011, 2030), tuple(rng.sample(concepts, 4))) for k in range(300)]
+    after = forecast([p for p in papers if p[1] <= 2010] + later, until=2010, horizon=3, top=20)
+    assert after["pairs"] == before["pairs"] and after["counts"] == before["counts"]
+
+
 def test_the_shortlist_ranks_as_scoring_every_pair_does(corpus, monkeypatch):
     """Above SHORTLIST_FROM candidates the model scores, for the ranking, the pairs with a common neighbour (and the
     closest in meaning); the AUC sample is scored in full, so the table is the same as scoring every pair."""
