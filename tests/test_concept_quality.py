@@ -586,3 +586,14 @@ def test_a_name_some_form_joins_with_a_dash_keeps_the_dash():
     surfaces = Counter({"non-supersymmetric Yang Mills theory": 2, "Non-Supersymmetric Yang-Mills Theory": 1})
     assert _display_name("non supersymmetric yang mills theory", surfaces) == "non-supersymmetric Yang-Mills theory"
     assert _display_name("p brane action", Counter({"p brane actions": 2, "effective p-brane action": 1})) == "p-brane action"
+
+
+def test_no_key_starts_inside_a_hyphenated_word_with_a_stop_word():
+    from kg.normalize.containment import _text_keys
+
+    text = "We handle out-of-vocabulary words and state-of-the-art methods for vocabulary words."
+    assert _text_keys(text, {"vocabulary word", "art method"}, {"word", "method"}) == {"vocabulary word": "vocabulary words"}
+
+
+def test_a_word_after_an_article_is_no_verb():
+    assert "reverse engineering attack" in candidate_phrases("We describe a reverse engineering attack on the model.")

@@ -373,6 +373,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
         if low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
             out[i] = (word, "NNP")  # "de Sitter space"
+        elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"}:
+            out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (

@@ -32,6 +32,8 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     --------
     >>> _text_keys("We train a diffusion probabilistic model on crystals.", {"diffusion model"}, {"model"})
     {'diffusion model': 'diffusion probabilistic model'}
+    >>> _text_keys("We handle out-of-vocabulary words.", {"vocabulary word"}, {"word"})
+    {}
     """
     found: dict[str, str] = {}
     for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
@@ -39,7 +41,10 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
         joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
         headed = False  # whether a run word after the first is the head word of a key
         for token in chunk.split() + [""]:
-            for k, (raw, word, singular) in enumerate(_parts(token)):
+            parts = _parts(token)
+            if len(parts) > 1 and any(word in STOP_WORDS for _, word, _ in parts):
+                parts = (("", "", ""),)  # "out-of-vocabulary", "state-of-the-art": one word, no key starts inside
+            for k, (raw, word, singular) in enumerate(parts):
                 if word and word not in STOP_WORDS:
                     headed = headed or (bool(run) and singular in heads)
                     run.append((word, raw, singular))
