@@ -164,13 +164,17 @@ def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
 def _one_case_per_name(written: list[str], cased: list[str]) -> None:
     """Give the words of a run the template capitalizes one case (in place): the case most of them
     were given ("Resource Description Framework data" is not "resource Description framework
-    data"); an even split stays as it is ("Hilbert space methods").
+    data"); an even split stays as it is ("Hilbert space methods"), but common words capitalized
+    after a lower-case first word are lower case too ("federal Court", a title's or not).
 
     Examples
     --------
     >>> cased = ["resource", "Description", "framework", "data"]
     >>> _one_case_per_name(["Resource", "Description", "Framework", "data"], cased); cased
     ['resource', 'description', 'framework', 'data']
+    >>> cased = ["federal", "Court"]
+    >>> _one_case_per_name(["Federal", "Court"], cased); cased
+    ['federal', 'court']
     >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
     >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
     ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
@@ -184,11 +188,14 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
                 and cased[i].casefold() == word.casefold()):
             run.append(i)
             continue
-        if len(run) > 1 and len(run) < len(written):  # a run inside lower-case words, not a title
-            votes = sum(cased[j][:1].isupper() for j in run)
-            if 2 * votes != len(run):
-                for j in run:
-                    cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
+        votes = sum(cased[j][:1].isupper() for j in run)
+        if len(run) > 1 and len(run) < len(written) and 2 * votes != len(run):  # inside lower-case words
+            for j in run:
+                cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
+        elif len(run) > 1 and votes and not cased[run[0]][:1].isupper() and all(
+                _common_word(cased[j].lower()) for j in run if cased[j][:1].isupper()):
+            for j in run:  # a common word capitalized after a lower-case one: "federal Court"
+                cased[j] = written[j].lower()
         run = []
 
 
@@ -228,7 +235,7 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
             return word.upper() if forms.get(word.upper()) else word[:1].upper() + word[1:]  # AI, not Ai
         if 5 * capital < capital + lower:
             return word
-    if capital and not lower and capital_forms == sum(forms.values()) > 0 and not _common_word(word):
+    if capital and not lower and capital_forms == sum(forms.values()) and not _common_word(word):
         return word[:1].upper() + word[1:]  # a rare word the corpus only capitalizes: "Eisenstein series"
     return chosen
 
