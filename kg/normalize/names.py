@@ -164,17 +164,13 @@ def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
 def _one_case_per_name(written: list[str], cased: list[str]) -> None:
     """Give the words of a run the template capitalizes one case (in place): the case most of them
     were given ("Resource Description Framework data" is not "resource Description framework
-    data"); an even split stays as it is ("Hilbert space methods"), but common words capitalized
-    after a lower-case first word are lower case too ("federal Court", a title's or not).
+    data"); an even split stays as it is ("Hilbert space methods").
 
     Examples
     --------
     >>> cased = ["resource", "Description", "framework", "data"]
     >>> _one_case_per_name(["Resource", "Description", "Framework", "data"], cased); cased
     ['resource', 'description', 'framework', 'data']
-    >>> cased = ["federal", "Court"]
-    >>> _one_case_per_name(["Federal", "Court"], cased); cased
-    ['federal', 'court']
     >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
     >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
     ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
@@ -192,10 +188,6 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
         if len(run) > 1 and len(run) < len(written) and 2 * votes != len(run):  # inside lower-case words
             for j in run:
                 cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
-        elif len(run) > 1 and votes and not cased[run[0]][:1].isupper() and all(
-                _common_word(cased[j].lower()) for j in run if cased[j][:1].isupper()):
-            for j in run:  # a common word capitalized after a lower-case one: "federal Court"
-                cased[j] = written[j].lower()
         run = []
 
 
