@@ -526,7 +526,7 @@ _IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic
 
 
 # The second part of a hyphenated adjective: it qualifies a noun and ends no concept.
-_COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "-dependent", "-specific",
+COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "-dependent", "-specific",
                         "-independent", "-like", "-enabled", "-centric", "-intensive", "-preserving")
 
 
@@ -536,7 +536,7 @@ def _final_adjective(word: str) -> bool:
     not "distance metric", "heuristic", "geodesic", names such as "Arabic"), a hyphenated one
     ("ontology-based", "context-aware") or "based"."""
     low = word.lower()
-    if low == "based" or low.endswith(_COMPOUND_ADJECTIVES):
+    if low == "based" or low.endswith(COMPOUND_ADJECTIVES):
         return True  # "integral ontology-based", "automata based", "context-aware"
     if low != word or not low.endswith(("ic", "ical")) or low.endswith("s") or low in _IC_NOUNS:
         return False

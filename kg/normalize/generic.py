@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from math import log10
 
-from kg.extract.candidates import GENERIC_MODIFIERS, word_class
+from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, word_class
 from kg.normalize.keys import singularize
 
 __all__ = ["generic_words", "generic_phrase", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS",
@@ -173,8 +173,8 @@ def trim_filler(phrase: str) -> str:
 def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
     ("privacy-aware", "query-based", "effective")."""
-    tail = _PARTS.split(word.lower())[-1]
-    return word_class(tail) in ("JJ", "VBN") or tail in ("aware", "based", "driven", "oriented", "specific")
+    low = word.lower()
+    return word_class(_PARTS.split(low)[-1]) in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES)
 
 
 # Adjectives that head real terms ("general relativity", "standard model", "pure gauge theory",

@@ -134,7 +134,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     return " ".join("".join(out).split())
 
 
-_DASH_JOIN = re.compile(r"([^\W_]+)([\-‐‑‒–—])(?=([^\W_]+))")
+_DASH = r"[\-‐‑‒–—]"
+_DASH_JOIN = re.compile(rf"([^\W_]+)({_DASH})(?=([^\W_]+))")
 
 
 def _name_pair(left: str, right: str) -> bool:
@@ -191,7 +192,7 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
         run = []
 
 
-_JOINS = re.compile(r"[\-‐‑‒–—]+|['’]")
+_JOINS = re.compile(rf"{_DASH}+|['’]")
 _WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.])+")
 
 
