@@ -63,7 +63,7 @@ GENERIC_MODIFIERS = frozenset(
     original selected valuable commercial incoming corresponding real-world final usual unnecessary
     meaningful relevant major past increased invited associated given additional resulting
     successful unique rich state-of-the-art traditional strict underlying widespread
-    apparent serious adequate appropriate suitable reasonable sufficient desirable""".split()
+    apparent serious adequate appropriate suitable reasonable sufficient desirable actual""".split()
 )
 
 
@@ -80,7 +80,7 @@ _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)":
 # Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
 # addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t."),
 # formulas ("q=0,1,2,3", "ψ_q∈"; notation such as N=1 is checked first).
-_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫|]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
                       r"|^[a-z]\.[a-z]$|[a-z]{2}\.[a-z]$|[a-z]{2}\.[a-z]+[A-Z]")  # "i.e", "theorem.e", "queries.visKWQL"
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
@@ -437,7 +437,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     """(start, phrase) of every noun-phrase run in a tagged token list."""
     run: list[tuple[int, str, str]] = []
 
-    def close():
+    def close(following: str = ""):
         words = list(run)
         run.clear()
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
@@ -449,6 +449,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
+        if len(words) > 1 and following not in _COORDINATORS and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2]):
+            words[-1] = (words[-1][0], words[-1][1], "NN")  # "the Higgs potential is", "effective potential"
         while words and (not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                          and words[-2][2] in _START
                                                          and words[-1][1].lower() not in _CLAUSE_PARTICIPLES))
@@ -471,8 +473,40 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         if pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word):
             run.append((i, word, pos))
             continue
-        yield from close()
+        if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
+            shared = _shared_head(tagged, i + 1)
+            if shared:  # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone
+                run.extend(shared)
+        yield from close(word.lower())
     yield from close()
+
+
+_COORDINATORS = frozenset({"and", "or", "plus"})
+
+
+def _coordinated_modifier(word: str, pos: str) -> bool:
+    """A word that can share a noun with the next phrase: an adjective, a participle, a name or a
+    hyphenated word ("supervised", "Yang-Mills", "BERT"), not a plain noun ("the model and
+    training data" is no "model data")."""
+    if word.lower().endswith("ing"):
+        return False  # activities: "Modeling and Monitoring Cluster Transitions"
+    return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
+        pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
+
+
+def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str, str]]:
+    """The words a modifier before "and"/"or" shares with the phrase at ``tagged[at]``: all but that
+    phrase's first word, when the phrase has two words or more and ends on a noun ("Higgs fields"
+    after "Yang-Mills and", "unsupervised learning methods" after "supervised and"); else none."""
+    words = []
+    for j in range(at, len(tagged)):
+        word, pos = tagged[j]
+        if pos not in _INSIDE or word.lower() in STOP_WORDS or not _is_word(word):
+            break
+        words.append((j, word, pos))
+    if len(words) < 2 or words[-1][2] not in _NOUN or words[0][2] not in _START or words[0][1].lower().endswith("ing"):
+        return []
+    return words[1:]
 
 
 # Plurals that modify a noun in English compounds ("news articles", "materials science", "sales data").
@@ -528,6 +562,16 @@ _IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic
 # The second part of a hyphenated adjective: it qualifies a noun and ends no concept.
 COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "-dependent", "-specific",
                         "-independent", "-like", "-enabled", "-centric", "-intensive", "-preserving")
+
+
+def _noun_after_modifier(word: str, pos: str, before: str) -> bool:
+    """An -al or -ive word the tagger reads as an adjective that ends a noun phrase after a noun or
+    an adjective: it is the noun ("Higgs potential", "effective potential", "Seiberg-Witten
+    prepotential", "free energy functional", "covariant derivative", "training objective"), since
+    English puts its adjectives before the noun; not an -ical one ("quantum mechanical")."""
+    low = word.lower()
+    return (pos == "JJ" and before in _START and low.isalpha() and low.endswith(("al", "ive"))
+            and not low.endswith("ical") and len(low) > 4)
 
 
 def _final_adjective(word: str) -> bool:

@@ -78,7 +78,7 @@ def decode_entities(text: str) -> str:
 
 
 # INSPEC's sub- and superscripts: "H/sub infinity/", "p/sub c/", "x/sup 2/".
-_INSPEC_SCRIPT = re.compile(r"(?<=\w)/(sub|sup) ([^/\s][^/]{0,24}?) ?/")
+_INSPEC_SCRIPT = re.compile(r"(?<=\S)/(sub|sup) ([^/\s][^/]{0,24}?) ?/")
 
 
 def strip_markup(text: str) -> str:

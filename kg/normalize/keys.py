@@ -60,8 +60,8 @@ def singularize(word: str) -> str:
         return word[:-1]  # ads
     if len(word) <= 3 or word in _INVARIANT or not word.isalpha():
         return word
-    if word.endswith(("ss", "us", "is", "ics")):
-        return word
+    if word.endswith(("ss", "us", "is", "ics", "means")):
+        return word  # k-means, subkmeans
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word_class(word[:-1]) == "NN" else word[:-3] + "y"  # movies, strategies
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
@@ -93,6 +93,8 @@ def concept_key(phrase: str) -> str:
     ('yang mills', 'knowledge base')
     >>> concept_key("multinomial Naive Bayes"), concept_key("paper mills"), concept_key("bag of visual words")
     ('multinomial naive bayes', 'paper mill', 'bag of visual words')
+    >>> concept_key("bistable MEMS"), concept_key("SUBKMEANS")
+    ('bistable mems', 'subkmeans')
     """
     text = unicodedata.normalize("NFKC", phrase)
     named = _named_head(text)
@@ -104,11 +106,12 @@ def concept_key(phrase: str) -> str:
     last = words[-1]
     if len(last) > 2 and last.endswith("s") and last[:-1].isupper():  # GANs, LLMs
         words[-1] = last[:-1]
+    acronym = len(last) > 2 and last.isupper() and last.isalpha()  # MEMS, DBMS, GPS: the S is a letter of it
     words = [w.casefold().strip(".") for w in words]
     words = [w for w in words if w]
     if not words:
         return ""
-    if not named and not _capitalized_name(last) and "of" not in words[:-1]:
+    if not named and not acronym and not _capitalized_name(last) and "of" not in words[:-1]:
         words[-1] = singularize(words[-1])  # "bag of words" names a bag
     return " ".join(words)
 

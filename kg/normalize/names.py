@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 
-from kg.extract.candidates import word_class
+from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, _common_word, concept_key
 from kg.notation import NOTATION
 
@@ -115,8 +115,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
             for j in group:
                 written = template[slice(*spans[j])]
-                if written.casefold() == cased[j].casefold():
-                    cased[j] = written
+                if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in _PREFIXES):
+                    cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them
         group = [i]
     joins = _dashes(surfaces)
     out, at = [], 0
@@ -135,6 +135,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
 
 
 _DASH = r"[\-‐‑‒–—]"
+_PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 _DASH_JOIN = re.compile(rf"([^\W_]+)({_DASH})(?=([^\W_]+))")
 
 
@@ -237,6 +238,22 @@ _TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’](?:
 _SENTENCE_END = frozenset(".!?:")
 
 
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\s+$")
+
+
+def _after_capitalized_word(text: str, end: int) -> bool:
+    """Whether the word that ends at ``text[:end]`` (spaces after it) is an ordinary English word
+    written capitalized: the start of a capitalized run such as an acronym's long form ("Quantum
+    Chromodynamics", "Latent Dirichlet Allocation"), whose capitals say nothing of the words after
+    it. A name before stays evidence ("Monte Carlo", "Yang Mills")."""
+    found = _WORD_BEFORE.search(text, max(0, end - 40), end + 1)
+    if found is None:
+        return False
+    word = found.group(1)
+    low = word.lower()
+    return word[:1].isupper() and word[1:].islower() and low not in STOP_WORDS and _common_word(low)
+
+
 def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
     """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
     lower case where a sentence does not start: the evidence that a word is a name.
@@ -245,6 +262,9 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     --------
     >>> truecase_counts(["Spaces are flat. We study de Sitter space and anti-de Sitter space."], {"sitter", "space"})
     {'sitter': (2, 0), 'space': (0, 2)}
+    >>> truecase_counts(["We study Quantum Chromodynamics and quantum chromodynamics at Monte Carlo."],
+    ...                 {"chromodynamics", "carlo"})
+    {'chromodynamics': (0, 1), 'carlo': (1, 0)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -258,6 +278,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 i -= 1
             if i < 0 or text[i] in _SENTENCE_END:
                 continue
+            if token[0].isupper() and _after_capitalized_word(text, i + 1):
+                continue  # a run of capitals ("Quantum Chromodynamics (QCD)") names no word in it
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
