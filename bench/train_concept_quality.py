@@ -1,6 +1,6 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 4,830 concepts of random papers of ACM-CR, hep-th and Inspec,
+``bench/data/concept_labels.jsonl`` holds 5,284 concepts of random papers of ACM-CR, hep-th and Inspec,
 each labelled by two independent reviewers with the rubric (good / generic / near-duplicate /
 ungrammatical / broken-name / wrong), with the concept's rank and its paper's concept count in
 the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
@@ -29,14 +29,15 @@ from sklearn.metrics import roc_auc_score
 from kg.atomic import atomic_write
 from kg.extract import load_embedder
 from kg.extract.embedder import DEFAULT_MODEL
-from kg.normalize.quality import HAND_FEATURES, name_features, rank_features
+from kg.normalize.quality import HAND_FEATURES, context_features, name_features, rank_features
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "bench" / "data" / "concept_labels.jsonl"
 OUT = ROOT / "kg" / "resources" / "concept_quality.json"
 C = 0.3
-THRESHOLD = 0.35
-PROTECT = 3
+THRESHOLD = 0.40
+PROTECT = 2
+MIN_KEPT = 4
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -47,8 +48,16 @@ def read_rows(path: Path) -> list[dict]:
 def features(rows: list[dict], embedder) -> tuple[np.ndarray, np.ndarray]:
     names = sorted({r["name"] for r in rows})
     vectors = dict(zip(names, np.asarray(embedder.embed(names), dtype=np.float64)))
+    context = [[0.0]] * len(rows)
+    papers: dict[tuple[str, int], list[int]] = {}
+    for i, r in enumerate(rows):
+        papers.setdefault((r["sample"], r["paper"]), []).append(i)
+    for members in papers.values():  # a paper's judged concepts in rank order, as the build ranks them
+        members.sort(key=lambda i: rows[i]["rank"])
+        for i, value in zip(members, context_features([vectors[rows[i]["name"]] for i in members])):
+            context[i] = value
     x = np.array([np.concatenate([vectors[r["name"]], name_features(r["name"]) +
-                                  rank_features(r["rank"], r["concepts"])]) for r in rows])
+                                  rank_features(r["rank"], r["concepts"]) + context[i]]) for i, r in enumerate(rows)])
     y = np.array([all(label == "good" for label in r["labels"]) for r in rows])
     return x, y
 
@@ -105,7 +114,8 @@ def main() -> None:
         return
     mean, scale, model = fit(x, y)
     data = {"model": DEFAULT_MODEL, "features": ["vector"] * (x.shape[1] - len(HAND_FEATURES)) + list(HAND_FEATURES),
-            "labels": len(rows), "C": C, "threshold": THRESHOLD, "protect": PROTECT, "cross_validation": report,
+            "labels": len(rows), "C": C, "threshold": THRESHOLD, "protect": PROTECT, "min_kept": MIN_KEPT,
+            "cross_validation": report,
             "mean": np.round(mean, 6).tolist(), "scale": np.round(scale, 6).tolist(),
             "coef": np.round(model.coef_[0], 6).tolist(), "intercept": round(float(model.intercept_[0]), 6)}
     atomic_write(args.out, json.dumps(data, indent=0) + "\n")

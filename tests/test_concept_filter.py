@@ -11,8 +11,8 @@ import pytest
 from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
-from kg.normalize.quality import (HAND_FEATURES, QualityModel, keep_mentions, load_quality_model, name_features,
-                                  rank_features)
+from kg.normalize.quality import (HAND_FEATURES, QualityModel, context_features, keep_mentions, load_quality_model,
+                                  name_features, rank_features)
 
 
 def test_the_packaged_weights_fit_the_model_they_were_trained_for():
@@ -31,7 +31,7 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     model = load_quality_model(DEFAULT_MODEL)
     names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
     vectors = np.asarray(real_embedder.embed(names))
-    hand = np.array([name_features(n) + rank_features(5, 8) for n in names])
+    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] for n in names])
     vague, vague2, specific, specific2 = model.chance(vectors, hand)
     assert max(vague, vague2) < min(specific, specific2)
     assert vague < model.threshold < specific
@@ -80,3 +80,25 @@ def test_normalize_drops_judged_mentions_renumbers_ranks_and_forgets_orphans():
 def test_name_features_read_the_shape(name, words, digit, upper):
     f = dict(zip(HAND_FEATURES, name_features(name)))
     assert (f["words"], f["has_digit"], f["upper_word"]) == (words, digit, upper)
+
+
+def test_a_mention_close_to_a_higher_one_reads_as_a_restatement():
+    d = 2 + len(HAND_FEATURES)
+    coef = np.zeros(d)
+    coef[-1] = -20.0  # the highest cosine to a higher-ranked mention, nothing else
+    q = QualityModel(np.zeros(d), np.ones(d), coef, 10.0, 0.5, 1, "m")
+    vectors = {"c:0": np.array([1.0, 0.0]), "c:1": np.array([0.0, 1.0]), "c:2": np.array([0.99, 0.14]),
+               "c:3": np.array([-1.0, 0.0])}
+    ranked = [(f"n{i}", f"c:{i}") for i in range(4)]
+    # c:2 restates c:0 (cosine 0.99): dropped; c:1 and c:3 are far from everything above them
+    assert keep_mentions(ranked, q, lambda n, c: vectors[c]) == [True, True, False, True]
+    assert context_features([vectors[c] for _, c in ranked])[2][0] > 0.98
+
+
+def test_a_paper_keeps_min_kept_mentions():
+    d = 2 + len(HAND_FEATURES)
+    q = QualityModel(np.zeros(d), np.ones(d), np.r_[-5.0, 0.0, np.zeros(len(HAND_FEATURES))], 0.0, 0.5, 1, "m", 3)
+    ranked = [(f"n{i}", f"c:{i}") for i in range(5)]
+    scores = {"c:1": 2.0, "c:2": 1.0, "c:3": 3.0, "c:4": 4.0}  # chance falls as the score rises
+    flags = keep_mentions(ranked, q, lambda n, c: np.array([scores.get(c, 0.0), 0.0]))
+    assert flags == [True, True, True, False, False]  # the protected one and the two likeliest of the rest

@@ -3,7 +3,7 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled 4,830 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled 5,284 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; a logistic regression over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, and the mention's
 rank in its paper predicts "good" (``bench/train_concept_quality.py`` trains it, cross-validated
@@ -27,12 +27,12 @@ import numpy as np
 
 from kg.normalize.generic import zipf
 
-__all__ = ["QualityModel", "load_quality_model", "name_features", "rank_features", "keep_mentions",
-           "HAND_FEATURES"]
+__all__ = ["QualityModel", "load_quality_model", "name_features", "rank_features", "context_features",
+           "keep_mentions", "HAND_FEATURES"]
 
 HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
                  "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
-                 "rank", "inverse_rank", "concepts", "rank_share")
+                 "rank", "inverse_rank", "concepts", "rank_share", "higher_cosine")
 
 
 def name_features(name: str) -> list[float]:
@@ -64,6 +64,28 @@ def rank_features(rank: int, concepts: int) -> list[float]:
     return [float(rank), 1.0 / rank, float(concepts), rank / concepts]
 
 
+def context_features(vectors: Sequence[np.ndarray | None]) -> list[list[float]]:
+    """For each of one paper's mentions in rank order (their concepts' vectors; None where a
+    concept has none), the highest cosine to a mention ranked above it: a restatement of a higher
+    concept is close to it ("bandit policy" under "contextual bandit"). 0 for the first.
+
+    Examples
+    --------
+    >>> context_features([np.array([1.0, 0.0]), None, np.array([0.6, 0.8]), np.array([0.0, 2.0])])
+    [[0.0], [0.0], [0.6], [0.8]]
+    """
+    out, seen = [], []
+    for vector in vectors:
+        if vector is None:
+            out.append([0.0])
+            continue
+        unit = np.asarray(vector, dtype=np.float64)
+        unit = unit / (np.linalg.norm(unit) or 1.0)
+        out.append([round(max((float(unit @ s) for s in seen), default=0.0), 6)])
+        seen.append(unit)
+    return out
+
+
 @dataclass(frozen=True)
 class QualityModel:
     """A logistic regression over ``[vector, name_features, rank_features]``, standardized."""
@@ -75,6 +97,7 @@ class QualityModel:
     threshold: float
     protect: int
     model: str
+    min_kept: int = 0  # a paper keeps at least this many (at least protect + 1)
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -85,7 +108,8 @@ class QualityModel:
     @classmethod
     def from_dict(cls, data: Mapping) -> "QualityModel":
         return cls(np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["coef"]),
-                   float(data["intercept"]), float(data["threshold"]), int(data["protect"]), str(data["model"]))
+                   float(data["intercept"]), float(data["threshold"]), int(data["protect"]), str(data["model"]),
+                   int(data.get("min_kept", 0)))
 
 
 @lru_cache(maxsize=4)
@@ -102,11 +126,12 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
 
     The first ``quality.protect`` always stay, as does a mention ``keep(cid)`` asks for (a
     thesaurus term) or one without a vector (``vector_of(name, cid)`` is None); a paper keeps
-    at least ``quality.protect + 1`` (the likeliest of the others fill the place).
+    at least ``quality.min_kept`` and ``quality.protect + 1`` (the likeliest of the others fill the
+    place). Besides the name and the rank, the model reads :func:`context_features`.
 
     Examples
     --------
-    >>> q = QualityModel(np.zeros(18), np.ones(18), np.r_[1.0, 0.0, np.zeros(16)], 0.0, 0.5, 1, "m")
+    >>> q = QualityModel(np.zeros(19), np.ones(19), np.r_[1.0, 0.0, np.zeros(17)], 0.0, 0.5, 1, "m")
     >>> vec = {"a": np.array([1.0, 0.0]), "b": np.array([-1.0, 0.0]), "c": np.array([2.0, 0.0])}
     >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "c"), ("w", "d")], q, lambda n, c: vec.get(c))
     [True, False, True, True]
@@ -114,22 +139,16 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     [True, True, False]
     """
     flags = [True] * len(ranked)
-    rows, vectors = [], []
-    for i, (name, cid) in enumerate(ranked):
-        if i < quality.protect or keep(cid):
-            continue
-        vector = vector_of(name, cid)
-        if vector is None:
-            continue
-        rows.append(i)
-        vectors.append(np.asarray(vector, dtype=np.float64))
+    every = [vector_of(name, cid) for name, cid in ranked]
+    rows = [i for i, (_, cid) in enumerate(ranked) if i >= quality.protect and not keep(cid) and every[i] is not None]
     if not rows:
         return flags
-    features = np.array([name_features(ranked[i][0]) + rank_features(i + 1, len(ranked)) for i in rows])
-    chance = quality.chance(np.vstack(vectors), features)
+    context = context_features(every)
+    features = np.array([name_features(ranked[i][0]) + rank_features(i + 1, len(ranked)) + context[i] for i in rows])
+    chance = quality.chance(np.vstack([np.asarray(every[i], dtype=np.float64) for i in rows]), features)
     for i, p in zip(rows, chance):
         flags[i] = bool(p >= quality.threshold)
-    short = quality.protect + 1 - sum(flags)  # a paper keeps one concept more than the protected ones
+    short = max(quality.protect + 1, quality.min_kept) - sum(flags)  # a paper keeps a few more than the protected
     for _, i in sorted((-p, i) for i, p in zip(rows, chance) if not flags[i])[:max(short, 0)]:
         flags[i] = True
     return flags
