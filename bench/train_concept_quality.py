@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "bench" / "data" / "concept_labels.jsonl"
 OUT = ROOT / "kg" / "resources" / "concept_quality.json"
 C = 0.3
-THRESHOLD = 0.40
+THRESHOLD = 0.45
 PROTECT = 2
 MIN_KEPT = 4
 
