@@ -29,6 +29,12 @@ __all__ = ["rank_candidates", "prior_scores", "variant_key", "ordinary_word", "G
 # 33.97/39.83/39.71 but lowered F1@5/10 against ACM author keywords (first 2,000 papers,
 # linked concepts) from 15.08/13.58 to 14.47/13.00; authors use one-word keywords.
 GENERIC_WEIGHT = 0.0
+# What a candidate gains per natural-log unit of its occurrences in the text, times the share of the
+# text the model does not read (the document vector is of its opening, READ tokens): a phrase a long
+# abstract repeats is what it is about (term frequency, the oldest keyphrase feature), and the
+# longer the text, the less of it the document vector saw. See docs/EXTRACTION.md, round eight.
+FREQUENCY_WEIGHT = 0.15
+READ = 80  # tagger tokens in the model's window of 96 word pieces (title and opening)
 
 
 def variant_key(phrase: str) -> str:
@@ -107,18 +113,25 @@ def ordinary_word(phrase: str) -> bool:
 
 
 def prior_scores(cands: Sequence[Candidate], position_weight: float, title_weight: float,
-                 generic_weight: float = GENERIC_WEIGHT) -> np.ndarray:
-    """What is added to each candidate's cosine: the position and title bonuses, less
-    ``generic_weight`` for a one-word candidate that is an ordinary word (:func:`ordinary_word`).
+                 generic_weight: float = GENERIC_WEIGHT, frequency_weight: float | None = None) -> np.ndarray:
+    """What is added to each candidate's cosine: the position and title bonuses, ``frequency_weight``
+    times the log of its occurrences (default :data:`FREQUENCY_WEIGHT`), less ``generic_weight`` for
+    a one-word candidate that is an ordinary word (:func:`ordinary_word`).
 
     Examples
     --------
     >>> prior_scores([Candidate("a", 0, 1, True), Candidate("b", 3, 1, False)], 0.1, 0.05).round(3)
     array([0.15, 0.05])
+    >>> prior_scores([Candidate("a", 0, 1, False), Candidate("b", 159, 3, False)], 0.0, 0.0, frequency_weight=0.1).round(3)
+    array([0.   , 0.055])
     >>> prior_scores([Candidate("scenario", 0, 1, False)], 0.0, 0.0, 0.05).round(3)
     array([-0.05])
     """
     scores = np.zeros(len(cands), dtype=np.float64)
+    frequency_weight = FREQUENCY_WEIGHT if frequency_weight is None else frequency_weight
+    unread = 1.0 - READ / max(READ, 1 + max((c.first for c in cands), default=0))
+    if frequency_weight and unread > 0:
+        scores += frequency_weight * unread * np.log(np.array([max(c.count, 1) for c in cands], dtype=np.float64))
     if generic_weight:
         scores -= generic_weight * np.array([ordinary_word(c.phrase) for c in cands], dtype=np.float64)
     if position_weight:
