@@ -63,7 +63,8 @@ GENERIC_MODIFIERS = frozenset(
     original selected valuable commercial incoming corresponding real-world final usual unnecessary
     meaningful relevant major past increased invited associated given additional resulting
     successful unique rich state-of-the-art traditional strict underlying widespread
-    apparent serious adequate appropriate suitable reasonable sufficient desirable actual""".split()
+    apparent serious adequate appropriate suitable reasonable sufficient desirable actual
+    convenient similar much-needed famous""".split()
 )
 
 

@@ -37,7 +37,7 @@ FILLER_HEADS = frozenset(
     """method approach technique algorithm framework scheme strategy methodology procedure
     result task paradigm setting case context scenario perspective
     performance accuracy effectiveness scalability platform
-    sense arena fashion manner way realm purpose""".split()
+    sense arena fashion manner way realm purpose issue""".split()
 )
 #: Heads that make a vague phrase of any one word before them: reviewers judged 4 of 32
 #: "... information" concepts good, 3 of 15 "... content", 1 of 12 "... solution" ("contextual

@@ -3,7 +3,7 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled 5,284 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled 6,113 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; a logistic regression over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, and the mention's
 rank in its paper predicts "good" (``bench/train_concept_quality.py`` trains it, cross-validated
