@@ -11,7 +11,9 @@ by held-out sample; ``kg/resources/concept_quality.json`` holds its weights and 
 
 :func:`keep_mentions` drops a paper's mention when the predicted chance is under the model's
 threshold, except the paper's first ``protect`` mentions (the first three were judged good
-59–85% of the time; the tenth 27%). The weights belong to the model they were trained with
+59–85% of the time; the tenth 27%), and a paper keeps at least ``min_kept``. Besides the name and
+the rank, the model reads how close a mention is to those ranked above it in its paper
+(:func:`context_features`: restatements of a higher concept are). The weights belong to the model they were trained with
 (all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that model only.
 """
 
