@@ -11,15 +11,16 @@ import pytest
 from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
-from kg.normalize.quality import (HAND_FEATURES, QualityModel, context_features, keep_mentions, load_quality_model,
-                                  name_features, rank_features)
+from kg.normalize.quality import (HAND_FEATURES, QualityModel, Trees, context_features, keep_each, keep_mentions,
+                                  load_quality_model, name_features, rank_features)
 
 
 def test_the_packaged_weights_fit_the_model_they_were_trained_for():
     data = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
     model = load_quality_model(DEFAULT_MODEL)
     assert model is not None and model.model == DEFAULT_MODEL
-    assert len(model.coef) == len(model.mean) == len(model.scale) == 384 + len(HAND_FEATURES)
+    assert model.trees is not None and len(data["features"]) == 384 + len(HAND_FEATURES)
+    assert 0 <= model.trees.feature.min() and model.trees.feature.max() < len(data["features"])
     assert data["features"][-len(HAND_FEATURES):] == list(HAND_FEATURES)
     assert data["labels"] >= 3000 and 0 < model.threshold < 1 and model.protect >= 1
     # the record of the held-out check travels with the weights
@@ -102,3 +103,27 @@ def test_a_paper_keeps_min_kept_mentions():
     scores = {"c:1": 2.0, "c:2": 1.0, "c:3": 3.0, "c:4": 4.0}  # chance falls as the score rises
     flags = keep_mentions(ranked, q, lambda n, c: np.array([scores.get(c, 0.0), 0.0]))
     assert flags == [True, True, True, False, False]  # the protected one and the two likeliest of the rest
+
+
+def test_numpy_reads_lightgbms_trees_as_lightgbm_does():
+    lightgbm = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(2000, 12))
+    y = (x[:, 0] + x[:, 1] * x[:, 2] + rng.normal(scale=0.5, size=2000) > 0).astype(int)
+    booster = lightgbm.LGBMClassifier(n_estimators=40, num_leaves=7, verbose=-1, n_jobs=1).fit(x, y).booster_
+    trees = Trees.from_dict(Trees.from_dump(booster.dump_model()).to_dict())  # as the weights file keeps them
+    test = rng.normal(size=(500, 12))
+    assert np.allclose(trees.raw(test), booster.predict(test, raw_score=True))
+    model = QualityModel(np.zeros(0), np.zeros(0), np.zeros(0), 0.0, 0.5, 1, "m", 0, trees)
+    assert np.allclose(model.chance(test[:, :10], test[:, 10:]), booster.predict(test))
+
+
+def test_many_papers_are_judged_as_each_alone():
+    model = load_quality_model(DEFAULT_MODEL)
+    rng = np.random.default_rng(5)
+    vectors = {f"c:{i}": rng.normal(size=384) for i in range(40)}
+    papers = [[(f"name {i}", f"c:{i}") for i in rng.choice(40, size=rng.integers(1, 9), replace=False)]
+              for _ in range(30)]
+    together = keep_each(papers, model, lambda n, c: vectors[c])
+    assert together == [keep_mentions(ranked, model, lambda n, c: vectors[c]) for ranked in papers]
+    assert any(not all(flags) for flags in together)  # the filter did drop some

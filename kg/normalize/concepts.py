@@ -16,7 +16,7 @@ from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
-from kg.normalize.quality import QualityModel, keep_mentions
+from kg.normalize.quality import QualityModel, keep_each
 from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
@@ -255,6 +255,7 @@ def normalize_concepts(
             concept_vector[cid] = next((vectors[p] for p in phrases if p in vectors), None)
         return concept_vector[cid]
 
+    lists = []
     for paper in papers:
         ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
@@ -263,11 +264,12 @@ def normalize_concepts(
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
-        ranked = [(scores[key], rows[key][1], rows[key][2]) for key in order]
-        if quality is not None and vectors is not None:
-            flags = keep_mentions([(concepts[cid].name, cid) for _, cid, _ in ranked], quality, vector_of,
-                                  keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred)
-            ranked = [row for row, flag in zip(ranked, flags) if flag]
+        lists.append([(scores[key], rows[key][1], rows[key][2]) for key in order])
+    if quality is not None and vectors is not None:  # the filter judges every paper's mentions at once
+        flags = keep_each([[(concepts[cid].name, cid) for _, cid, _ in ranked] for ranked in lists], quality,
+                          vector_of, keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred)
+        lists = [[row for row, flag in zip(ranked, kept) if flag] for ranked, kept in zip(lists, flags)]
+    for paper, ranked in zip(papers, lists):
         for rank, (score, cid, surface) in enumerate(ranked, start=1):
             mentions.append(Mention(paper.id, cid, round(score, 4), rank, surface))
     if quality is not None:  # a concept whose every mention the filter dropped is no concept

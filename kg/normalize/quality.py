@@ -29,8 +29,8 @@ import numpy as np
 
 from kg.normalize.generic import zipf
 
-__all__ = ["QualityModel", "load_quality_model", "name_features", "rank_features", "context_features",
-           "keep_mentions", "HAND_FEATURES"]
+__all__ = ["QualityModel", "Trees", "load_quality_model", "name_features", "rank_features", "context_features",
+           "keep_mentions", "keep_each", "HAND_FEATURES"]
 
 HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
                  "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
@@ -89,8 +89,76 @@ def context_features(vectors: Sequence[np.ndarray | None]) -> list[list[float]]:
 
 
 @dataclass(frozen=True)
+class Trees:
+    """Gradient-boosted regression trees (LightGBM's binary objective) as flat arrays, evaluated with
+    numpy: building needs no LightGBM. Node ``i`` sends a row left when ``x[feature[i]] <= threshold[i]``;
+    a child below 0 is the leaf ``~child``. The chance is the logistic of the summed leaf values."""
+
+    feature: np.ndarray  # per tree, per internal node
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    leaf: np.ndarray  # per tree, per leaf
+    roots: np.ndarray  # offset of each tree's nodes and leaves (2 columns)
+
+    @classmethod
+    def from_dump(cls, dump: Mapping) -> "Trees":
+        """From ``Booster.dump_model()`` (numerical splits, no missing values)."""
+        feature, threshold, left, right, leaf, roots = [], [], [], [], [], []
+        for tree in dump["tree_info"]:
+            base_node, base_leaf = len(feature), len(leaf)
+            roots.append((base_node, base_leaf))
+
+            def walk(node: Mapping) -> int:
+                if "leaf_value" in node:
+                    leaf.append(float(node["leaf_value"]))
+                    return ~(len(leaf) - 1 - base_leaf)
+                if node.get("decision_type", "<=") != "<=":
+                    raise ValueError("only numerical '<=' splits are supported")
+                at = len(feature)
+                feature.append(int(node["split_feature"]))
+                threshold.append(float(node["threshold"]))
+                left.append(0)
+                right.append(0)
+                left[at] = walk(node["left_child"])
+                right[at] = walk(node["right_child"])
+                return at - base_node
+
+            walk(tree["tree_structure"])
+        return cls(np.array(feature, dtype=np.int32), np.array(threshold), np.array(left, dtype=np.int32),
+                   np.array(right, dtype=np.int32), np.array(leaf), np.array(roots, dtype=np.int64).reshape(-1, 2))
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name).tolist() for name in ("feature", "threshold", "left", "right", "leaf", "roots")}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Trees":
+        return cls(np.asarray(data["feature"], dtype=np.int32), np.asarray(data["threshold"], dtype=np.float64),
+                   np.asarray(data["left"], dtype=np.int32), np.asarray(data["right"], dtype=np.int32),
+                   np.asarray(data["leaf"], dtype=np.float64), np.asarray(data["roots"], dtype=np.int64).reshape(-1, 2))
+
+    def raw(self, x: np.ndarray) -> np.ndarray:
+        """The summed leaf values of rows ``x``."""
+        x = np.asarray(x, dtype=np.float64)
+        total = np.zeros(len(x))
+        rows = np.arange(len(x))
+        for base_node, base_leaf in self.roots:
+            node = np.zeros(len(x), dtype=np.int64)  # every row at the root
+            inside = np.ones(len(x), dtype=bool)
+            while inside.any():
+                at = node[inside] + base_node
+                go_left = x[rows[inside], self.feature[at]] <= self.threshold[at]
+                node[inside] = np.where(go_left, self.left[at], self.right[at])
+                inside = node >= 0
+            total += self.leaf[base_leaf + ~node]
+        return total
+
+
+@dataclass(frozen=True)
 class QualityModel:
-    """A logistic regression over ``[vector, name_features, rank_features]``, standardized."""
+    """A logistic regression over ``[vector, name_features, rank_features, context_features]``,
+    standardized, or boosted ``trees`` over the same features unstandardized (then ``mean``,
+    ``scale`` and ``coef`` go unused)."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -100,18 +168,20 @@ class QualityModel:
     protect: int
     model: str
     min_kept: int = 0  # a paper keeps at least this many (at least protect + 1)
+    trees: Trees | None = None
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
-        x = (np.hstack([np.asarray(vectors, dtype=np.float64), np.asarray(hand, dtype=np.float64)])
-             - self.mean) / self.scale
-        return 1.0 / (1.0 + np.exp(-(x @ self.coef + self.intercept)))
+        x = np.hstack([np.asarray(vectors, dtype=np.float64), np.asarray(hand, dtype=np.float64)])
+        raw = self.trees.raw(x) if self.trees is not None else ((x - self.mean) / self.scale) @ self.coef
+        return 1.0 / (1.0 + np.exp(-(raw + self.intercept)))
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "QualityModel":
-        return cls(np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["coef"]),
-                   float(data["intercept"]), float(data["threshold"]), int(data["protect"]), str(data["model"]),
-                   int(data.get("min_kept", 0)))
+        trees = Trees.from_dict(data["trees"]) if data.get("trees") else None
+        return cls(np.asarray(data.get("mean", [])), np.asarray(data.get("scale", [])), np.asarray(data.get("coef", [])),
+                   float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
+                   int(data.get("min_kept", 0)), trees)
 
 
 @lru_cache(maxsize=4)
@@ -130,6 +200,7 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     thesaurus term) or one without a vector (``vector_of(name, cid)`` is None); a paper keeps
     at least ``quality.min_kept`` and ``quality.protect + 1`` (the likeliest of the others fill the
     place). Besides the name and the rank, the model reads :func:`context_features`.
+    :func:`keep_each` does the same for many papers with one call of the model.
 
     Examples
     --------
@@ -140,17 +211,33 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "b")], q, lambda n, c: vec.get(c))  # two stay
     [True, True, False]
     """
-    flags = [True] * len(ranked)
-    every = [vector_of(name, cid) for name, cid in ranked]
-    rows = [i for i, (_, cid) in enumerate(ranked) if i >= quality.protect and not keep(cid) and every[i] is not None]
+    return keep_each([ranked], quality, vector_of, keep)[0]
+
+
+def keep_each(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
+              vector_of: Callable[[str, str], np.ndarray | None],
+              keep: Callable[[str], bool] = lambda cid: False) -> list[list[bool]]:
+    """:func:`keep_mentions` for each paper's ranked mentions, the model called once for all of them."""
+    flags = [[True] * len(ranked) for ranked in papers]
+    rows: list[tuple[int, int]] = []
+    vectors, features = [], []
+    for p, ranked in enumerate(papers):
+        every = [vector_of(name, cid) for name, cid in ranked]
+        context = context_features(every)
+        for i, (name, cid) in enumerate(ranked):
+            if i >= quality.protect and not keep(cid) and every[i] is not None:
+                rows.append((p, i))
+                vectors.append(np.asarray(every[i], dtype=np.float64))
+                features.append(name_features(name) + rank_features(i + 1, len(ranked)) + context[i])
     if not rows:
         return flags
-    context = context_features(every)
-    features = np.array([name_features(ranked[i][0]) + rank_features(i + 1, len(ranked)) + context[i] for i in rows])
-    chance = quality.chance(np.vstack([np.asarray(every[i], dtype=np.float64) for i in rows]), features)
-    for i, p in zip(rows, chance):
-        flags[i] = bool(p >= quality.threshold)
-    short = max(quality.protect + 1, quality.min_kept) - sum(flags)  # a paper keeps a few more than the protected
-    for _, i in sorted((-p, i) for i, p in zip(rows, chance) if not flags[i])[:max(short, 0)]:
-        flags[i] = True
+    chance = quality.chance(np.vstack(vectors), np.array(features))
+    judged: dict[int, list[tuple[int, float]]] = {}
+    for (p, i), value in zip(rows, chance):
+        flags[p][i] = bool(value >= quality.threshold)
+        judged.setdefault(p, []).append((i, float(value)))
+    for p, found in judged.items():  # a paper keeps a few more than the protected ones
+        short = max(quality.protect + 1, quality.min_kept) - sum(flags[p])
+        for _, i in sorted((-value, i) for i, value in found if not flags[p][i])[:max(short, 0)]:
+            flags[p][i] = True
     return flags
