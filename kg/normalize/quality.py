@@ -4,10 +4,12 @@ Rules catch the classes of bad concepts that have a shape (a filler head, a verb
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
 reviewers labelled 6,113 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
-``docs/EXTRACTION.md``; a logistic regression over the concept's vector (the extraction model's
-embedding of its name), a few word-frequency and shape features of the name, and the mention's
-rank in its paper predicts "good" (``bench/train_concept_quality.py`` trains it, cross-validated
-by held-out sample; ``kg/resources/concept_quality.json`` holds its weights and that record).
+``docs/EXTRACTION.md``; gradient-boosted trees over the concept's vector (the extraction model's
+embedding of its name), a few word-frequency and shape features of the name, the mention's rank in
+its paper and its closeness to the concepts ranked above it predict "good"
+(``bench/train_concept_quality.py`` trains them with LightGBM, cross-validated by held-out sample;
+``kg/resources/concept_quality.json`` holds the trees, which :class:`Trees` evaluates with numpy, and
+that record). A logistic regression over the same features is the other kind of weights file.
 
 :func:`keep_mentions` drops a paper's mention when the predicted chance is under the model's
 threshold, except the paper's first ``protect`` mentions (the first three were judged good
