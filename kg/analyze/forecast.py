@@ -43,8 +43,7 @@ import time
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.linalg import eigsh
+from scipy import linalg, sparse
 from scipy.stats import rankdata
 
 from kg.analyze.cooccurrence import (MIN_PAPERS, SPAN, Window, aligned_vectors, check_counts, check_until,
@@ -186,8 +185,8 @@ def _three_paths(adjacency: np.ndarray, degree: np.ndarray) -> np.ndarray:
 def _spectral(cooc: sparse.csr_matrix, rank: int) -> np.ndarray:
     """Dense matrix of the co-occurrence network rebuilt from its ``rank`` leading eigenvectors (weights
     ``log(1 + papers together)``, normalized by the square root of each concept's total): high for two concepts
-    that sit in the same dense region of the network, whether or not they share a neighbour. Deterministic (a
-    fixed start vector); zero below 3 concepts."""
+    that sit in the same dense region of the network, whether or not they share a neighbour; zero below 3
+    concepts."""
     n = cooc.shape[0]
     if n < 3:
         return np.zeros((n, n), dtype=np.float32)
@@ -195,7 +194,10 @@ def _spectral(cooc: sparse.csr_matrix, rank: int) -> np.ndarray:
     weights.data = np.log1p(weights.data)
     totals = np.asarray(weights.sum(axis=1)).ravel()
     scale = sparse.diags(1.0 / np.sqrt(np.maximum(totals, 1e-9)))
-    values, vectors = eigsh((scale @ weights @ scale).tocsr(), k=min(rank, n - 2), which="LA", v0=np.ones(n))
+    # LAPACK's eigenvalues of a dense matrix, the k largest only: the same answer every call (ARPACK's eigsh
+    # changed from one call to the next where eigenvalues repeat)
+    k = min(rank, n - 2)
+    values, vectors = linalg.eigh((scale @ weights @ scale).toarray(), subset_by_index=[n - k, n - 1], driver="evr")
     return ((vectors * values[None, :]) @ vectors.T).astype(np.float32)
 
 
