@@ -176,6 +176,33 @@ def test_the_walk_features_count_only_papers_up_to_the_cut_off():
     assert np.array_equal(forecast_module._two_steps(later.cooc), walk)
 
 
+def test_paths_of_three_and_the_spectral_feature_see_past_shared_neighbours():
+    """Two concepts with no neighbour in common but linked through two that are (a path a–b–c–d) get the
+    degree-weighed count of those paths; the spectral rebuild ranks a pair inside a dense group of concepts above
+    a pair across two groups, and both come from the papers up to the cut-off alone."""
+    chain = [("p1", 2005, ("c:a", "c:b")), ("p2", 2006, ("c:b", "c:c")), ("p3", 2007, ("c:c", "c:d")),
+             ("p4", 2007, ("c:b", "c:e"))]
+    window = concept_window(chain, until=2010, min_papers=1, span=3)
+    a, b, c, d, e = (window.index[x] for x in ("c:a", "c:b", "c:c", "c:d", "c:e"))
+    paths = forecast_module._three_paths(window.adjacency(), window.degree())
+    # a → b (degree 3) → c (degree 2) → d: one path weighed 1 / sqrt(3 · 2); a and c share b: no path of three
+    assert paths[a, d] == pytest.approx(np.log1p(1 / np.sqrt(6)), rel=1e-5)
+    assert paths[d, a] == pytest.approx(paths[a, d]) and paths[a, c] == 0 and paths[e, d] == paths[a, d]
+    rows = forecast_module._Pairs(window, None).features(np.array([a]), np.array([d]))
+    assert dict(zip(forecast_module.FEATURES, rows[0]))["paths3"] == pytest.approx(paths[a, d])
+    # two groups of four concepts, each mentioned together in every pair of its group, one paper across
+    groups = [[f"c:x{k}" for k in range(4)], [f"c:y{k}" for k in range(4)]]
+    papers = [(f"p{g}{k}{m}", 2000 + k, (group[k], group[m])) for g, group in enumerate(groups)
+              for k in range(4) for m in range(k + 1, 4)] + [("q", 2003, ("c:x0", "c:y0"))]
+    window = concept_window(papers, until=2010, min_papers=1, span=3)
+    at = window.index
+    spectral = forecast_module._spectral(window.cooc, 2)
+    assert spectral[at["c:x1"], at["c:x2"]] > 3 * abs(spectral[at["c:x1"], at["c:y2"]])
+    later = concept_window(papers + [("r", 2012, ("c:x1", "c:y2"))], until=2010, min_papers=1, span=3)
+    assert np.array_equal(forecast_module._spectral(later.cooc, 2), spectral)
+    assert forecast_module._spectral(window.cooc[:2, :2], 32).shape == (2, 2)  # too small: zeros, no error
+
+
 def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch):
     """Above RERANK_FROM scored pairs a listwise ranker (LightGBM rank_xendcg, learned from the same training
     windows) reorders the classifier's best RERANK pairs; they stay above every other pair, which keep the
