@@ -1,6 +1,6 @@
 """Concept audit: random samples of a build for reviewers, automatic counts, and label scores.
 
-Three modes.
+Four modes.
 
 **Sample a build** (``BUILD_DIR`` is the output folder of ``kg build``): draw a seeded random
 sample among the papers that have an abstract, write a reviewer packet and print automatic
@@ -36,6 +36,15 @@ prints the count and share of each label per file and their mean, and for every 
 agreement on good / not good (percent and Cohen's kappa). Labels are read leniently: case,
 spaces, underscores and hyphens do not matter ("Near duplicate", "broken_name").
 
+**The corpus's own keyphrases** (the rubric's ceiling: how human-assigned keyphrases fare)::
+
+    .venv/bin/python bench/audit_concepts.py --gold CORPUS.jsonl --sample 35 [--seed N] [--out DIR]
+
+draws the same kind of seeded sample among the records of a JSONL corpus that have an abstract
+and keyphrases (``keyphrases``: a list, or its text as ACM-CR stores it) and writes the same
+packet, the keyphrases in the order the record lists them (the first ``--top``), so reviewers
+judge authors' or indexers' keyphrases exactly as they judge kg's concepts.
+
 **The seed abstracts** (the earlier audit; also when no ``BUILD_DIR`` is given)::
 
     .venv/bin/python bench/audit_concepts.py --seeds [--top 10] [--json audit.json] [--cache FILE]
@@ -47,6 +56,7 @@ concepts shared by two or more papers and, per method family, what its members s
 from __future__ import annotations
 
 import argparse
+import ast
 import itertools
 import json
 import random
@@ -56,6 +66,8 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+
+from kg.models import concept_label
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("*.txt"))
@@ -248,10 +260,12 @@ def draw_sample(graph, size: int, *, seed: int) -> list[str]:
 
 
 def packet(graph, sample: list[str], ranked: dict[str, list[str]], *, top: int = 10) -> list[dict]:
-    """What reviewers see of each sampled paper: number, title, abstract, concept names in rank order."""
+    """What reviewers see of each sampled paper: number, title, abstract, concepts in rank order, each
+    as the map and the report show it (its label: the name, and its acronym in brackets)."""
     return [{"paper": i, "title": str(graph.nodes[p].get("title") or ""),
              "abstract": " ".join(str(graph.nodes[p].get("abstract") or "").split()),
-             "concepts": [graph.nodes[c]["name"] for c in ranked.get(p, [])[:top]]}
+             "concepts": [concept_label(graph.nodes[c]["name"], graph.nodes[c].get("acronym"))
+                          for c in ranked.get(p, [])[:top]]}
             for i, p in enumerate(sample, start=1)]
 
 
@@ -486,6 +500,49 @@ def _sample_mode(args) -> None:
     print(f"\nwrote {out}/sample.md, sample.json, labels_template.json, auto.json")
 
 
+def gold_keyphrases(record: dict) -> list[str]:
+    """A corpus record's own keyphrases: a list, or a list written as text (ACM-CR's field).
+
+    >>> gold_keyphrases({"keyphrases": "['Query Prediction', 'Multi-Stage Retrieval']"})
+    ['Query Prediction', 'Multi-Stage Retrieval']
+    >>> gold_keyphrases({"keyphrases": ["wavelength services"]}), gold_keyphrases({"keyphrases": None})
+    (['wavelength services'], [])
+    """
+    value = record.get("keyphrases")
+    if isinstance(value, str):
+        try:
+            value = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            value = [part.strip() for part in value.split(";")]
+    return [str(k).strip() for k in value or [] if str(k).strip()]
+
+
+def _gold_mode(args) -> None:
+    seed = args.seed if args.seed is not None else int(time.time())
+    print(f"seed: {seed}   (again: --seed {seed})")
+    records = []
+    with open(args.gold, encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line) if line.strip() else {}
+            if str(record.get("abstract") or "").strip() and gold_keyphrases(record):
+                records.append(record)
+    records.sort(key=lambda r: str(r.get("id")))
+    sample = random.Random(seed).sample(records, min(args.sample, len(records)))
+    rows = [{"paper": i, "title": str(r.get("title") or ""), "abstract": " ".join(str(r["abstract"]).split()),
+             "concepts": gold_keyphrases(r)[:args.top]} for i, r in enumerate(sample, start=1)]
+    out = Path(args.out or f"gold-audit-{Path(args.gold).stem}-{seed}")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "sample.md").write_text(packet_markdown(rows), encoding="utf-8")
+    _write_json(out / "sample.json", rows)
+    _write_json(out / "labels_template.json", labels_template(rows))
+    _write_json(out / "auto.json", {"corpus": str(Path(args.gold).resolve()), "seed": seed, "top": args.top,
+                                    "records_with_keyphrases": len(records),
+                                    "sample_ids": [str(r.get("id")) for r in sample]})
+    print(f"{len(sample)} of {len(records)} records with an abstract and keyphrases; "
+          f"{sum(len(r['concepts']) for r in rows)} keyphrases")
+    print(f"wrote {out}/sample.md, sample.json, labels_template.json, auto.json")
+
+
 def _score_mode(args) -> None:
     files = [Path(p) for p in args.score]
     try:
@@ -525,17 +582,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=10, help="concepts per paper (default 10)")
     parser.add_argument("--out", default=None, help="folder for the packet (default concept-audit-BUILD-SEED)")
     parser.add_argument("--score", nargs="+", metavar="LABELS", help="score filled label files")
+    parser.add_argument("--gold", default=None, metavar="CORPUS",
+                        help="sample a JSONL corpus's own keyphrases instead of a build's concepts")
     parser.add_argument("--seeds", action="store_true", help="audit the seed abstracts (built with the model)")
     parser.add_argument("--json", default=None, help="seed mode: also write the audit as JSON")
     parser.add_argument("--cache", default=None, help="seed mode: embedding cache file")
     args = parser.parse_args(argv)
     if args.top < 1 or (args.sample is not None and args.sample < 1):
         parser.error("--top and --sample must be at least 1")
-    if not args.score and (not args.build or args.seeds) and (args.sample or args.seed is not None or args.out):
+    if not args.score and not args.gold and (not args.build or args.seeds) and (args.sample or args.seed is not None or args.out):
         parser.error("--sample, --seed and --out draw from a build: give its folder (BUILD_DIR)")
     args.sample = args.sample or 35
     if args.score:
         _score_mode(args)
+    elif args.gold:
+        _gold_mode(args)
     elif args.build and not args.seeds:
         _sample_mode(args)
     else:

@@ -143,3 +143,25 @@ def test_score_mode_prints_shares_and_agreement(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "50.0%" in out and "100.0%" in out and "mean" in out and "75.0%" in out
     assert "2 of 4 agree (50.0%), Cohen's kappa 0.00" in out
+
+
+def test_the_packet_shows_a_concept_as_the_map_labels_it():
+    g = _graph()
+    g.nodes["c:knowledge graphs"]["acronym"] = "KG"
+    rows = audit.packet(g, ["p2"], audit.ranked_concepts(g, top=None))
+    assert rows[0]["concepts"][3] == "knowledge graphs (KG)" and rows[0]["concepts"][0] == "method"
+
+
+def test_gold_mode_samples_a_corpus_own_keyphrases(tmp_path, capsys):
+    corpus = tmp_path / "corpus.jsonl"
+    records = [{"id": "a", "title": "A", "abstract": "Text a.", "keyphrases": "['Query Prediction', 'Retrieval']"},
+               {"id": "b", "title": "B", "abstract": "Text b.", "keyphrases": ["wavelength services"]},
+               {"id": "c", "title": "C", "abstract": "", "keyphrases": ["no abstract"]},
+               {"id": "d", "title": "D", "abstract": "Text d.", "keyphrases": None}]
+    corpus.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    audit.main(["--gold", str(corpus), "--sample", "5", "--seed", "3", "--out", str(tmp_path / "gold")])
+    assert "2 of 2 records with an abstract and keyphrases; 3 keyphrases" in capsys.readouterr().out
+    rows = json.loads((tmp_path / "gold" / "sample.json").read_text())
+    assert sorted(tuple(r["concepts"]) for r in rows) == [("Query Prediction", "Retrieval"), ("wavelength services",)]
+    template = json.loads((tmp_path / "gold" / "labels_template.json").read_text())
+    assert len(template) == 3 and all(t["label"] == "" for t in template)

@@ -598,3 +598,35 @@ def test_no_key_starts_inside_a_hyphenated_word_with_a_stop_word():
 
 def test_a_word_after_an_article_is_no_verb():
     assert "reverse engineering attack" in candidate_phrases("We describe a reverse engineering attack on the model.")
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("Web searchers often exhibit directed search behaviors.", ["directed search behaviors"],
+     ["exhibit directed search behaviors"]),
+    ("We first compare and contrast search behaviors along many dimensions.", ["search behaviors"],
+     ["contrast search behaviors"]),
+    ("Human assessors manually mapping timeline items is costly.", ["timeline items"], ["mapping timeline items"]),
+    ("There are many companies offering opinion mining services.", ["opinion mining services"],
+     ["offering opinion mining services"]),
+    ("Spatial Compactness Meets Topical Consistency", ["Spatial Compactness", "Topical Consistency"],
+     ["Spatial Compactness Meets Topical Consistency"]),
+    ("The mentioned graph structures have grown.", ["graph structures"], ["mentioned graph structures"]),
+    ("Applications to BV-quantization and BFV-BRST quantization are reviewed.",
+     ["BV-quantization", "BFV-BRST quantization"], ["BV-quantization quantization"]),
+])
+def test_a_verb_after_its_adverb_subject_or_partner_starts_no_concept(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
+
+
+def test_counted_plurals_objects_of_prepositions_and_lone_acronyms_keep_their_form():
+    assert concept_key("four dimensions") == "four dimensions" and concept_key("extra dimensions") == "extra dimension"
+    assert concept_key("Bidirectional Encoder Representations from Transformers").endswith("from transformers")
+    assert _display_name("mems application", Counter({"MEMS applications": 1})) == "MEMS application"
+    assert _display_name("n 2 sym", Counter({"N=2 SYM": 1})) == "N=2 SYM"
+    assert _display_name("data mining", Counter({"DATA MINING": 1, "data mining": 1})) == "data mining"
+
+
+def test_an_adjective_left_by_a_filler_head_is_no_concept():
+    assert trim_filler("non-supersymmetric case") == "non-supersymmetric case"
+    assert "non supersymmetric case" in generic_words({"non supersymmetric case", "supersymmetric gauge theory"})

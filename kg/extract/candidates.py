@@ -64,7 +64,7 @@ GENERIC_MODIFIERS = frozenset(
     meaningful relevant major past increased invited associated given additional resulting
     successful unique rich state-of-the-art traditional strict underlying widespread
     apparent serious adequate appropriate suitable reasonable sufficient desirable actual
-    convenient similar much-needed famous""".split()
+    convenient similar much-needed famous mentioned aforementioned above-mentioned improved""".split()
 )
 
 
@@ -271,6 +271,7 @@ _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
 _ADVERBISH = frozenset("further also first then jointly directly simply".split())
+_FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometimes still frequently typically".split())
 # Plural nouns that are verbs before their usual preposition ("representations results in").
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
@@ -358,6 +359,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['JJ', 'NNS', 'VBP', 'DT']
     >>> [t for _, t in _in_context([("to", "TO"), ("increase", "NN"), ("accuracy", "NN")])]
     ['TO', 'VB', 'NN']
+    >>> [t for _, t in _in_context([("searchers", "NNS"), ("often", "RB"), ("exhibit", "NN"), ("directed", "VBN")])]
+    ['NNS', 'RB', 'VBP', 'VBN']
+    >>> [t for _, t in _in_context([("Compactness", "NNP"), ("Meets", "NNP"), ("Topical", "NNP")])]
+    ['NNP', 'VBZ', 'NNP']
+    >>> [t for _, t in _in_context([("we", "PRP"), ("compare", "VB"), ("and", "CC"), ("contrast", "NN"), ("search", "NN")])]
+    ['PRP', 'VB', 'CC', 'VB', 'NN']
     >>> [t for _, t in _in_context([("propose", "VB"), ("to", "TO"), ("model", "NN"), ("data", "NNS")])]
     ['VB', 'TO', 'VB', 'NNS']
     """
@@ -378,6 +385,18 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
+        elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and word_class(low) in ("VBZ", "VBD"):
+            out[i] = (word, word_class(low))  # a title's verb: "Spatial Compactness Meets Topical Consistency"
+        elif pos == "NN" and low.endswith("ing") and word.islower() and prev_pos == "NNS" and low not in _NOMINAL_GERUNDS \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
+            out[i] = (word, "VBG-V")  # a participle after its noun: "companies offering opinion mining services"
+        elif pos in ("NN", "VBG") and word.islower() and prev_pos == "RB" and governed and ahead_pos != "MD" and (
+                prev_word.lower().endswith("ly") or prev_word.lower() in _ADVERBISH | _FREQUENCY_ADVERBS) \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBN", "VBG"}:
+            out[i] = (word, "VBP")  # what a subject does: "searchers often exhibit", "assessors manually mapping"
+        elif pos == "NN" and word.islower() and prev_word.lower() == "and" and i >= 2 and out[i - 2][1] in ("VB", "VBP") \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
+            out[i] = (word, out[i - 2][1])  # a verb's partner: "we compare and contrast search behaviors"
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
@@ -476,7 +495,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             continue
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
             shared = _shared_head(tagged, i + 1)
-            if shared:  # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone
+            head = shared[-1][1].lower() if shared else ""
+            if shared and not re.split(r"[\-‐‑‒–—]", run[0][1].lower())[-1].startswith(head[:-1] or head):
+                # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
+                # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
         yield from close(word.lower())
     yield from close()

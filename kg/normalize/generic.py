@@ -80,6 +80,7 @@ _ADJECTIVAL = ("JJ", "JJR", "JJS", "VBN", "RB")
 _FUTURE = frozenset({"future"})  # the lexicon's noun, an adjective before a head ("future exploration")
 
 
+_ADJECTIVE_PREFIXES = frozenset("non anti quasi semi pseudo self".split())
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 
 
@@ -92,14 +93,18 @@ def generic_phrase(key: str) -> bool:
     >>> [generic_phrase(k) for k in ["explicit expression", "phenomenon", "sentiment analysis",
     ...                             "non perturbative calculation", "bound state", "2+1 dimension",
     ...                             "space time dimension", "extra dimension", "retrieval performance",
-    ...                             "contextual information", "mutual information", "video content"]]
-    [True, True, False, False, False, True, True, False, True, True, False, True]
+    ...                             "contextual information", "mutual information", "video content",
+    ...                             "non supersymmetric case"]]
+    [True, True, False, False, False, True, True, False, True, True, False, True, True]
     """
     words = key.split()
     if words and singularize(words[-1]) == "dimension" and all(_COUNTING.fullmatch(w) for w in words[:-1]):
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
     if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
         return True  # "probabilistic framework", "session-based method", "learning approach"
+    if (len(words) == 3 and singularize(words[-1]) in FILLER_HEADS and words[0] in _ADJECTIVE_PREFIXES
+            and adjectival(words[1])):
+        return True  # "non-supersymmetric case", "anti-symmetric setting"
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:
         return True  # "contextual information", "video content", "string solution"
     if not words or singularize(words[-1]) not in generic_heads():
@@ -160,8 +165,8 @@ def trim_filler(phrase: str) -> str:
     --------
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
-    ...                           "privacy-aware techniques", "HITS-based method"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method']
+    ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -174,7 +179,10 @@ def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
     ("privacy-aware", "query-based", "effective")."""
     low = word.lower()
-    return word_class(_PARTS.split(low)[-1]) in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES)
+    last = _PARTS.split(low)[-1]
+    found = word_class(last)
+    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES)
+            or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
 
 
 # Adjectives that head real terms ("general relativity", "standard model", "pure gauge theory",

@@ -95,6 +95,10 @@ def concept_key(phrase: str) -> str:
     ('multinomial naive bayes', 'paper mill', 'bag of visual words')
     >>> concept_key("bistable MEMS"), concept_key("SUBKMEANS")
     ('bistable mems', 'subkmeans')
+    >>> concept_key("Bidirectional Encoder Representations from Transformers")
+    'bidirectional encoder representations from transformers'
+    >>> concept_key("four dimensions"), concept_key("2+1 dimensions"), concept_key("1 dimension")
+    ('four dimensions', '2+1 dimensions', '1 dimension')
     """
     text = unicodedata.normalize("NFKC", phrase)
     named = _named_head(text)
@@ -111,9 +115,17 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    if not named and not acronym and not _capitalized_name(last) and "of" not in words[:-1]:
-        words[-1] = singularize(words[-1])  # "bag of words" names a bag
+    counted = len(words) > 1 and (words[-2] in _NUMBER_WORDS or (_COUNT.fullmatch(words[-2]) and words[-2] != "1"))
+    if not named and not acronym and not counted and not _capitalized_name(last) and not _PREPOSITIONS.intersection(words[:-1]):
+        words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
     return " ".join(words)
+
+
+# A phrase with one of these before its last word is headed before them: its last word is the
+# object ("bag of words", "representations from Transformers", "learning with noisy labels").
+_PREPOSITIONS = frozenset("of from for with without in on over to by via between among across into through under within".split())
+_COUNT = re.compile(r"\d+(?:\+\d+)*")  # 4, 2+1
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve".split())
 
 
 def _capitalized_name(word: str) -> bool:

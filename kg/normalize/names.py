@@ -22,8 +22,10 @@ def _cased_words(surface: str) -> list[str]:
     return [w for w in (w.strip(".") for w in text.split()) if w]
 
 
-def _word_name(word: str, forms: Counter[str], last: bool) -> str:
-    """How one word of a concept is written: lower case unless the corpus writes it as a name."""
+def _word_name(word: str, forms: Counter[str], last: bool, acronym: bool = False) -> str:
+    """How one word of a concept is written: lower case unless the corpus writes it as a name.
+    ``acronym``: a form wrote it in capitals next to lower-case words ("MEMS applications"), so
+    the capitals are an acronym's, not a shouted word's."""
     total = sum(forms.values())
     if not total:
         return word
@@ -31,7 +33,7 @@ def _word_name(word: str, forms: Counter[str], last: bool) -> str:
     n_names = sum(names.values())
     common = _common_word(word)
     best = min(names.items(), key=lambda kv: (-kv[1], kv[0]))[0] if names else ""
-    shouted = common and best.isupper() and len(best) > 3  # "DATA", "PAGE": a word in capitals, or an acronym? ("IP", "ROI" are)
+    shouted = common and best.isupper() and len(best) > 3 and not acronym  # "DATA", "PAGE": a word in capitals, or an acronym? ("IP", "ROI" are)
     if names and 2 * n_names > total and not (shouted and (n_names < 2 or n_names < 2 * (total - n_names))):
         if best.casefold() == word:
             return best
@@ -82,17 +84,23 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'N=1 supersymmetry'
     >>> _display_name("ip geolocation database", Counter({"IP geolocation databases": 1}))
     'IP geolocation database'
+    >>> _display_name("mems application", Counter({"MEMS applications": 1})), _display_name("n 2 sym", Counter({"N=2 SYM": 1}))
+    ('MEMS application', 'N=2 SYM')
     """
     words = key.split()
     forms: list[Counter[str]] = [Counter() for _ in words]
+    acronyms = [False] * len(words)  # written in capitals next to a lower-case word
     templates: list[tuple[bool, int, bool, str]] = []
     for (surface, n), template in [*((item, True) for item in surfaces.items()),
                                    *((item, False) for item in (evidence or {}).items())]:
         tokens = _cased_words(surface)
         if len(tokens) != len(words) or concept_key(surface) != key:
             continue
-        letters = [t for t in tokens if any(ch.isalpha() for ch in t)]
+        letters = [t for t in tokens if sum(ch.isalpha() for ch in t) > 1]  # not the N of N=2
         shouting = len(letters) > 1 and all(t.isupper() for t in letters)
+        if any(t.islower() for t in letters):
+            for i, token in enumerate(tokens):
+                acronyms[i] |= token.isupper() and sum(ch.isalpha() for ch in token) > 1
         titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
         if template:
             templates.append((shouting or titled, -n, tokens[-1].casefold() != words[-1], surface))
@@ -100,7 +108,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
             forms[i][token] += n
-    cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0) for i, (w, f) in enumerate(zip(words, forms))]
+    cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a)
+             for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     if not templates:
         return " ".join(cased)
     template = unicodedata.normalize("NFKC", min(templates)[3])
@@ -212,12 +221,12 @@ def _spans(text: str) -> list[tuple[int, int]]:
 
 
 def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None,
-               *, inside: bool = False) -> str:
+               *, inside: bool = False, acronym: bool = False) -> str:
     """One word of a name: :func:`_word_name`, with the corpus's own casing deciding between
     capitalized and lower case when it has seen the word often enough away from sentence starts.
     A word ``inside`` a phrase (not its first) that the concept's own plain forms mostly
     capitalize is a name there, common word or not ("Virginia Tech")."""
-    chosen = _word_name(word, forms, last)
+    chosen = _word_name(word, forms, last, acronym)
     if not word.isalpha() or _NAME_FORM.search(chosen):
         return chosen
     capital, lower = (truecase or {}).get(word, (0, 0))
