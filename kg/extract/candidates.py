@@ -690,7 +690,8 @@ def _is_word(token: str) -> bool:
 
 
 def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[Candidate]:
-    """Noun-phrase candidates of a document, in order of first appearance.
+    """Noun-phrase candidates of a document, in order of first appearance, each in the form the
+    body first writes it (the title's when only the title has it).
 
     Parameters
     ----------
@@ -706,8 +707,11 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
     >>> [c.phrase for c in find_candidates("We extend Rotary Position Embeddings (RoPE) to "
     ...                               "long-context large language models.")]
     ['Rotary Position Embeddings', 'RoPE', 'long-context large language models']
+    >>> [(c.phrase, c.in_title) for c in find_candidates("We compare NIST assessors.", title="Nist Assessors")]
+    [('NIST assessors', True)]
     """
     seen: dict[str, list] = {}
+    titled: set[str] = set()  # phrases whose form so far is the title's
     title_tags = _title_verb(_title_case(tag(title))) if title else []
     for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
         for start, phrase in _runs(part, max_words, offset):
@@ -715,9 +719,14 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
             entry = seen.get(low)
             if entry is None:
                 seen[low] = [phrase, start, 1, in_title]
+                if in_title:
+                    titled.add(low)
             else:
                 entry[2] += 1
                 entry[3] = entry[3] or in_title
+                if low in titled and not in_title:  # prose writes a name as it is ("NIST assessors"),
+                    entry[0] = phrase  # a title capitalizes every word ("Nist Assessors")
+                    titled.discard(low)
     return [Candidate(p, first, count, in_title) for p, first, count, in_title in seen.values()]
 
 

@@ -386,7 +386,7 @@ def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) 
             last, comma, first = author.partition(",")  # "Liu, Yiqun" as well as "Yiqun Liu"
             parts = [w for w in _INITIALS.split(f"{first} {last}" if comma else author) if len(w) > 1]
             if parts:
-                surnames.add(parts[-1].casefold())
+                surnames.add(concept_key(parts[-1]))
             if len(parts) >= 2:
                 full.add(concept_key(" ".join(parts)))
     return {key for key in keys if key in full or (key in names and key in surnames)}

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
 from kg.models import Keyphrase, Paper
-from kg.normalize.keys import _DROP, _SEPARATORS, singularize
+from kg.normalize.keys import _DROP, _SEPARATORS, fold_accents, singularize
 
 __all__ = []
 
@@ -60,7 +60,7 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
 def _parts(token: str) -> tuple[tuple[str, str, str], ...]:
     """A token's words (split at hyphens and slashes) as ``(raw, folded, singular)``: tokens repeat."""
     parts = _SEPARATORS.sub(" ", token).split() or [""]
-    folded = [(raw, _DROP.sub("", raw).casefold().strip(".")) for raw in parts]
+    folded = [(raw, fold_accents(_DROP.sub("", raw).casefold()).strip(".")) for raw in parts]
     return tuple((raw, word, singularize(word)) for raw, word in folded)
 
 

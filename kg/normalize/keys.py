@@ -1,4 +1,4 @@
-"""Canonical concept keys: NFKC, case-folded, separators as spaces, the head noun singular;
+"""Canonical concept keys: NFKC, case-folded, accents folded, separators as spaces, the head noun singular;
 and the generic stoplist of keys that name no topic."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from importlib import resources
 
 from kg.extract.candidates import word_class
 
-__all__ = ["CONCEPT_PREFIX", "concept_key", "singularize", "generic_phrases"]
+__all__ = ["CONCEPT_PREFIX", "concept_key", "fold_accents", "singularize", "generic_phrases"]
 
 CONCEPT_PREFIX = "c:"
 
@@ -25,7 +25,8 @@ _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
 # Names that end in "s" and are no plurals, where the corpus writes them capitalized ("naive
 # Bayes", "Gibbs", "Navier Stokes"); written in lower case, "mills" and "jones" are plurals.
-_NAME_PLURALS = frozenset("bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers".split())
+_NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers
+    netherlands philippines maldives bahamas seychelles andes alps athens brussels wales""".split())
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
@@ -95,8 +96,12 @@ def concept_key(phrase: str) -> str:
     ('multinomial naive bayes', 'paper mill', 'bag of visual words')
     >>> concept_key("bistable MEMS"), concept_key("SUBKMEANS")
     ('bistable mems', 'subkmeans')
+    >>> concept_key("Kähler manifolds") == concept_key("Kahler manifold") == "kahler manifold"
+    True
     >>> concept_key("Bidirectional Encoder Representations from Transformers")
     'bidirectional encoder representations from transformers'
+    >>> concept_key("recursive least squares"), concept_key("the Netherlands")
+    ('recursive least squares', 'the netherlands')
     >>> concept_key("four dimensions"), concept_key("2+1 dimensions"), concept_key("1 dimension")
     ('four dimensions', '2+1 dimensions', '1 dimension')
     """
@@ -111,12 +116,14 @@ def concept_key(phrase: str) -> str:
     if len(last) > 2 and last.endswith("s") and last[:-1].isupper():  # GANs, LLMs
         words[-1] = last[:-1]
     acronym = len(last) > 2 and last.isupper() and last.isalpha()  # MEMS, DBMS, GPS: the S is a letter of it
-    words = [w.casefold().strip(".") for w in words]
+    words = [fold_accents(w.casefold()).strip(".") for w in words]
     words = [w for w in words if w]
     if not words:
         return ""
-    counted = len(words) > 1 and (words[-2] in _NUMBER_WORDS or (_COUNT.fullmatch(words[-2]) and words[-2] != "1"))
-    if not named and not acronym and not counted and not _capitalized_name(last) and not _PREPOSITIONS.intersection(words[:-1]):
+    before = words[-2] if len(words) > 1 else ""
+    counted = before in _NUMBER_WORDS or before == "least" or (_COUNT.fullmatch(before) and before != "1")
+    if (not named and not acronym and not counted and not _capitalized_name(last)
+            and not _PREPOSITIONS.intersection(words[:-1])):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
     return " ".join(words)
 
@@ -126,6 +133,19 @@ def concept_key(phrase: str) -> str:
 _PREPOSITIONS = frozenset("of from for with without in on over to by via between among across into through under within".split())
 _COUNT = re.compile(r"\d+(?:\+\d+)*")  # 4, 2+1
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve".split())
+
+
+def fold_accents(text: str) -> str:
+    """``text`` without its accents: "Kähler" and "Kahler", as arXiv abstracts type it, are one word.
+
+    Examples
+    --------
+    >>> fold_accents("Kähler"), fold_accents("Poincaré"), fold_accents("Erdős"), fold_accents("ψ-field")
+    ('Kahler', 'Poincare', 'Erdos', 'ψ-field')
+    """
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)))
 
 
 def _capitalized_name(word: str) -> bool:

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 
 from kg.extract.candidates import STOP_WORDS, word_class
-from kg.normalize.keys import _DROP, _SEPARATORS, _common_word, concept_key
+from kg.normalize.keys import _DROP, _SEPARATORS, _common_word, concept_key, fold_accents
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts"]
@@ -111,7 +111,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a)
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     if not templates:
-        return " ".join(cased)
+        return _accented(" ".join(cased), [*surfaces, *(evidence or ())])
     template = unicodedata.normalize("NFKC", min(templates)[3])
     spans = _spans(template)
     _one_case_per_name([template[slice(*span)] for span in spans], cased)
@@ -140,7 +140,44 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
         at = end
     out.append(template[at:])
-    return " ".join("".join(out).split())
+    return _accented(" ".join("".join(out).split()), [*surfaces, *(evidence or ())])
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
+# Names arXiv abstracts often type without their accents; the key folds accents, the name restores them.
+_KNOWN_ACCENTS = {"kahler": "kähler", "hyperkahler": "hyperkähler", "schrodinger": "schrödinger",
+                  "poincare": "poincaré", "nordstrom": "nordström", "godel": "gödel", "mobius": "möbius",
+                  "plucker": "plücker", "cech": "čech", "erdos": "erdős"}
+
+
+def _accented(name: str, forms: Iterable[str]) -> str:
+    """``name`` with each word spelled with the accents the concept's forms give it, or a known name's
+    ("Kähler", "Schrödinger"), in the name's case.
+
+    Examples
+    --------
+    >>> _accented("Reissner-Nordstrom black hole", ["Reissner-Nordström black holes"])
+    'Reissner-Nordström black hole'
+    >>> _accented("Kahler manifold", ["Kahler manifolds"]), _accented("resume parsing", ["resume parsing"])
+    ('Kähler manifold', 'resume parsing')
+    """
+    spelled = dict(_KNOWN_ACCENTS)
+    for form in forms:
+        for token in _LETTERS.findall(form):
+            low = token.lower()
+            if not low.isascii() and fold_accents(low) != low:
+                spelled[fold_accents(low)] = low
+
+    def restore(match: re.Match) -> str:
+        token = match.group(0)
+        found = spelled.get(token.lower())
+        if found is None or not token.isascii():
+            return token
+        if token.isupper() and len(token) > 1:
+            return found.upper()
+        return found[:1].upper() + found[1:] if token[:1].isupper() else found
+
+    return _LETTERS.sub(restore, name)
 
 
 _DASH = r"[\-‐‑‒–—]"
@@ -279,7 +316,7 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     for text in texts:
         for match in _TRUECASE_TOKEN.finditer(text):
             token = match.group(1)
-            low = token.lower()
+            low = fold_accents(token.lower())
             if low not in words or not (token[1:].islower() and (token[0].islower() or token[0].isupper())):
                 continue  # lower case or capitalized only ("Nöther", "Bogomol'nyi"), not "BERT" or "AdS"
             i = match.start() - 1
