@@ -19,7 +19,7 @@ from importlib import resources
 from math import log10
 
 from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, word_class
-from kg.normalize.keys import singularize
+from kg.normalize.keys import PREFIXES, singularize
 
 __all__ = ["generic_words", "generic_phrase", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS",
            "VAGUE_HEADS"]
@@ -80,7 +80,6 @@ _ADJECTIVAL = ("JJ", "JJR", "JJS", "VBN", "RB")
 _FUTURE = frozenset({"future"})  # the lexicon's noun, an adjective before a head ("future exploration")
 
 
-_ADJECTIVE_PREFIXES = frozenset("non anti quasi semi pseudo self".split())
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 
 
@@ -102,7 +101,7 @@ def generic_phrase(key: str) -> bool:
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
     if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
         return True  # "probabilistic framework", "session-based method", "learning approach"
-    if (len(words) == 3 and singularize(words[-1]) in FILLER_HEADS and words[0] in _ADJECTIVE_PREFIXES
+    if (len(words) == 3 and singularize(words[-1]) in FILLER_HEADS and words[0] in PREFIXES
             and adjectival(words[1])):
         return True  # "non-supersymmetric case", "anti-symmetric setting"
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:

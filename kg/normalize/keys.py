@@ -10,7 +10,7 @@ from importlib import resources
 
 from kg.extract.candidates import word_class
 
-__all__ = ["CONCEPT_PREFIX", "concept_key", "fold_accents", "singularize", "generic_phrases"]
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases"]
 
 CONCEPT_PREFIX = "c:"
 
@@ -25,6 +25,9 @@ _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
 # Names that end in "s" and are no plurals, where the corpus writes them capitalized ("naive
 # Bayes", "Gibbs", "Navier Stokes"); written in lower case, "mills" and "jones" are plurals.
+#: English prefixes a dash joins to a word ("non-Abelian", "anti-de Sitter", "semi-supervised"): lower case
+#: in a name, and an adjective's prefix when the word after them is one ("non-supersymmetric case").
+PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers
     netherlands philippines maldives bahamas seychelles andes alps athens brussels wales""".split())
 

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 
 from kg.extract.candidates import STOP_WORDS, word_class
-from kg.normalize.keys import _DROP, _SEPARATORS, _common_word, concept_key, fold_accents
+from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts"]
@@ -86,6 +86,10 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'IP geolocation database'
     >>> _display_name("mems application", Counter({"MEMS applications": 1})), _display_name("n 2 sym", Counter({"N=2 SYM": 1}))
     ('MEMS application', 'N=2 SYM')
+    >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
+    ...               truecase={"conformal": (0, 40)})
+    'super conformal field theory'
+
     """
     words = key.split()
     forms: list[Counter[str]] = [Counter() for _ in words]
@@ -124,7 +128,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
             for j in group:
                 written = template[slice(*spans[j])]
-                if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in _PREFIXES):
+                if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES):
                     cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them
         group = [i]
     joins = _dashes(surfaces)
@@ -181,7 +185,6 @@ def _accented(name: str, forms: Iterable[str]) -> str:
 
 
 _DASH = r"[\-‐‑‒–—]"
-_PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 _DASH_JOIN = re.compile(rf"([^\W_]+)({_DASH})(?=([^\W_]+))")
 
 
@@ -264,9 +267,11 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     A word ``inside`` a phrase (not its first) that the concept's own plain forms mostly
     capitalize is a name there, common word or not ("Virginia Tech")."""
     chosen = _word_name(word, forms, last, acronym)
+    capital, lower = (truecase or {}).get(word, (0, 0))
+    if chosen.isupper() and len(chosen) > 3 and forms.get(chosen, 0) < 2 and lower >= 5 and lower > 10 * capital:
+        return word  # a word the corpus writes in lower case, in capitals once: "a super CONFORMAL field theory"
     if not word.isalpha() or _NAME_FORM.search(chosen):
         return chosen
-    capital, lower = (truecase or {}).get(word, (0, 0))
     capital_forms = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
     if inside and 2 * capital_forms > sum(forms.values()) and not (capital + lower >= 2 and 5 * capital < capital + lower):
         return word[:1].upper() + word[1:]  # unless the corpus writes it in lower case ("Information Retrieval research")
@@ -285,6 +290,7 @@ _SENTENCE_END = frozenset(".!?:")
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)\s+$")
+_EXPANDED = re.compile(r"(?:[\s\-–]+[A-Z][^\W\d_]*)*\s*\(")  # the rest of a capitalized run, then "("
 
 
 def _after_capitalized_word(text: str, end: int) -> bool:
@@ -308,9 +314,11 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     --------
     >>> truecase_counts(["Spaces are flat. We study de Sitter space and anti-de Sitter space."], {"sitter", "space"})
     {'sitter': (2, 0), 'space': (0, 2)}
-    >>> truecase_counts(["We study Quantum Chromodynamics and quantum chromodynamics at Monte Carlo."],
+    >>> truecase_counts(["We study Quantum Chromodynamics (QCD) and quantum chromodynamics at Monte Carlo."],
     ...                 {"chromodynamics", "carlo"})
     {'chromodynamics': (0, 1), 'carlo': (1, 0)}
+    >>> truecase_counts(["It was used at Toronto's Mount Sinai Hospital for years."], {"sinai"})
+    {'sinai': (1, 0)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -324,8 +332,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 i -= 1
             if i < 0 or text[i] in _SENTENCE_END:
                 continue
-            if token[0].isupper() and _after_capitalized_word(text, i + 1):
-                continue  # a run of capitals ("Quantum Chromodynamics (QCD)") names no word in it
+            if token[0].isupper() and _after_capitalized_word(text, i + 1) and _EXPANDED.match(text, match.end()):
+                continue  # an acronym's capitalized long form ("Quantum Chromodynamics (QCD)") names no word in it
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
