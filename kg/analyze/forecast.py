@@ -29,8 +29,9 @@ the same training pairs) reorders the classifier's best ``RERANK`` pairs, which 
 learns what puts a new link at the very top, where precision at 1,000 is measured (measured on ACM-CR:
 precision@1000 +0.014 to +0.018 at 2011, 2014 and 2016, AUC unchanged). The pool's order blends the ranker's
 rank with half the pair's Adamic–Adar rank (``ADAMIC_ADAR_WEIGHT``): the models learn from years whose growth
-patterns need not hold at ``T``; Adamic–Adar reads only the pair's shared neighbours (measured on ACM-CR, acm-final10: precision@1000 at
-2014 0.069 → 0.087, 2011 unchanged, 2016 0.091 → 0.097). Each pair's ``score`` stays the classifier's chance. Pairs that are two wordings of one idea
+patterns need not hold at ``T``; Adamic–Adar reads only the pair's shared neighbours (measured on ACM-CR,
+acm-final10: precision@1000 at 2014 0.069 → 0.087, 2011 unchanged, 2016 0.091 → 0.097; hep-th 2000 0.175 →
+0.178). Each pair's ``score`` stays the classifier's chance. Pairs that are two wordings of one idea
 (:func:`kg.analyze.cooccurrence.synonym_pairs`) are not listed. Nothing published after ``T`` is read (:func:`forecast` drops those papers first), so
 a forecast made at a past ``T`` can be checked against what happened: :func:`backtest` does so
 with the protocol of ``bench/bench_forecast.py`` (AUC on a seeded sample of candidate pairs,
@@ -99,7 +100,7 @@ RERANK = 5000
 # (acm-final10) the ranker alone filled the top 1,000 at 2014 with young concepts of one workshop venue (WWW
 # companion, from 2012: "social machine" in 66 pairs, none met). Measured there (pairs cached, one fit per cut-off):
 # precision@1000 0.069 → 0.087 at 2014, 0.089 → 0.089 at 2011, 0.091 → 0.097 at 2016 (weight 1: 0.091 / 0.084 /
-# 0.095; a ranker over the pair features alone: 0.086 / 0.080 / 0.089)
+# 0.095; a ranker over the pair features alone: 0.086 / 0.080 / 0.089); hep-th 2000: 0.175 → 0.178
 ADAMIC_ADAR_WEIGHT = 0.5
 RERANK_FROM = 100_000  # scored pairs below which the classifier's order stands (the pool would be over 5% of them)
 QUERY = 10_000
