@@ -225,8 +225,48 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     rest = np.setdiff1d(np.arange(len(i)), pool)
     assert ranking[pool].min() > 1.0 >= ranking[rest].max()  # the pool above every other pair
     assert np.array_equal(ranking[rest], scores[rest])  # the others keep the classifier's chance
-    # the ranker's ranks (ties share theirs) as shares of the pool: 0.1 … 1.0, summing to 5.5
+    # the blended ranks (ties share theirs) as shares of their largest value: summing to 5.5, at most 1
     assert float((ranking[pool] - 1.0).sum()) == pytest.approx(5.5) and ranking[pool].max() <= 2.0
+
+
+class _StubRanker:
+    """A ranker whose order is given: ``predict`` returns ``values`` of each pair (rows of the pool's features)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def predict(self, x):
+        assert len(x) == len(self.values)
+        return self.values
+
+
+def test_the_pool_blends_the_rankers_order_with_adamic_adar(corpus, monkeypatch):
+    """The pool's order is the ranker's rank plus ADAMIC_ADAR_WEIGHT (0.5) times the pair's Adamic–Adar rank: a
+    ranker that cannot tell the pairs apart leaves Adamic–Adar's order, one that reverses Adamic–Adar keeps its
+    own (it weighs twice as much), and the keys stay shares of the pool above every other pair."""
+    from scipy.stats import rankdata
+
+    papers, _ = corpus
+    assert forecast_module.ADAMIC_ADAR_WEIGHT == 0.5
+    monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
+    monkeypatch.setattr(forecast_module, "RERANK", 20)
+    _, pairs, i, j, scores, _, _, _ = forecast_module._run(papers, 2010, 3, min_papers=5, span=3, seed=42,
+                                                           vectors=None, rows=150_000)
+    pool = forecast_module._top(scores, 20)
+    aa = pairs.adamic_adar[i[pool], j[pool]]
+    assert len(np.unique(aa)) > 2  # the designed pool has Adamic–Adar values to order by
+    flat = forecast_module._reorder(_StubRanker(np.zeros(20)), pairs, i, j, scores)
+    assert np.array_equal(rankdata(flat[pool]), rankdata(aa))  # ties in the ranker: Adamic–Adar decides
+    # ranker ranks all 10.5, Adamic–Adar's sum to 210: keys 1 + (10.5 + 0.5 * rank) / 30, summing to 20 + 10.5
+    assert float((flat[pool] - 1.0).sum()) == pytest.approx(10.5)
+    assert np.allclose(flat[pool], 1.0 + (10.5 + 0.5 * rankdata(aa)) / 30.0)
+    against = forecast_module._reorder(_StubRanker(-aa), pairs, i, j, scores)
+    assert np.array_equal(rankdata(against[pool]), rankdata(-aa))  # the ranker outweighs Adamic–Adar
+    rest = np.setdiff1d(np.arange(len(i)), pool)
+    assert against[pool].min() > 1.0 >= against[rest].max() and against[pool].max() <= 2.0
+    monkeypatch.setattr(forecast_module, "ADAMIC_ADAR_WEIGHT", 0.0)  # without the blend: the ranker's ranks alone
+    alone = forecast_module._reorder(_StubRanker(np.arange(20.0)), pairs, i, j, scores)
+    assert np.allclose(alone[pool], 1.0 + np.arange(1, 21) / 20.0)
 
 
 def test_nothing_after_the_cut_off_changes_the_ranker(corpus, monkeypatch):
