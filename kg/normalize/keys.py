@@ -107,8 +107,10 @@ def concept_key(phrase: str) -> str:
     ('recursive least squares', 'the netherlands')
     >>> concept_key("four dimensions"), concept_key("2+1 dimensions"), concept_key("1 dimension")
     ('four dimensions', '2+1 dimensions', '1 dimension')
+    >>> concept_key("3-manifolds"), concept_key("10 dimensions"), concept_key("D=4 supergravities")
+    ('3 manifold', '10 dimensions', 'd 4 supergravity')
     """
-    text = unicodedata.normalize("NFKC", phrase)
+    text = written = unicodedata.normalize("NFKC", phrase).strip()
     named = _named_head(text)
     text = _SEPARATORS.sub(" ", text)
     text = _DROP.sub(" ", text)
@@ -123,8 +125,7 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    before = words[-2] if len(words) > 1 else ""
-    counted = before in _NUMBER_WORDS or before == "least" or (_COUNT.fullmatch(before) and before != "1")
+    counted = _COUNTED.search(written) is not None  # "four dimensions", "2+1 dimensions", not "3-manifolds"
     if (not named and not acronym and not counted and not _capitalized_name(last)
             and not _PREPOSITIONS.intersection(words[:-1])):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
@@ -134,8 +135,9 @@ def concept_key(phrase: str) -> str:
 # A phrase with one of these before its last word is headed before them: its last word is the
 # object ("bag of words", "representations from Transformers", "learning with noisy labels").
 _PREPOSITIONS = frozenset("of from for with without in on over to by via between among across into through under within".split())
-_COUNT = re.compile(r"\d+(?:\+\d+)*")  # 4, 2+1
-_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve".split())
+# A count before the last word, a space between them: its plural is what it counts.
+_COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|four|five|six|seven|eight|nine|ten|"
+                      r"eleven|twelve|least)\s+\S+$", re.IGNORECASE)
 
 
 def fold_accents(text: str) -> str:
