@@ -189,10 +189,16 @@ def test_prefixed_adjectives_alone_and_symmetry_breaking():
     assert "non-perturbative" not in found
 
 
-def test_a_phrase_with_an_acronym_is_named_with_the_acronym_spelled_out():
+def test_a_phrase_with_an_acronym_keeps_its_key_spelled_out_and_its_name_as_written():
+    # one concept with every spelling ("Becchi-Rouet-Stora-Tyutin operator" would join it), named as
+    # the texts write it: no text writes the long form of "BRST operator", physicists never do
     papers = [Paper("a", "The Becchi-Rouet-Stora-Tyutin (BRST) symmetry is exact.", "A"),
               Paper("b", "The BRST operator is nilpotent.", "B"), Paper("c", "A BRST operator.", "C")]
     keyphrases = {"a": _kp("BRST symmetry"), "b": _kp("BRST operator"), "c": _kp("BRST operator")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:becchi rouet stora tyutin operator"].name == "BRST operator"
+    papers.append(Paper("d", "The Becchi-Rouet-Stora-Tyutin operator acts.", "D"))
+    keyphrases["d"] = _kp("Becchi-Rouet-Stora-Tyutin operator")
     concepts, _ = normalize_concepts(papers, keyphrases)
     assert concepts["c:becchi rouet stora tyutin operator"].name == "Becchi-Rouet-Stora-Tyutin operator"
 

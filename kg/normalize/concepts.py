@@ -234,7 +234,8 @@ def normalize_concepts(
         if acronym:
             aliases.add(acronym)
         written = surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
-        name = preferred.get(key) or _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
+        name = preferred.get(key) or _acronym_form(key, surfaces[key], defined.get(key), truecase) or _display_name(
+            key, written, truecase=truecase, evidence=written_in.get(key))
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():
@@ -276,6 +277,31 @@ def normalize_concepts(
         linked = {m.concept_id for m in mentions}
         concepts = {cid: c for cid, c in concepts.items() if cid in linked or holders[cid[len(CONCEPT_PREFIX):]] == 0}
     return concepts, mentions
+
+
+_ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+s?(?![\w-])")
+
+
+def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
+                  truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
+    """The name of a concept whose key spells out an acronym that no text of it spells out: as the
+    texts write it, acronym and all ("RDBMS concept", "parallel NMF", "search engine API"; not
+    "relational database management system concept"). None when a surface or a definition writes
+    the long form, or no surface holds an acronym.
+
+    Examples
+    --------
+    >>> _acronym_form("parallel nonnegative matrix factorization", Counter({"parallel NMF": 2}), None, None)
+    'parallel NMF'
+    >>> _acronym_form("latent dirichlet allocation", Counter({"LDA": 3, "latent Dirichlet allocation": 1}), None, None)
+    """
+    if defined or not surfaces or any(concept_key(s) == key for s in surfaces):
+        return None
+    surface = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+    if not _ACRONYM_TOKEN.search(surface):
+        return None
+    own = concept_key(surface)
+    return _display_name(own, Counter({s: n for s, n in surfaces.items() if concept_key(s) == own}), truecase=truecase)
 
 
 def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -> Counter[str]:
