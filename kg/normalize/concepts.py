@@ -293,15 +293,22 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     --------
     >>> _acronym_form("parallel nonnegative matrix factorization", Counter({"parallel NMF": 2}), None, None)
     'parallel NMF'
+    >>> _acronym_form("factoid question answering benchmark", Counter({"standard factoid QA benchmark": 1}), None, None)
+    'factoid QA benchmark'
     >>> _acronym_form("latent dirichlet allocation", Counter({"LDA": 3, "latent Dirichlet allocation": 1}), None, None)
     """
     if defined or not surfaces or any(concept_key(s) == key for s in surfaces):
         return None
-    surface = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-    if not _ACRONYM_TOKEN.search(surface):
+    written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))
+    if not _ACRONYM_TOKEN.search(written):
         return None
+    words, kept = written.split(), set(key.split())
+    while len(words) > 1 and not _ACRONYM_TOKEN.fullmatch(words[0]) and concept_key(words[0]) not in kept:
+        words.pop(0)  # a modifier the key leaves out ("standard factoid QA benchmark")
+    surface = " ".join(words)
     own = concept_key(surface)
-    return _display_name(own, Counter({s: n for s, n in surfaces.items() if concept_key(s) == own}), truecase=truecase)
+    forms = Counter({s: m for s, m in surfaces.items() if concept_key(s) == own}) + Counter({surface: n})
+    return _display_name(own, forms, truecase=truecase)
 
 
 def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -> Counter[str]:
