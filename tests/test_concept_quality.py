@@ -637,3 +637,13 @@ def test_counted_plurals_objects_of_prepositions_and_lone_acronyms_keep_their_fo
 def test_an_adjective_left_by_a_filler_head_is_no_concept():
     assert trim_filler("non-supersymmetric case") == "non-supersymmetric case"
     assert "non supersymmetric case" in generic_words({"non supersymmetric case", "supersymmetric gauge theory"})
+
+
+def test_a_compound_adjective_keeps_its_modifier_and_people_plurals_keep_the_head():
+    from kg.normalize.generic import incidental_modifiers
+
+    assert incidental_modifiers({"large scale geographical visualization": 1, "small scale server": 1,
+                                 "pure content based recommender system": 1}) == {
+        "pure content based recommender system": "content based recommender system"}
+    assert concept_key("Large-Scale Geographical Visualization") == "large scale geographical visualization"
+    assert concept_key("women students") == "women students" and concept_key("female students") == "female student"

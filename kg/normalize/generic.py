@@ -194,6 +194,8 @@ AMBIVALENT_MODIFIERS = frozenset(
 )
 
 
+# Second words of compound adjectives an ambivalent modifier starts ("large-scale", "full-text").
+_COMPOUND_SECONDS = frozenset("scale size sized level grained purpose range term order text length time dimensional".split())
 # Modifiers that count: before one word in a phrase one or two papers write, they name no kind of it.
 _COUNTING_MODIFIERS = frozenset("multiple several various numerous".split())
 
@@ -215,10 +217,14 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     ...                       "standard model": 4, "model": 9, "general gauge theory": 1,
     ...                       "multiple social network": 2, "social network": 40, "large language model": 2})
     {'standard matrix factorization': 'matrix factorization', 'general gauge theory': 'gauge theory', 'multiple social network': 'social network'}
+    >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1})
+    {}
     """
     out = {}
     for key, n in df.items():
         first, _, rest = key.partition(" ")
+        if rest.split(" ", 1)[0] in _COMPOUND_SECONDS:
+            continue  # "large-scale visualization", "full-text search", "general-purpose GPU" is no "scale visualization"
         if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:

@@ -107,6 +107,8 @@ def concept_key(phrase: str) -> str:
     ('recursive least squares', 'the netherlands')
     >>> concept_key("four dimensions"), concept_key("2+1 dimensions"), concept_key("1 dimension")
     ('four dimensions', '2+1 dimensions', '1 dimension')
+    >>> concept_key("women students"), concept_key("woman student")
+    ('women students', 'woman student')
     >>> concept_key("3-manifolds"), concept_key("10 dimensions"), concept_key("D=4 supergravities")
     ('3 manifold', '10 dimensions', 'd 4 supergravity')
     """
@@ -126,6 +128,7 @@ def concept_key(phrase: str) -> str:
     if not words:
         return ""
     counted = _COUNTED.search(written) is not None  # "four dimensions", "2+1 dimensions", not "3-manifolds"
+    counted = counted or (len(words) > 1 and words[-2].casefold() in _PLURAL_PEOPLE)  # "women students"
     if (not named and not acronym and not counted and not _capitalized_name(last)
             and not _PREPOSITIONS.intersection(words[:-1])):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
@@ -135,6 +138,7 @@ def concept_key(phrase: str) -> str:
 # A phrase with one of these before its last word is headed before them: its last word is the
 # object ("bag of words", "representations from Transformers", "learning with noisy labels").
 _PREPOSITIONS = frozenset("of from for with without in on over to by via between among across into through under within".split())
+_PLURAL_PEOPLE = frozenset("women men children people".split())  # plural modifiers: the head stays plural
 # A count before the last word, a space between them: its plural is what it counts.
 _COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|four|five|six|seven|eight|nine|ten|"
                       r"eleven|twelve|least)\s+\S+$", re.IGNORECASE)
