@@ -15,7 +15,7 @@ from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
-from kg.normalize.generic import generic_words, trim_filler
+from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.names import _display_name, truecase_counts
 
 
@@ -496,8 +496,6 @@ def test_a_verb_read_as_a_noun_and_a_clause_participle_end_a_phrase(text, wanted
 
 
 def test_an_incidental_modifier_goes_from_a_longer_phrase_one_or_two_papers_write():
-    from kg.normalize.generic import incidental_modifiers
-
     df = {"pure content-based recommender system": 1, "multiple social network": 2, "social network": 40,
           "special black hole": 1, "standard model": 9, "large language model": 2, "large language": 1,
           "effective field theory": 3}
@@ -640,8 +638,6 @@ def test_an_adjective_left_by_a_filler_head_is_no_concept():
 
 
 def test_a_compound_adjective_keeps_its_modifier_and_people_plurals_keep_the_head():
-    from kg.normalize.generic import incidental_modifiers
-
     assert incidental_modifiers({"large scale geographical visualization": 1, "small scale server": 1,
                                  "pure content based recommender system": 1}) == {
         "pure content based recommender system": "content based recommender system"}
