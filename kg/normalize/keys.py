@@ -127,9 +127,8 @@ def concept_key(phrase: str) -> str:
     words = [w for w in words if w]
     if not words:
         return ""
-    counted = _COUNTED.search(written) is not None  # "four dimensions", "2+1 dimensions", not "3-manifolds"
-    counted = counted or (len(words) > 1 and words[-2].casefold() in _PLURAL_PEOPLE)  # "women students"
-    if (not named and not acronym and not counted and not _capitalized_name(last)
+    plural_kept = _COUNTED.search(written) is not None or (len(words) > 1 and words[-2] in _PLURAL_PEOPLE)
+    if (not named and not acronym and not plural_kept and not _capitalized_name(last)
             and not _PREPOSITIONS.intersection(words[:-1])):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
     return " ".join(words)
@@ -138,8 +137,9 @@ def concept_key(phrase: str) -> str:
 # A phrase with one of these before its last word is headed before them: its last word is the
 # object ("bag of words", "representations from Transformers", "learning with noisy labels").
 _PREPOSITIONS = frozenset("of from for with without in on over to by via between among across into through under within".split())
-_PLURAL_PEOPLE = frozenset("women men children people".split())  # plural modifiers: the head stays plural
-# A count before the last word, a space between them: its plural is what it counts.
+_PLURAL_PEOPLE = frozenset("women men children people".split())  # plural modifiers: "women students"
+# A count before the last word, a space between them ("four dimensions", "2+1 dimensions", not "3-manifolds"),
+# or "least squares": the plural is no variant of a singular.
 _COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|four|five|six|seven|eight|nine|ten|"
                       r"eleven|twelve|least)\s+\S+$", re.IGNORECASE)
 
