@@ -643,3 +643,60 @@ def test_a_compound_adjective_keeps_its_modifier_and_people_plurals_keep_the_hea
         "pure content based recommender system": "content based recommender system"}
     assert concept_key("Large-Scale Geographical Visualization") == "large scale geographical visualization"
     assert concept_key("women students") == "women students" and concept_key("female students") == "female student"
+
+
+def test_spellings_of_one_compound_number_or_dimension_are_one_concept_named_as_most_write_it():
+    papers = [Paper("a", "Multi-task learning shares layers; two-dimensional gravity.", "A"),
+              Paper("b", "Multi-task learning for ranking in 2D gravity.", "B"),
+              Paper("c", "Multitask learning again, and 2D gravity.", "C"),
+              Paper("d", "Multi-task learning and e-commerce.", "D"), Paper("e", "Electronic commerce sites.", "E")]
+    keyphrases = {"a": _kp("multi-task learning", "two-dimensional gravity"), "b": _kp("multi-task learning", "2D gravity"),
+                  "c": _kp("multitask learning", "2D gravity"), "d": _kp("multi-task learning", "e-commerce"),
+                  "e": _kp("electronic commerce")}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    linked = {(m.paper_id, m.concept_id) for m in mentions}
+    assert {("c", "c:multi task learning"), ("a", "c:2d gravity"), ("d", "c:e commerce")} <= linked, linked
+    assert concepts["c:multi task learning"].name == "multi-task learning"
+    assert concepts["c:2d gravity"].name == "2D gravity"
+    assert not {"c:multitask learning", "c:two dimensional gravity"} & set(concepts)
+
+
+def test_a_modifier_written_as_notation_or_a_number_stays_in_an_acronyms_name():
+    papers = [Paper("a", "We study N=2 QCD with quarks.", "A"), Paper("b", "Four-dimensional QCD confines.", "B"),
+              Paper("c", "Quantum chromodynamics (QCD) is the theory of quarks.", "C")]
+    keyphrases = {"a": _kp("N=2 QCD"), "b": _kp("four-dimensional QCD"), "c": _kp("QCD")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    names = {c.name for c in concepts.values()}
+    assert {"N=2 QCD", "four-dimensional QCD"} <= names, names
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("Past work shows that people exhibit different conversational styles.", ["conversational styles"],
+     ["people exhibit different conversational styles"]),
+    ("These users are hard to profile new users.", [], ["profile new users"]),
+    ("A hybrid system which combined metadata and content-based indexing.", ["hybrid system"], ["combined metadata"]),
+    ("Given a dynamic biological graph modeling a given disease progression.", ["dynamic biological graph"],
+     ["dynamic biological graph modeling"]),
+    ("Skylines matter in multi-criteria decision making applications.",
+     ["multi-criteria decision making applications"], ["multi-criteria decision"]),
+    ("How Do People Interact in Conversational Search Tasks", [], ["People Interact"]),
+])
+def test_a_verb_after_a_subject_to_which_or_before_an_article_ends_the_concept(text, wanted, unwanted):
+    found = candidate_phrases(text)
+    assert all(p in found for p in wanted) and not any(p in found for p in unwanted), found
+
+
+def test_an_acronym_defined_by_an_apposition_joins_its_long_form():
+    papers = [Paper("a", "This paper proposes HNN, a holistic neural network structure for CTR prediction.", "A"),
+              Paper("b", "A holistic neural network for ads.", "B")]
+    keyphrases = {"a": _kp("holistic neural network", "HNN"), "b": _kp("holistic neural network")}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert [m.concept_id for m in mentions if m.paper_id == "a"] == ["c:holistic neural network"]
+    assert concepts["c:holistic neural network"].acronym == "HNN"
+
+
+def test_a_reworded_concept_below_the_same_words_is_left_out():
+    papers = [Paper("a", "Effective query expansion: the expanded query and trust-based, trust-aware recommendation.", "A")]
+    keyphrases = {"a": _kp("query expansion", "expanded query", "trust-based recommendation", "trust-aware recommendation")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
+    assert [m.concept_id for m in mentions] == ["c:query expansion", "c:trust based recommendation"]

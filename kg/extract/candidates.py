@@ -275,6 +275,9 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 # Plural nouns that are verbs before their usual preposition ("representations results in").
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
+_ARTICLES = frozenset("a an the".split())
+_ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
+_MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
 
 
@@ -336,6 +339,13 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(tagged[0][0], "VBG-V"), *tagged[1:]]
 
 
+def _verb_capable(word: str) -> bool:
+    """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
+    "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
+    past = (word + "d") if word.endswith("e") else (word[:-1] + "ied") if word.endswith("y") else (word + "ed")
+    return word in _VERBISH or word_class(past) in ("VBD", "VBN")
+
+
 def _verb_form(word: str) -> bool:
     """An -s form whose stem the lexicon knows as a verb, or one abstracts use as one ("exploits",
     "monitors", "yields", "impacts"; not "engines", "measures")."""
@@ -367,6 +377,18 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['PRP', 'VB', 'CC', 'VB', 'NN']
     >>> [t for _, t in _in_context([("propose", "VB"), ("to", "TO"), ("model", "NN"), ("data", "NNS")])]
     ['VB', 'TO', 'VB', 'NNS']
+    >>> [t for _, t in _in_context([("people", "NNS"), ("exhibit", "NN"), ("different", "JJ"), ("styles", "NNS")])]
+    ['NNS', 'VBP', 'JJ', 'NNS']
+    >>> [t for _, t in _in_context([("hard", "JJ"), ("to", "TO"), ("profile", "NN"), ("new", "JJ"), ("users", "NNS")])]
+    ['JJ', 'TO', 'VB', 'JJ', 'NNS']
+    >>> [t for _, t in _in_context([("system", "NN"), ("which", "WDT"), ("combined", "VBN"), ("metadata", "NN")])]
+    ['NN', 'WDT', 'VBD', 'NN']
+    >>> [t for _, t in _in_context([("graph", "NN"), ("modeling", "NN"), ("a", "DT"), ("disease", "NN")])]
+    ['NN', 'VBG-V', 'DT', 'NN']
+    >>> [t for _, t in _in_context([("decision", "NN"), ("making", "VBG"), ("applications", "NNS")])]
+    ['NN', 'NN', 'NNS']
+    >>> [t for _, t in _in_context([("People", "NNS"), ("Interact", "NNP"), ("in", "IN")])]
+    ['NNS', 'VBP', 'IN']
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
@@ -385,8 +407,17 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
-        elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and word_class(low) in ("VBZ", "VBD"):
-            out[i] = (word, word_class(low))  # a title's verb: "Spatial Compactness Meets Topical Consistency"
+        elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and (
+                word_class(low) in ("VBZ", "VBD") or (word_class(low) == "VBP" and prev_pos == "NNS")):
+            out[i] = (word, word_class(low))  # a title's verb: "Compactness Meets Topical", "How Do People Interact"
+        elif low.endswith("ing") and pos in ("NN", "VBG", "JJ") and word.islower() and next_word.lower() in _ARTICLES \
+                and low not in _ING_NOUNS:
+            out[i] = (word, "VBG-V")  # no noun phrase goes on past an article: "a graph modeling a disease"
+        elif pos == "VBG" and low == "making" and prev_word.lower() in _MADE:
+            out[i] = (word, "NN")  # "multi-criteria decision making applications"
+        elif pos == "VBN" and low.endswith("ed") and prev_word.lower() in ("which", "who") \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
+            out[i] = (word, "VBD")  # "a system which combined metadata and content-based indexing"
         elif pos == "NN" and low.endswith("ing") and word.islower() and prev_pos == "NNS" and low not in _NOMINAL_GERUNDS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, "VBG-V")  # a participle after its noun: "companies offering opinion mining services"
@@ -401,8 +432,13 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
-                next_pos in ("DT", "PRP$") or next_word.lower() == "that"):
-            out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a"
+                next_pos in ("DT", "PRP$") or next_word.lower() == "that"
+                or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))):
+            out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
+            # "people exhibit different styles"
+        elif pos == "NN" and word.islower() and prev_pos == "TO" and next_pos in ("JJ", "DT", "PRP$") \
+                and _verb_capable(low):
+            out[i] = (word, "VB")  # "hard to profile new users"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
                 out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:

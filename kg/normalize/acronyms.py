@@ -51,13 +51,37 @@ def _long_form(acronym: str, before: str) -> str | None:
     return long_form
 
 
+_APPOSITIVE = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9]{1,14}),\s+(?:a|an|the)\s+((?:[\w'-]+\s+){0,12}[\w'-]+)")
+
+
+def _spelled_after(acronym: str, after: str) -> str | None:
+    """The first words of ``after`` whose initials spell ``acronym`` exactly (each part of a
+    dashed word has one): "holistic neural network" for HNN in "HNN, a holistic neural network".
+    Forward and without parentheses, so no looser match than that."""
+    letters = "".join(ch.lower() for ch in (acronym[:-1] if acronym.endswith("s") else acronym) if ch.isalnum())
+    words = after.split()
+    initials = ""
+    for n, word in enumerate(words[: len(letters) + 1], start=1):
+        initials += "".join(part[:1].lower() for part in re.split(r"[-‐‑–—]+", word) if part)
+        if initials == letters:
+            return " ".join(words[:n]) if n > 1 else None
+        if not letters.startswith(initials):
+            return None
+    return None
+
+
 def find_acronyms(text: str) -> dict[str, str]:
-    """Acronyms defined in ``text`` as ``long form (ACRONYM)`` -> their long form.
+    """Acronyms defined in ``text`` as ``long form (ACRONYM)``, or as ``ACRONYM, a long form``
+    when the long form's initials spell it -> their long form.
 
     Examples
     --------
     >>> find_acronyms("We extend Rotary Position Embeddings (RoPE) to long contexts.")
     {'RoPE': 'Rotary Position Embeddings'}
+    >>> find_acronyms("This paper proposes HNN, a holistic neural network structure for CTR prediction.")
+    {'HNN': 'holistic neural network'}
+    >>> find_acronyms("We use BERT, a strong baseline, and CNN, the usual network.")
+    {}
     """
     found: dict[str, str] = {}
     for match in _DEFINITION.finditer(text):
@@ -69,6 +93,12 @@ def find_acronyms(text: str) -> dict[str, str]:
         long_form = _long_form(acronym, before)
         if long_form:
             found[acronym] = long_form
+    for match in _APPOSITIVE.finditer(text):
+        acronym = match.group(1)
+        if _is_acronym(acronym) and not _ROMAN.fullmatch(acronym) and acronym not in found:
+            long_form = _spelled_after(acronym, match.group(2))
+            if long_form:
+                found[acronym] = long_form
     return found
 
 

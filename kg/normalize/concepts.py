@@ -14,7 +14,7 @@ from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
-from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases
+from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, keep_each
 from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
@@ -159,6 +159,10 @@ def normalize_concepts(
     incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
+    variants = spelling_variants(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}),
+                                 pinned=preferred)
+    for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
+        found_keys[pid] = [(variants.get(key, key), phrase) for key, phrase in rows]
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
@@ -296,15 +300,20 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     >>> _acronym_form("factoid question answering benchmark", Counter({"standard factoid QA benchmark": 1}), None, None)
     'factoid QA benchmark'
     >>> _acronym_form("latent dirichlet allocation", Counter({"LDA": 3, "latent Dirichlet allocation": 1}), None, None)
+    >>> _acronym_form("n 2 quantum chromodynamics", Counter({"N=2 QCD": 1}), None, None)
+    'N=2 QCD'
+    >>> _acronym_form("four dimensional quantum chromodynamics", Counter({"4-dimensional QCD": 2}), None, None)
+    '4-dimensional QCD'
     """
     if defined or not surfaces or any(concept_key(s) == key for s in surfaces):
         return None
     written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))
     if not _ACRONYM_TOKEN.search(written):
         return None
-    words, kept = written.split(), set(key.split())
-    while len(words) > 1 and not _ACRONYM_TOKEN.fullmatch(words[0]) and concept_key(words[0]) not in kept:
-        words.pop(0)  # a modifier the key leaves out ("standard factoid QA benchmark")
+    words, kept = written.split(), {spelled_form(w) for w in key.split()}
+    while (len(words) > 1 and not _ACRONYM_TOKEN.fullmatch(words[0])
+           and not {spelled_form(w) for w in concept_key(words[0]).split()} <= kept):
+        words.pop(0)  # a modifier the key leaves out ("standard factoid QA benchmark"), not "N=2" of "N=2 QCD"
     surface = " ".join(words)
     own = concept_key(surface)
     forms = Counter({s: m for s, m in surfaces.items() if concept_key(s) == own}) + Counter({surface: n})

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import defaultdict
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 
 from kg.extract.candidates import word_class
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases"]
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases", "spelled_form",
+           "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
 
@@ -142,6 +145,63 @@ _PLURAL_PEOPLE = frozenset("women men children people".split())  # plural modifi
 # or "least squares": the plural is no variant of a singular.
 _COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|four|five|six|seven|eight|nine|ten|"
                       r"eleven|twelve|least)\s+\S+$", re.IGNORECASE)
+
+
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_DIMENSIONAL = frozenset({"d", "dimensional"})  # "2D", "2-d", "2-dimensional", "two-dimensional"
+
+
+def spelled_form(key: str) -> str:
+    """What is left of a concept key when the spelling choices are taken out: the spaces and
+    dashes between the parts of a compound ("multi-task", "multitask"; "data set", "dataset"),
+    numbers in words ("two-loop", "2-loop"), the ways of writing a dimension ("2D",
+    "two-dimensional") and the "e-" of "e-commerce".
+
+    Examples
+    --------
+    >>> spelled_form(concept_key("multi-task learning")) == spelled_form(concept_key("multitask learning"))
+    True
+    >>> {spelled_form(concept_key(p)) for p in ("2D gravity", "two-dimensional gravity", "2-d gravity")}
+    {'2dgravity'}
+    >>> spelled_form(concept_key("e-commerce")) == spelled_form(concept_key("electronic commerce"))
+    True
+    >>> spelled_form(concept_key("four-point function")), spelled_form(concept_key("D=4 supergravities"))
+    ('4pointfunction', 'd4supergravity')
+    """
+    words = key.split()
+    out: list[str] = []
+    for i, word in enumerate(words):
+        word = _NUMBER_WORDS.get(word, word)
+        if word in _DIMENSIONAL and out and out[-1].isdigit():
+            out[-1] += "d"
+            continue
+        if word == "e" and i == 0 and len(words) > 1:
+            word = "electronic"
+        out.append(word)
+    return "".join(out)
+
+
+def spelling_variants(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
+    """Keys that differ only in spelling (:func:`spelled_form`), each mapped to the key of its
+    group that most papers use (a ``pinned`` key, one the user's thesaurus names, first; ties:
+    fewer words, then alphabetical). Keys alone in their group are left out.
+
+    Examples
+    --------
+    >>> spelling_variants({"multi task learning": 55, "multitask learning": 9, "learning": 3})
+    {'multitask learning': 'multi task learning'}
+    >>> spelling_variants({"2d gravity": 7, "two dimensional gravity": 7, "time stamp": 2, "timestamp": 2})
+    {'two dimensional gravity': '2d gravity', 'time stamp': 'timestamp'}
+    """
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in df:
+        groups[spelled_form(key)].append(key)
+    out: dict[str, str] = {}
+    for keys in groups.values():
+        if len(keys) > 1:
+            head = min(keys, key=lambda k: (k not in pinned, -df[k], len(k.split()), k))
+            out.update((key, head) for key in keys if key != head and key not in pinned)
+    return out
 
 
 def fold_accents(text: str) -> str:
