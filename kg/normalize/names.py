@@ -86,6 +86,10 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'IP geolocation database'
     >>> _display_name("mems application", Counter({"MEMS applications": 1})), _display_name("n 2 sym", Counter({"N=2 SYM": 1}))
     ('MEMS application', 'N=2 SYM')
+    >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
+    ...               truecase={"semantic": (3, 40), "web": (500, 100)})
+    'semantic Web'
+
     >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
     ...               truecase={"conformal": (0, 40)})
     'super conformal field theory'
@@ -277,7 +281,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
         return word[:1].upper() + word[1:]  # unless the corpus writes it in lower case ("Information Retrieval research")
     if capital + lower >= 2:
         if 2 * capital > capital + lower:
-            return word.upper() if forms.get(word.upper()) else word[:1].upper() + word[1:]  # AI, not Ai
+            title = word[:1].upper() + word[1:]
+            return word.upper() if forms.get(word.upper(), 0) > forms.get(title, 0) else title  # AI, not Ai; Web, not WEB
         if 5 * capital < capital + lower:
             return word
     if capital and not lower and capital_forms == sum(forms.values()) and not _common_word(word):
