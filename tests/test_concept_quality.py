@@ -680,6 +680,7 @@ def test_a_modifier_written_as_notation_or_a_number_stays_in_an_acronyms_name():
     ("Skylines matter in multi-criteria decision making applications.",
      ["multi-criteria decision making applications"], ["multi-criteria decision"]),
     ("How Do People Interact in Conversational Search Tasks", [], ["People Interact"]),
+    ("We estimate the a priori relevance of documents.", ["a priori relevance"], ["priori relevance"]),
 ])
 def test_a_verb_after_a_subject_to_which_or_before_an_article_ends_the_concept(text, wanted, unwanted):
     found = candidate_phrases(text)

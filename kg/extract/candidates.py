@@ -276,6 +276,8 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_LATIN_A = frozenset("priori posteriori fortiori".split())  # "a priori" is one adjective
+_LATIN = "JJ-LATIN"  # the tag of its "a"
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
@@ -401,7 +403,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
+        if low == "a" and next_word.lower() in _LATIN_A:
+            out[i] = (word, _LATIN)  # "a priori relevance", "an a posteriori estimate": a word of the phrase
+        elif low in _LATIN_A and prev_word.lower() == "a":
+            out[i] = (word, "JJ")
+        elif low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
             out[i] = (word, "NNP")  # "de Sitter space"
         elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"}:
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
@@ -516,7 +522,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
         for part in _before_a_verb(words):
             while part and _no_first_word(tagged, part):
                 part.pop(0)
-            if not part or len(part) > max_words or not all(_is_word(w) for _, w, _ in part):
+            if not part or len(part) > max_words or not all(_is_word(w) or p == _LATIN for _, w, p in part):
                 continue
             if len(part) == 1 and _bare_adjective(part[0][1]):
                 continue
@@ -526,7 +532,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
     for i, (word, pos) in enumerate(tagged):
         if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
             pos = "JJ"
-        if pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word):
+        if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN:
             run.append((i, word, pos))
             continue
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
@@ -669,7 +675,7 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     ("learning deterministic automata", "managing data") or opens a clause ("for learning sentence
     representations"), a verb before an adjective ("discover comparable entities")."""
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
-    if word.lower() in GENERIC_MODIFIERS or pos not in _START:
+    if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
 from kg.models import Keyphrase, Paper
-from kg.normalize.keys import _DROP, _SEPARATORS, fold_accents, singularize
+from kg.normalize.keys import _COUNTED, _DROP, _SEPARATORS, fold_accents, singularize
 
 __all__ = []
 
@@ -33,6 +33,8 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     >>> _text_keys("We train a diffusion probabilistic model on crystals.", {"diffusion model"}, {"model"})
     {'diffusion model': 'diffusion probabilistic model'}
     >>> _text_keys("We handle out-of-vocabulary words.", {"vocabulary word"}, {"word"})
+    {}
+    >>> _text_keys("Supergravity in six dimensions.", {"six dimension"}, {"dimension"})
     {}
     """
     found: dict[str, str] = {}
@@ -91,7 +93,9 @@ def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, head
                     if gap_to > gap_from and (joined[first + gap_from] or joined[first + gap_to]):
                         continue
                     key = " ".join(before[start:gap_from] + before[gap_to:] + [head])
-                    if key in wanted and key not in found:
+                    written = before[start:gap_from] + before[gap_to:] + [run[j][0]]
+                    if key in wanted and key not in found and not (
+                            head != run[j][0] and _COUNTED.search(" ".join(written))):  # "six dimensions" are six
                         found[key] = " ".join(r for _, r, _ in run[first + start : j + 1])
 
 
