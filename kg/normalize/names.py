@@ -86,6 +86,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'IP geolocation database'
     >>> _display_name("mems application", Counter({"MEMS applications": 1})), _display_name("n 2 sym", Counter({"N=2 SYM": 1}))
     ('MEMS application', 'N=2 SYM')
+    >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
+    'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
     ...               truecase={"semantic": (3, 40), "web": (500, 100)})
     'semantic Web'
@@ -104,7 +106,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         tokens = _cased_words(surface)
         if len(tokens) != len(words) or concept_key(surface) != key:
             continue
-        letters = [t for t in tokens if sum(ch.isalpha() for ch in t) > 1]  # not the N of N=2
+        notation = {t for m in NOTATION.finditer(surface) for t in _cased_words(m.group())}  # not SU of SU(2)
+        letters = [t for t in tokens if sum(ch.isalpha() for ch in t) > 1 and t not in notation]  # not the N of N=2
         shouting = len(letters) > 1 and all(t.isupper() for t in letters)
         if any(t.islower() for t in letters):
             for i, token in enumerate(tokens):
