@@ -130,7 +130,7 @@ class _Acronyms:
             found = self.local.get(form) or (self.corpus.get(form) if corpus else None)
             if found:
                 return found
-        if folded and not token.islower():
+        if folded and (not token.islower() or not _common_word(token)):  # "url", "knn": the paper's URL, KNN
             for form in forms:
                 found = self._folded.get(form.casefold())
                 if found:
@@ -149,11 +149,14 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     >>> table = _Acronyms({"EL": "entity linking", "GNN": "graph neural network"})
     >>> _expand("OWL EL", table), _expand("GNN layers", table), _expand("EL", table)
     ('OWL EL', 'graph neural network layers', 'entity linking')
+    >>> paper = table.for_paper({"URL": "uniform resource locator", "MAP": "mean average precision"})
+    >>> _expand("url word breaking", paper), _expand("map data", paper)
+    ('uniform resource locator word breaking', 'map data')
     """
     tokens = surface.split()
     if len(tokens) == 1:
         return acronyms.lookup(surface, folded=True) or surface
-    return " ".join(acronyms.lookup(t, corpus=len(t.rstrip("s")) > 2) or t for t in tokens)
+    return " ".join(acronyms.lookup(t, folded=True, corpus=len(t.rstrip("s")) > 2) or t for t in tokens)
 
 
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
