@@ -229,6 +229,9 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
     >>> cased = ["resource", "Description", "framework", "data"]
     >>> _one_case_per_name(["Resource", "Description", "Framework", "data"], cased); cased
     ['resource', 'description', 'framework', 'data']
+    >>> cased = ["ten", "supersymmetric", "Yang", "Mills", "theory"]
+    >>> _one_case_per_name(["Ten", "Supersymmetric", "Yang", "Mills", "Theories"], cased); cased
+    ['ten', 'supersymmetric', 'Yang', 'Mills', 'theory']
     >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
     >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
     ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
@@ -243,7 +246,8 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
             run.append(i)
             continue
         votes = sum(cased[j][:1].isupper() for j in run)
-        if len(run) > 1 and len(run) < len(written) and 2 * votes != len(run):  # inside lower-case words
+        lower = any(w.isalpha() and w.islower() for k, w in enumerate(written) if k not in run)
+        if len(run) > 1 and lower and 2 * votes != len(run):  # inside lower-case words, not a title's
             for j in run:
                 cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
         run = []
