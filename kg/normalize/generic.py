@@ -195,7 +195,8 @@ AMBIVALENT_MODIFIERS = frozenset(
 
 
 # Second words of compound adjectives an ambivalent modifier starts ("large-scale", "full-text").
-_COMPOUND_SECONDS = frozenset("scale size sized level grained purpose range term order text length time dimensional".split())
+_COMPOUND_SECONDS = frozenset("""scale size sized level grained purpose range term order text length time dimensional
+    sense world margin sample rank body strategy match""".split())  # "common-sense", "small-world", "large-margin"
 # Modifiers that count: before one word in a phrase one or two papers write, they name no kind of it.
 _COUNTING_MODIFIERS = frozenset("multiple several various numerous".split())
 
@@ -217,7 +218,8 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     ...                       "standard model": 4, "model": 9, "general gauge theory": 1,
     ...                       "multiple social network": 2, "social network": 40, "large language model": 2})
     {'standard matrix factorization': 'matrix factorization', 'general gauge theory': 'gauge theory', 'multiple social network': 'social network'}
-    >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1})
+    >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1,
+    ...                       "common sense knowledge base": 1})
     {}
     """
     out = {}

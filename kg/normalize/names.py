@@ -86,6 +86,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'IP geolocation database'
     >>> _display_name("mems application", Counter({"MEMS applications": 1})), _display_name("n 2 sym", Counter({"N=2 SYM": 1}))
     ('MEMS application', 'N=2 SYM')
+    >>> _display_name("ocelot", Counter({"OCELOT": 1}), truecase={"web": (0, 1)})
+    'OCELOT'
     >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
     'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
@@ -294,6 +296,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
             return word
     if capital and not lower and capital_forms == sum(forms.values()) and not _common_word(word):
         return word[:1].upper() + word[1:]  # a rare word the corpus only capitalizes: "Eisenstein series"
+    if truecase is not None and not lower and forms and all(f.isupper() and f.isalpha() for f in forms):
+        return word.upper()  # a word the corpus never writes in lower case, its forms in capitals: "OCELOT", a system
     return chosen
 
 
