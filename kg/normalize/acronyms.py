@@ -152,23 +152,11 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     >>> paper = table.for_paper({"URL": "uniform resource locator", "MAP": "mean average precision"})
     >>> _expand("url word breaking", paper), _expand("map data", paper)
     ('uniform resource locator word breaking', 'map data')
-    >>> _expand("GNN-based method", table), _expand("T-duality", table)
-    ('graph neural network-based method', 'T-duality')
     """
     tokens = surface.split()
     if len(tokens) == 1:
-        return acronyms.lookup(surface, folded=True) or _expand_parts(surface, acronyms)
-    return " ".join(acronyms.lookup(t, folded=True, corpus=len(t.rstrip("s")) > 2) or _expand_parts(t, acronyms)
-                    for t in tokens)
-
-
-def _expand_parts(token: str, acronyms: _Acronyms) -> str:
-    """``token`` with the acronyms among its dashed parts expanded: "RDF-Schema", "LDA-based" are
-    keyed as "RDF Schema" and "LDA based" are."""
-    if "-" not in token:
-        return token
-    parts = token.split("-")
-    return "-".join((_is_acronym(p) and acronyms.lookup(p, corpus=len(p.rstrip("s")) > 2)) or p for p in parts)
+        return acronyms.lookup(surface, folded=True) or surface
+    return " ".join(acronyms.lookup(t, folded=True, corpus=len(t.rstrip("s")) > 2) or t for t in tokens)
 
 
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
