@@ -88,6 +88,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     ('MEMS application', 'N=2 SYM')
     >>> _display_name("ocelot", Counter({"OCELOT": 1}), truecase={"web": (0, 1)})
     'OCELOT'
+    >>> _display_name("d brane probe", Counter({"D-Brane Probes": 2}), truecase={"brane": (0, 30)})
+    'D-brane probe'
     >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
     'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
@@ -125,7 +127,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     if not templates:
         return _accented(" ".join(cased), [*surfaces, *(evidence or ())])
-    template = unicodedata.normalize("NFKC", min(templates)[3])
+    titled_template, _, _, template = min(templates)
+    template = unicodedata.normalize("NFKC", template)
     spans = _spans(template)
     _one_case_per_name([template[slice(*span)] for span in spans], cased)
     notation = [m.span() for m in NOTATION.finditer(template)]
@@ -137,8 +140,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
             for j in group:
                 written = template[slice(*spans[j])]
-                if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES):
-                    cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them
+                if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES) \
+                        and not (titled_template and cased[j].islower() and written[1:].islower()):
+                    cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's "D-Brane"
         group = [i]
     joins = _dashes(surfaces)
     out, at = [], 0
