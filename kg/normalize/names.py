@@ -90,6 +90,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'OCELOT'
     >>> _display_name("d brane probe", Counter({"D-Brane Probes": 2}), truecase={"brane": (0, 30)})
     'D-brane probe'
+    >>> _display_name("multi agent system", Counter({"Multi agent systems": 2, "multi-agent system": 2,
+    ...                                               "multi-agent systems": 1}))
+    'multi-agent system'
     >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
     'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
@@ -102,6 +105,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
 
     """
     words = key.split()
+    shapes: Counter[str] = Counter()
+    for surface, n in surfaces.items():
+        shapes[_shape(surface)] += n
     forms: list[Counter[str]] = [Counter() for _ in words]
     acronyms = [False] * len(words)  # written in capitals next to a lower-case word
     templates: list[tuple[bool, int, bool, str]] = []
@@ -117,8 +123,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             for i, token in enumerate(tokens):
                 acronyms[i] |= token.isupper() and sum(ch.isalpha() for ch in token) > 1
         titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
-        if template:
-            templates.append((shouting or titled, -n, tokens[-1].casefold() != words[-1], surface))
+        if template:  # the form most occurrences write, whatever their case and number ("multi-agent system(s)")
+            templates.append((shouting or titled, -shapes[_shape(surface)], -n, tokens[-1].casefold() != words[-1], surface))
         for i, token in enumerate(tokens):
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
@@ -127,7 +133,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     if not templates:
         return _accented(" ".join(cased), [*surfaces, *(evidence or ())])
-    titled_template, _, _, template = min(templates)
+    titled_template, _, _, _, template = min(templates)
     template = unicodedata.normalize("NFKC", template)
     spans = _spans(template)
     _one_case_per_name([template[slice(*span)] for span in spans], cased)
@@ -223,6 +229,12 @@ def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
         for match in _DASH_JOIN.finditer(unicodedata.normalize("NFKC", surface)):
             out.setdefault((match.group(1).casefold(), match.group(3).casefold()), match.group(2))
     return out
+
+
+def _shape(surface: str) -> str:
+    """How ``surface`` is written, case and a last "s" aside: "Multi-agent systems" and "multi-agent system" alike."""
+    folded = surface.casefold()
+    return folded[:-1] if folded.endswith("s") else folded
 
 
 def _one_case_per_name(written: list[str], cased: list[str]) -> None:
