@@ -109,7 +109,8 @@ def overlaps(keys: Sequence[str]) -> set[str]:
 _KIND_HEADS = frozenset(
     """program language module processor tool system service platform application software
     behavior behaviour activity action impact effect decision information data model process
-    mechanism operation feature property aspect issue""".split())
+    mechanism operation feature property aspect issue method approach technique scheme framework strategy
+    algorithm""".split())  # "fractal-based approach" below "fractal-based method"
 
 
 def kind_siblings(keys: Sequence[str]) -> set[str]:
@@ -121,8 +122,8 @@ def kind_siblings(keys: Sequence[str]) -> set[str]:
     Examples
     --------
     >>> sorted(kind_siblings(["XQuery program", "XQuery language", "query expansion", "query suggestion",
-    ...                       "offline impact", "offline action", "XQuery"]))
-    ['XQuery language', 'offline action']
+    ...                       "offline impact", "offline action", "XQuery", "fractal based method", "fractal based approach"]))
+    ['XQuery language', 'fractal based approach', 'offline action']
     """
     seen: set[tuple[str, ...]] = set()
     out: set[str] = set()
