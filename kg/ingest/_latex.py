@@ -44,6 +44,9 @@ _SYMBOLS = {
     "natural": "♮", "flat": "♭", "sharp": "♯", "angle": "∠", "rtimes": "⋊", "ltimes": "⋉",
     "over": "/", "half": "½", "quad": " ", "qquad": " ", "lq": "‘", "rq": "’", "textendash": "–",
     "textemdash": "—",
+    # shorthands old arXiv macro files define for Greek letters ("non-linear $\si$ model"); not be, la, de,
+    # which as often mean begin{equation}, langle, partial
+    "si": "σ", "Si": "Σ", "al": "α", "ga": "γ", "Ga": "Γ", "om": "ω", "Om": "Ω", "ep": "ε",
 }
 # Names that print as themselves (operators), and spelled-out logos.
 _WORDS = frozenset("exp log ln lg sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan det "
@@ -284,6 +287,8 @@ def decode_latex(text: str) -> str:
     'Strings on AdS_5×S^5 and SU(2) at large N'
     >>> decode_latex(r"The $\sigma$-model of Nordstr\"om and K\"{a}hler, ``exact'' to $O(1/N^{2})$")
     'The σ-model of Nordström and Kähler, “exact” to O(1/N^2)'
+    >>> decode_latex(r"the non-linear $\si$ model and $\al'$ corrections")
+    "the non-linear σ model and α' corrections"
     >>> decode_latex('Schro"dinger and K"ahler manifolds; Painlev\'e equations')
     'Schrödinger and Kähler manifolds; Painlevé equations'
     >>> decode_latex("Weyl--Wigner maps of non--commutative spaces -- and --- stay")
