@@ -625,6 +625,7 @@ def test_a_verb_after_its_adverb_subject_or_partner_starts_no_concept(text, want
 
 def test_counted_plurals_objects_of_prepositions_and_lone_acronyms_keep_their_form():
     assert concept_key("four dimensions") == "four dimensions" and concept_key("extra dimensions") == "extra dimension"
+    assert concept_key("conference proceedings") == "conference proceedings"  # a plural-only noun
     assert concept_key("3-manifolds") == "3 manifold" and concept_key("10 dimensions") == "10 dimensions"
     assert concept_key("Bidirectional Encoder Representations from Transformers").endswith("from transformers")
     assert _display_name("mems application", Counter({"MEMS applications": 1})) == "MEMS application"

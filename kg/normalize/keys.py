@@ -36,7 +36,8 @@ _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis willi
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
-    series species status success thesis this us virus various bus axis chaos higgs humanities""".split()
+    series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
+    earnings headquarters""".split()
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
