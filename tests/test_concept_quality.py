@@ -702,3 +702,15 @@ def test_a_reworded_concept_below_the_same_words_is_left_out():
     keyphrases = {"a": _kp("query expansion", "expanded query", "trust-based recommendation", "trust-aware recommendation")}
     _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
     assert [m.concept_id for m in mentions] == ["c:query expansion", "c:trust based recommendation"]
+
+
+def test_a_phrase_the_corpus_writes_capitalized_is_named_as_a_proper_name():
+    texts = ["We publish on the Semantic Web.", "Search the Semantic Web and the World Wide Web.",
+             "Ontologies for the Semantic Web, a hidden Markov model.", "A semantic web of links.",
+             "Crawling the Semantic Web; a Hidden Markov Model.", "A hidden Markov model and hidden Markov models."]
+    papers = [Paper(str(i), text, f"Paper {i}") for i, text in enumerate(texts)]
+    keyphrases = {"0": _kp("semantic web"), "3": _kp("semantic web"), "2": _kp("hidden Markov model"),
+                  "5": _kp("hidden Markov models")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:semantic web"].name == "Semantic Web"
+    assert concepts["c:hidden markov model"].name == "hidden Markov model"

@@ -4,9 +4,9 @@ containment links, near-synonyms and display names, in that order."""
 from __future__ import annotations
 
 import re
-
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, keep_each
-from kg.normalize.names import _NAME_FORM, _display_name, truecase_counts
+from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -280,6 +280,9 @@ def normalize_concepts(
     if quality is not None:  # a concept whose every mention the filter dropped is no concept
         linked = {m.concept_id for m in mentions}
         concepts = {cid: c for cid, c in concepts.items() if cid in linked or holders[cid[len(CONCEPT_PREFIX):]] == 0}
+    names = {cid: c.name for cid, c in concepts.items() if cid[len(CONCEPT_PREFIX):] not in preferred}
+    for cid in proper_names([p.abstract for p in papers], names):  # "Semantic Web", "World Wide Web"
+        concepts[cid] = replace(concepts[cid], name=capitalized(concepts[cid].name))
     return concepts, mentions
 
 

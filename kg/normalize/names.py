@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Container, Iterable, Mapping
 
 from kg.extract.candidates import STOP_WORDS, word_class
@@ -369,3 +369,83 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
+
+
+_CAPITALIZED_RUN = re.compile(r"\b([A-Z][a-z]+(?:[ \-‐‑–][A-Z][a-z]+)+)\b")
+_PHRASE_WORD = re.compile(r"[^\W_]+")
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    return tuple(fold_accents(w) for w in _PHRASE_WORD.findall(text.casefold()))
+
+
+def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: int = 3, min_texts: int = 3,
+                 share: float = 0.6) -> set[str]:
+    """The ids of ``names`` (id -> name, words in lower case among them) that ``texts`` write as a
+    proper name: every word capitalized, away from a sentence's start and from an acronym's
+    definition, at least ``min_count`` times in ``min_texts`` texts, and in ``share`` of all their occurrences ("Semantic Web",
+    "World Wide Web", "Linked Open Data"; not "hidden Markov model", which a few write "Hidden Markov
+    Model"). A name's plural counts as the name.
+
+    Examples
+    --------
+    >>> texts = ["We link the Semantic Web to data. The Semantic Web grows.", "On the Semantic Web, the semantic web",
+    ...          "We study the Semantic Web.", "A hidden Markov model, a Hidden Markov Model, and Hidden Markov Models.",
+    ...          "A new Hidden Markov Model.", "Each Hidden Markov Model and hidden Markov model.",
+    ...          "Two hidden Markov models: a hidden Markov model and a hidden Markov model."]
+    >>> sorted(proper_names(texts, {"c:sw": "semantic Web", "c:hmm": "hidden Markov model"}))
+    ['c:sw']
+    """
+    wanted: dict[tuple[str, ...], str] = {}
+    for cid, name in names.items():
+        words = _phrase(name)
+        if 1 < len(words) <= 6 and any(w.isalpha() and w.islower() for w in name.split()):
+            wanted[words] = cid
+    texts = list(texts)
+    capital: Counter[str] = Counter()
+    papers: dict[str, set[int]] = defaultdict(set)
+    for t, text in enumerate(texts):  # first the capitalized runs: few, and only their names need counting
+        for match in _CAPITALIZED_RUN.finditer(text):
+            i = match.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            words = _phrase(match.group(1))
+            first = 1 if i < 0 or text[i] in _SENTENCE_END else 0  # a sentence's first word may be any word
+            last = len(words) - 1 if text[match.end():match.end() + 3].lstrip().startswith("(") else len(words)
+            for a in range(first, len(words) - 1):  # every part of the run: "Semantic Web" in "Semantic Web Services"
+                for b in range(a + 2, last + 1):
+                    cid = _wanted(wanted, words[a:b])
+                    if cid:
+                        capital[cid] += 1
+                        papers[cid].add(t)
+    counted = {words: cid for words, cid in wanted.items()
+               if capital[cid] >= min_count and len(papers[cid]) >= min_texts}
+    firsts: dict[str, set[int]] = defaultdict(set)
+    for words in counted:
+        firsts[words[0]].add(len(words))
+    every: Counter[str] = Counter()
+    for text in texts if counted else ():
+        tokens = _phrase(text)
+        for i, token in enumerate(tokens):
+            for n in firsts.get(token, ()):
+                cid = _wanted(counted, tuple(tokens[i:i + n]))
+                if cid:
+                    every[cid] += 1
+    return {cid for cid in counted.values() if capital[cid] >= share * every[cid]}
+
+
+def _wanted(wanted: Mapping[tuple[str, ...], str], words: tuple[str, ...]) -> str | None:
+    """The id ``words`` name, or their singular does ("Hidden Markov Models")."""
+    found = wanted.get(words)
+    if found is None and words and words[-1].endswith("s"):
+        found = wanted.get(words[:-1] + (words[-1][:-1],))
+    return found
+
+
+def capitalized(name: str) -> str:
+    """``name`` with each lower-case word capitalized, after a dash too: "World-Wide Web".
+
+    >>> capitalized("semantic Web"), capitalized("world-wide Web")
+    ('Semantic Web', 'World-Wide Web')
+    """
+    return re.sub(r"(?<![\w'’])([a-z])(?=[a-z]*\b)", lambda m: m.group(1).upper(), name)
