@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
 
 import numpy as np
 
@@ -282,7 +281,8 @@ def normalize_concepts(
         concepts = {cid: c for cid, c in concepts.items() if cid in linked or holders[cid[len(CONCEPT_PREFIX):]] == 0}
     names = {cid: c.name for cid, c in concepts.items() if cid[len(CONCEPT_PREFIX):] not in preferred}
     for cid in proper_names([p.abstract for p in papers], names):  # "Semantic Web", "World Wide Web"
-        concepts[cid] = replace(concepts[cid], name=capitalized(concepts[cid].name))
+        concept = concepts[cid]
+        concepts[cid] = Concept(cid, capitalized(concept.name), concept.aliases, concept.acronym)
     return concepts, mentions
 
 
