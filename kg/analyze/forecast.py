@@ -105,7 +105,7 @@ RANKER = {"objective": "rank_xendcg", "learning_rate": 0.08, "num_leaves": 31, "
           "deterministic": True, "verbose": -1}
 RANKER_ROUNDS = 250
 # the ranker reads the features up to "spectral", not the neighbourhoods in meaning after it: with them the
-# classifier's AUC rose (below) and the ranker's precision@1000 fell at 2012 (0.116 → 0.110, acm-final12)
+# classifier's AUC rose (module notes) and the ranker's precision@1000 fell at 2012 (0.116 → 0.110, acm-final12)
 RANKED = FEATURES.index("spectral") + 1
 RERANK = 5000
 # the pool's order: the ranker's rank plus half the pair's Adamic–Adar rank within the pool. Both models learn from
