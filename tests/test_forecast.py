@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from kg.analyze import forecast as forecast_module
-from kg.analyze.cooccurrence import (check_counts, check_until, concept_window, dated_mentions, name_overlap,
-                                     synonym_pairs)
+from kg.analyze.cooccurrence import (aligned_vectors, check_counts, check_until, concept_window, dated_mentions,
+                                     name_overlap, synonym_pairs)
 from kg.analyze.forecast import backtest, forecast
 from kg.analyze.gaps import concept_gaps, gap_backtest
 from kg.api import KnowledgeGraph, load
@@ -201,6 +201,40 @@ def test_paths_of_three_and_the_spectral_feature_see_past_shared_neighbours():
     later = concept_window(papers + [("r", 2012, ("c:x1", "c:y2"))], until=2010, min_papers=1, span=3)
     assert np.array_equal(forecast_module._spectral(later.cooc, 2), spectral)
     assert forecast_module._spectral(window.cooc[:2, :2], 32).shape == (2, 2)  # too small: zeros, no error
+
+
+def test_neighbourhoods_in_meaning_reach_pairs_no_neighbour_joins():
+    """Two concepts with no neighbour in common score high when one is written about next to concepts that mean
+    nearly what the other means: the cosine of one concept's vector with the mean vector of the other's co-occurring
+    concepts (each once, and weighed by papers together) and of the two mean vectors; zeros without vectors, and
+    nothing after the cut-off counts."""
+    papers = [("p1", 2005, ("c:a", "c:b")), ("p2", 2006, ("c:a", "c:b")), ("p3", 2006, ("c:a", "c:e")),
+              ("p4", 2007, ("c:c", "c:d"))]
+    window = concept_window(papers, until=2010, min_papers=1, span=3)
+    a, b, c, d, e = (window.index[x] for x in ("c:a", "c:b", "c:c", "c:d", "c:e"))
+    basis = np.eye(3)
+    raw = {"c:a": basis[0], "c:b": basis[1], "c:c": basis[1] + 0.1 * basis[2], "c:d": basis[0], "c:e": basis[2]}
+    vectors = (list(raw), np.array(list(raw.values())))
+    pairs = forecast_module._Pairs(window, aligned_vectors(window, vectors))
+    unit = {k: v / np.linalg.norm(v) for k, v in raw.items()}
+    named = {f: v for f, v in zip(forecast_module.FEATURES, pairs.features(np.array([a]), np.array([c]))[0])}
+    # c's only neighbour is d (same vector as a): a points straight at c's neighbourhood; a's neighbours b and e
+    # average to (b + e) / |b + e|, whose cosine with c's vector is (1 + 0.1) / (sqrt(2) * |c|)
+    toward_c = unit["c:c"] @ ((unit["c:b"] + unit["c:e"]) / np.sqrt(2))
+    assert named["toward_hi"] == pytest.approx(1.0, abs=1e-6)
+    assert named["toward_lo"] == pytest.approx(toward_c, abs=1e-6)
+    assert named["neighbourhoods"] == pytest.approx(0.0, abs=1e-6)  # (b + e) against d (= a): orthogonal
+    # weighed by papers together: b (2 papers with a) counts twice as much as e
+    weighted = (2 * unit["c:b"] + unit["c:e"]) / np.linalg.norm(2 * unit["c:b"] + unit["c:e"])
+    assert named["toward_weighted_lo"] == pytest.approx(unit["c:c"] @ weighted, abs=1e-6)
+    assert named["toward_weighted_hi"] == pytest.approx(1.0, abs=1e-6)
+    assert named["neighbourhoods_weighted"] == pytest.approx(0.0, abs=1e-6)
+    plain = dict(zip(forecast_module.FEATURES, forecast_module._Pairs(window, None).features(np.array([a]),
+                                                                                              np.array([c]))[0]))
+    assert all(plain[f] == 0 for f in forecast_module.FEATURES if f.startswith(("toward", "neighbourhoods")))
+    later = concept_window(papers + [("p5", 2012, ("c:a", "c:c", "c:d"))], until=2010, min_papers=1, span=3)
+    again = forecast_module._Pairs(later, aligned_vectors(later, vectors)).features(np.array([a]), np.array([c]))
+    assert np.array_equal(again, pairs.features(np.array([a]), np.array([c])))
 
 
 def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch):
