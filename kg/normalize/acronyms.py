@@ -130,7 +130,7 @@ class _Acronyms:
             found = self.local.get(form) or (self.corpus.get(form) if corpus else None)
             if found:
                 return found
-        if folded and (not token.islower() or not _common_word(token)):  # "url", "knn": the paper's URL, KNN
+        if folded and self._folded and (not token.islower() or not _common_word(token)):  # "url", "knn": the paper's URL, KNN
             for form in forms:
                 found = self._folded.get(form.casefold())
                 if found:

@@ -376,7 +376,7 @@ _PHRASE_WORD = re.compile(r"[^\W_]+")
 
 
 def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(fold_accents(w) for w in _PHRASE_WORD.findall(text.casefold()))
+    return tuple(_PHRASE_WORD.findall(fold_accents(text.casefold())))
 
 
 def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: int = 3, min_texts: int = 3,
