@@ -4,7 +4,8 @@
 // cosine score, (1 + cosine) / 2; `concepts` the paper's top-ranked concepts; ties by paper id.
 // param embedding  the query vector (--embed TEXT computes it)
 // param limit = 10  rows to return
-CALL db.index.vector.queryNodes('kg_paper_embedding', $limit, $embedding) YIELD node AS p, score
+// The index is approximate (HNSW): it is asked for ten times the rows, and the best $limit are kept.
+CALL db.index.vector.queryNodes('kg_paper_embedding', 10 * $limit, $embedding) YIELD node AS p, score
 OPTIONAL MATCH (p)-[m:MENTIONS]->(c:Concept)
 WITH p, score, c ORDER BY m.rank
 WITH p, score, collect(c.name)[..3] AS concepts
@@ -12,3 +13,4 @@ OPTIONAL MATCH (k:Community {id: p.community})
 RETURN p.id AS paper, p.title AS title, p.year AS year, round(score, 4) AS score,
        p.community AS community, k.label AS community_label, concepts
 ORDER BY score DESC, paper
+LIMIT $limit
