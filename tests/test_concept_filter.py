@@ -11,8 +11,8 @@ import pytest
 from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
-from kg.normalize.quality import (HAND_FEATURES, QualityModel, Trees, context_features, keep_each, keep_mentions,
-                                  load_quality_model, name_features, rank_features)
+from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, QualityModel, Trees, context_features, corpus_features,
+                                  keep_each, keep_mentions, load_quality_model, name_features, rank_features)
 
 
 def test_the_packaged_weights_fit_the_model_they_were_trained_for():
@@ -32,7 +32,7 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     model = load_quality_model(DEFAULT_MODEL)
     names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
     vectors = np.asarray(real_embedder.embed(names))
-    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] for n in names])
+    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) for n in names])
     vague, vague2, specific, specific2 = model.chance(vectors, hand)
     assert max(vague, vague2) < min(specific, specific2)
     assert vague < model.threshold < specific
@@ -86,7 +86,7 @@ def test_name_features_read_the_shape(name, words, digit, upper):
 def test_a_mention_close_to_a_higher_one_reads_as_a_restatement():
     d = 2 + len(HAND_FEATURES)
     coef = np.zeros(d)
-    coef[-1] = -20.0  # the highest cosine to a higher-ranked mention, nothing else
+    coef[2 + HAND_FEATURES.index("higher_cosine")] = -20.0  # the highest cosine to a higher-ranked mention only
     q = QualityModel(np.zeros(d), np.ones(d), coef, 10.0, 0.5, 1, "m")
     vectors = {"c:0": np.array([1.0, 0.0]), "c:1": np.array([0.0, 1.0]), "c:2": np.array([0.99, 0.14]),
                "c:3": np.array([-1.0, 0.0])}
@@ -127,3 +127,69 @@ def test_many_papers_are_judged_as_each_alone():
     together = keep_each(papers, model, lambda n, c: vectors[c])
     assert together == [keep_mentions(ranked, model, lambda n, c: vectors[c]) for ranked in papers]
     assert any(not all(flags) for flags in together)  # the filter did drop some
+
+
+def _cohesion_model(intercept: float, dim: int = 2, **kwargs) -> QualityModel:
+    """A model of ``dim``-dimensional vectors that reads only the cohesion of a concept's papers:
+    chance = logistic(10 cohesion + intercept)."""
+    d = dim + len(HAND_FEATURES)
+    coef = np.zeros(d)
+    coef[dim + HAND_FEATURES.index("cohesion")] = 10.0
+    return QualityModel(np.zeros(d), np.ones(d), coef, intercept, 0.5, 1, "m", **kwargs)
+
+
+def test_what_the_corpus_says_of_a_concept_reaches_the_filter():
+    q = _cohesion_model(0.0)
+    ranked = [(f"n{i}", f"c:{i}") for i in range(4)]
+    corpus = {"c:1": [-1.0, 0.8], "c:2": [-1.0, -0.3]}  # c:3 has none (NO_CORPUS: cohesion -2)
+    vector = np.array([1.0, 0.0])
+    assert keep_mentions(ranked, q, lambda n, c: vector, corpus=corpus) == [True, True, False, False]
+    assert keep_each([ranked], q, lambda n, c: vector, corpus=corpus) == [[True, True, False, False]]
+    # without the corpus every concept reads as NO_CORPUS: the protected one and the likeliest of the rest
+    assert keep_mentions(ranked, q, lambda n, c: vector) == [True, True, False, False]
+    assert corpus_features({"c:1": [0, 1, 2]}, np.eye(3), 3) == {}  # too small a corpus to say anything
+
+
+def test_a_protected_mention_goes_under_the_protected_threshold():
+    q = _cohesion_model(0.0, min_kept=1, protected_threshold=0.2)
+    ranked = [(f"n{i}", f"c:{i}") for i in range(4)]
+    vector = np.array([1.0, 0.0])
+    corpus = {"c:0": [-1.0, -0.5], "c:1": [-1.0, 0.5], "c:2": [-1.0, 0.4], "c:3": [-1.0, -0.1]}
+    # c:0 is protected, but its chance (0.007) is under 0.2; c:3 (0.27) is under the threshold 0.5
+    assert keep_mentions(ranked, q, lambda n, c: vector, corpus=corpus) == [False, True, True, False]
+    never = _cohesion_model(0.0, min_kept=1)  # protected_threshold 0: the protected always stay
+    assert keep_mentions(ranked, never, lambda n, c: vector, corpus=corpus) == [True, True, True, False]
+
+
+def test_normalize_judges_a_concept_by_how_much_its_papers_have_in_common():
+    # 240 papers of four topics; "recent study" is written by papers of all four, each topic's terms by its own
+    topics = [("graph neural network", "message passing"), ("string theory", "D-brane"),
+              ("protein folding", "molecular dynamics"), ("sponsored search", "ad auction")]
+    papers = [Paper(id=f"p{i:03d}", title=f"Paper {i}", abstract=f"{topics[i % 4][0]} and {topics[i % 4][1]}")
+              for i in range(240)]
+    keyphrases = {p.id: [Keyphrase(topics[i % 4][0], 0.9), Keyphrase("recent study", 0.8),
+                         Keyphrase(topics[i % 4][1], 0.7)] for i, p in enumerate(papers)}
+    names = [n for pair in topics for n in pair] + ["recent study"]
+    vectors = {n: np.eye(len(names))[j] for j, n in enumerate(names)}
+    doc_vectors = np.eye(4)[[i % 4 for i in range(240)]]
+    q = _cohesion_model(-2.0, dim=len(names))
+    concepts, mentions = normalize_concepts(papers, keyphrases, vectors=vectors, quality=q, stoplist=(),
+                                            contain=False, doc_vectors=doc_vectors)
+    assert "c:recent study" not in concepts and "c:d brane" in concepts
+    assert {m.concept_id for m in mentions if m.paper_id == "p001"} == {"c:string theory", "c:d brane"}
+    # too few papers for the corpus to say anything: every concept reads as NO_CORPUS alike
+    few, _ = normalize_concepts(papers[:40], keyphrases, vectors=vectors, quality=q, stoplist=(), contain=False,
+                                doc_vectors=doc_vectors[:40])
+    assert "c:recent study" in few or "c:d brane" not in few
+
+
+def test_the_filter_is_stricter_where_the_corpus_says_something():
+    base = _cohesion_model(19.0)  # every concept here reads NO_CORPUS (cohesion -2): chance logistic(-1) = 0.27
+    q = QualityModel(base.mean, base.scale, base.coef, 19.0, 0.9, 1, "m", threshold_without_corpus=0.1)
+    ranked = [(f"n{i}", f"c:{i}") for i in range(3)]
+    vector = np.array([1.0, 0.0])
+    assert keep_mentions(ranked, q, lambda n, c: vector) == [True, True, True]  # 0.27 >= 0.1
+    # a corpus that says something (of another concept): 0.9 holds; the paper keeps protect + 1
+    assert keep_mentions(ranked, q, lambda n, c: vector, corpus={"c:9": [-1.0, 0.5]}) == [True, True, False]
+    same = QualityModel(base.mean, base.scale, base.coef, 19.0, 0.9, 1, "m")  # no threshold of its own
+    assert keep_mentions(ranked, same, lambda n, c: vector) == [True, True, False]

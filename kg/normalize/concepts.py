@@ -15,7 +15,7 @@ from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
-from kg.normalize.quality import QualityModel, keep_each
+from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
@@ -270,8 +270,13 @@ def normalize_concepts(
             scores[key], scores[head] = scores[head], scores[key]
         lists.append([(scores[key], rows[key][1], rows[key][2]) for key in order])
     if quality is not None and vectors is not None:  # the filter judges every paper's mentions at once
+        rows_of: dict[str, list[int]] = defaultdict(list)  # concept id -> the papers it would stay in
+        for row, ranked in enumerate(lists):
+            for _, cid, _ in ranked:
+                rows_of[cid].append(row)
         flags = keep_each([[(concepts[cid].name, cid) for _, cid, _ in ranked] for ranked in lists], quality,
-                          vector_of, keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred)
+                          vector_of, keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred,
+                          corpus=corpus_features(rows_of, doc_vectors, len(papers)))
         lists = [[row for row, flag in zip(ranked, kept) if flag] for ranked, kept in zip(lists, flags)]
     for paper, ranked in zip(papers, lists):
         for rank, (score, cid, surface) in enumerate(ranked, start=1):

@@ -3,40 +3,53 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled 9,203 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled 12,799 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; gradient-boosted trees over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, the mention's rank in
-its paper and its closeness to the concepts ranked above it predict "good"
-(``bench/train_concept_quality.py`` trains them with LightGBM, cross-validated by held-out sample;
-``kg/resources/concept_quality.json`` holds the trees, which :class:`Trees` evaluates with numpy, and
-that record). A logistic regression over the same features is the other kind of weights file.
+its paper, its closeness to the concepts ranked above it and what the corpus says of the concept
+(:func:`corpus_features`) predict "good" (``bench/train_concept_quality.py`` trains them with LightGBM,
+cross-validated by held-out sample; ``kg/resources/concept_quality.json`` holds the trees, which
+:class:`Trees` evaluates with numpy, and that record). A logistic regression over the same features is
+the other kind of weights file.
 
 :func:`keep_mentions` drops a paper's mention when the predicted chance is under the model's
-threshold, except the paper's first ``protect`` mentions (the first three were judged good
-59–85% of the time; the tenth 27%), and a paper keeps at least ``min_kept``. Besides the name and
-the rank, the model reads how close a mention is to those ranked above it in its paper
-(:func:`context_features`: restatements of a higher concept are). The weights belong to the model they were trained with
-(all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that model only.
+threshold; the paper's first ``protect`` mentions (the first three were judged good 59–85% of the
+time; the tenth 27%) only under the lower ``protected_threshold``, and a paper keeps at least
+``min_kept``. Besides the name and the rank, the model reads how close a mention is to those ranked
+above it in its paper (:func:`context_features`: restatements of a higher concept are) and two
+features of the corpus: the share of papers that mention the concept and how much those papers
+have in common. Reviewers call a field's umbrella terms generic ("string theory", "gauge theory",
+"information retrieval"), and no word list knows a field's umbrella; their papers are about every
+topic of the field, so they have little in common (among concepts of 3 papers or more, cohesion
+alone tells good from generic at AUC 0.77 on ACM-CR and 0.73 on hep-th). The weights belong to the
+model they were trained with (all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that
+model only.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 
+from kg.normalize.cohesion import cohesion
 from kg.normalize.generic import zipf
 
 __all__ = ["QualityModel", "Trees", "load_quality_model", "name_features", "rank_features", "context_features",
-           "keep_mentions", "keep_each", "HAND_FEATURES"]
+           "corpus_features", "keep_mentions", "keep_each", "HAND_FEATURES", "NO_CORPUS"]
 
 HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
                  "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
-                 "rank", "inverse_rank", "concepts", "rank_share", "higher_cosine")
+                 "rank", "inverse_rank", "concepts", "rank_share", "higher_cosine", "log_share", "cohesion")
+CORPUS_MIN_PAPERS = 200  # smaller corpora give no corpus features: a share of 1 in 40 says nothing of a concept
+COHESION_MIN_PAPERS = 3  # concepts of fewer papers get the cohesion NO_COHESION
+NO_COHESION = -1.0
+NO_CORPUS = (0.0, -2.0)  # a concept's corpus features when the corpus gives none (too small, no document vectors)
 
 
 def name_features(name: str) -> list[float]:
@@ -88,6 +101,38 @@ def context_features(vectors: Sequence[np.ndarray | None]) -> list[list[float]]:
         out.append([round(max((float(unit @ s) for s in seen), default=0.0), 6)])
         seen.append(unit)
     return out
+
+
+def corpus_features(holders: Mapping[str, Collection[int]], doc_vectors: np.ndarray | None,
+                    n_papers: int) -> dict[str, list[float]]:
+    """What the corpus says of each concept (the last 2 of :data:`HAND_FEATURES`): the base-10 logarithm of
+    the share of the ``n_papers`` papers that mention it, and the :func:`~kg.normalize.cohesion.cohesion` of
+    those papers (:data:`NO_COHESION` under :data:`COHESION_MIN_PAPERS` papers). A field's umbrella term
+    ("string theory", "information retrieval") is written by papers of every topic of the field, so they
+    have little in common; a topic's papers have much. Empty (every concept :data:`NO_CORPUS`) below
+    :data:`CORPUS_MIN_PAPERS` papers or without document vectors.
+
+    Parameters
+    ----------
+    holders : mapping
+        Concept id -> the rows (in ``doc_vectors``) of the papers that mention it.
+    doc_vectors : ndarray or None
+        The papers' unit document vectors.
+    n_papers : int
+        The corpus's papers.
+
+    Examples
+    --------
+    >>> v = np.tile(np.eye(4), (60, 1))  # 240 papers of four topics
+    >>> found = corpus_features({"topic": [0, 4, 8, 12], "anything": [0, 1, 2, 3], "one": [5]}, v, 240)
+    >>> found["topic"][0], found["topic"][1] > 0.9, found["anything"][1] < 0, found["one"][1]
+    (-1.7782, True, True, -1.0)
+    """
+    if doc_vectors is None or n_papers < CORPUS_MIN_PAPERS:
+        return {}
+    together = cohesion(holders, doc_vectors, min_papers=COHESION_MIN_PAPERS)
+    return {key: [round(math.log10(max(len(set(rows)), 1) / n_papers), 4), together.get(key, NO_COHESION)]
+            for key, rows in holders.items()}
 
 
 @dataclass(frozen=True)
@@ -171,6 +216,8 @@ class QualityModel:
     model: str
     min_kept: int = 0  # a paper keeps at least this many (at least protect + 1)
     trees: Trees | None = None
+    protected_threshold: float = 0.0  # a protected mention goes under this chance (0: never)
+    threshold_without_corpus: float | None = None  # the threshold when the corpus says nothing (None: threshold)
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -183,7 +230,8 @@ class QualityModel:
         trees = Trees.from_dict(data["trees"]) if data.get("trees") else None
         return cls(np.asarray(data.get("mean", [])), np.asarray(data.get("scale", [])), np.asarray(data.get("coef", [])),
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
-                   int(data.get("min_kept", 0)), trees)
+                   int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
+                   data.get("threshold_without_corpus"))
 
 
 @lru_cache(maxsize=4)
@@ -195,25 +243,30 @@ def load_quality_model(model: str) -> QualityModel | None:
 
 def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
                   vector_of: Callable[[str, str], np.ndarray | None],
-                  keep: Callable[[str], bool] = lambda cid: False) -> list[bool]:
+                  keep: Callable[[str], bool] = lambda cid: False,
+                  corpus: Mapping[str, Sequence[float]] | None = None) -> list[bool]:
     """Which of one paper's mentions stay, given in rank order as ``(concept name, concept id)``.
 
-    The first ``quality.protect`` always stay, as does a mention ``keep(cid)`` asks for (a
-    thesaurus term) or one without a vector (``vector_of(name, cid)`` is None); a paper keeps
+    The first ``quality.protect`` stay unless their chance is under ``quality.protected_threshold``;
+    a mention ``keep(cid)`` asks for (a thesaurus term) or one without a vector (``vector_of(name,
+    cid)`` is None) always stays; the others stay from ``quality.threshold`` up (from
+    ``quality.threshold_without_corpus`` when ``corpus`` is empty: a small corpus, whose concepts
+    the filter knows less of and whose papers need each shared concept to meet). A paper keeps
     at least ``quality.min_kept`` and ``quality.protect + 1`` (the likeliest of the others fill the
-    place). Besides the name and the rank, the model reads :func:`context_features`.
-    :func:`keep_each` does the same for many papers with one call of the model.
+    place). Besides the name and the rank, the model reads :func:`context_features` and what the
+    corpus says of the concept, ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when
+    missing). :func:`keep_each` does the same for many papers with one call of the model.
 
     Examples
     --------
-    >>> q = QualityModel(np.zeros(19), np.ones(19), np.r_[1.0, 0.0, np.zeros(17)], 0.0, 0.5, 1, "m")
+    >>> q = QualityModel(np.zeros(21), np.ones(21), np.r_[1.0, 0.0, np.zeros(19)], 0.0, 0.5, 1, "m")
     >>> vec = {"a": np.array([1.0, 0.0]), "b": np.array([-1.0, 0.0]), "c": np.array([2.0, 0.0])}
     >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "c"), ("w", "d")], q, lambda n, c: vec.get(c))
     [True, False, True, True]
     >>> keep_mentions([("x", "b"), ("y", "b"), ("z", "b")], q, lambda n, c: vec.get(c))  # two stay
     [True, True, False]
     """
-    return keep_each([ranked], quality, vector_of, keep)[0]
+    return keep_each([ranked], quality, vector_of, keep, corpus)[0]
 
 
 _PAPERS_PER_CALL = 2048  # the model reads this many papers' mentions at once: ~40 MB of features
@@ -221,19 +274,20 @@ _PAPERS_PER_CALL = 2048  # the model reads this many papers' mentions at once: ~
 
 def keep_each(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
               vector_of: Callable[[str, str], np.ndarray | None],
-              keep: Callable[[str], bool] = lambda cid: False) -> list[list[bool]]:
+              keep: Callable[[str], bool] = lambda cid: False,
+              corpus: Mapping[str, Sequence[float]] | None = None) -> list[list[bool]]:
     """:func:`keep_mentions` for each paper's ranked mentions, the model called once per
     :data:`_PAPERS_PER_CALL` papers (one call per paper would cost the trees' loops each time; one for
     all of ACM-CR's 24,602 held 1 GB of features)."""
     flags: list[list[bool]] = []
     for start in range(0, len(papers), _PAPERS_PER_CALL):
-        flags.extend(_keep_part(papers[start:start + _PAPERS_PER_CALL], quality, vector_of, keep))
+        flags.extend(_keep_part(papers[start:start + _PAPERS_PER_CALL], quality, vector_of, keep, corpus or {}))
     return flags
 
 
 def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
                vector_of: Callable[[str, str], np.ndarray | None],
-               keep: Callable[[str], bool]) -> list[list[bool]]:
+               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
     flags = [[True] * len(ranked) for ranked in papers]
     rows: list[tuple[int, int]] = []
     vectors, features = [], []
@@ -241,16 +295,20 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
         every = [vector_of(name, cid) for name, cid in ranked]
         context = context_features(every)
         for i, (name, cid) in enumerate(ranked):
-            if i >= quality.protect and not keep(cid) and every[i] is not None:
+            if (i >= quality.protect or quality.protected_threshold > 0) and not keep(cid) and every[i] is not None:
                 rows.append((p, i))
                 vectors.append(np.asarray(every[i], dtype=np.float64))
-                features.append(name_features(name) + rank_features(i + 1, len(ranked)) + context[i])
+                features.append(name_features(name) + rank_features(i + 1, len(ranked)) + context[i] +
+                                list(corpus.get(cid, NO_CORPUS)))
     if not rows:
         return flags
     chance = quality.chance(np.vstack(vectors), np.array(features))
+    threshold = quality.threshold
+    if not corpus and quality.threshold_without_corpus is not None:
+        threshold = quality.threshold_without_corpus
     judged: dict[int, list[tuple[int, float]]] = {}
     for (p, i), value in zip(rows, chance):
-        flags[p][i] = bool(value >= quality.threshold)
+        flags[p][i] = bool(value >= (threshold if i >= quality.protect else quality.protected_threshold))
         judged.setdefault(p, []).append((i, float(value)))
     for p, found in judged.items():  # a paper keeps a few more than the protected ones
         short = max(quality.protect + 1, quality.min_kept) - sum(flags[p])
