@@ -1,6 +1,7 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 12,799 concepts of random papers of ACM-CR, hep-th and Inspec,
+``bench/data/concept_labels.jsonl`` holds 13,719 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 12,799; sample r25, judged on builds of those weights, came after),
 each labelled by two independent reviewers with the rubric (good / generic / near-duplicate /
 ungrammatical / broken-name / wrong), with the concept's rank and its paper's concept count in
 the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
@@ -8,7 +9,7 @@ packaged model, the features are :func:`kg.normalize.quality.name_features`,
 :func:`~kg.normalize.quality.rank_features`, :func:`~kg.normalize.quality.context_features` and
 :func:`~kg.normalize.quality.corpus_features` (``bench/data/concept_corpus_features.json``, written by
 ``bench/concept_corpus_features.py`` from builds of the whole corpora without the filter: ACM-CR, all of
-hep-th, all 2,000 Inspec abstracts; 11,369 of the labels' names are found there, the rest read as
+hep-th, all 2,000 Inspec abstracts; 11,369 of the first 12,799 labels' names are found there, the rest read as
 :data:`~kg.normalize.quality.NO_CORPUS`), and gradient-boosted trees are fitted (LightGBM, deterministic;
 kg evaluates the dumped trees with numpy, :class:`kg.normalize.quality.Trees`). Every row with corpus
 features is also learned with ``NO_CORPUS`` instead (:func:`with_unknown_corpus`), so that a corpus too
