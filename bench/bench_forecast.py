@@ -6,8 +6,9 @@ Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-
 * candidate pairs: two such concepts that no paper up to T mentions together;
 * a pair is positive when a paper published in T+1 … T+H mentions both;
 * everything a forecast uses comes from the papers up to T (counts, co-occurrence, growth, clusters);
-  concept vectors are allowed (they come from the model, not from later papers). kg's model learns
-  from features at T−H and the links of T−H+1 … T, then is applied at T;
+  concept vectors are allowed (they come from the model, not from later papers). kg's models learn
+  from three earlier windows (features at T−H, T−H−1 and T−H−2, each with the links of its next H years,
+  never after T), then are applied at T;
 * reported: AUC over a seeded random sample of 100,000 candidate pairs (all of them when fewer) and
   precision at 100 and at 1,000 among **all** candidate pairs (exact; ties broken by pair order),
   for kg's forecast and each baseline (preferential attachment: product of paper counts;

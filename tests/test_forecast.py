@@ -247,7 +247,9 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
     monkeypatch.setattr(forecast_module, "RERANK", 10)
     ranked = backtest(papers, until=2010, horizon=3, ks=(3, 10), top=10)
-    assert ranked["counts"]["training"]["ranker"] == {"objective": "rank_xendcg", "rounds": 250, "reorders": 10}
+    # each window's query: every pair sharing a neighbour (fewer than QUERY)
+    assert ranked["counts"]["training"]["ranker"] == {"objective": "rank_xendcg", "rounds": 250,
+                                                      "queries": [326, 363, 399], "reorders": 10}
     # the same ten pairs lead, with the same chances: the ranker only changes their order
     assert {(p["source"], p["target"], p["score"]) for p in ranked["top"]} == \
         {(p["source"], p["target"], p["score"]) for p in plain["top"]}
@@ -261,6 +263,54 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     assert np.array_equal(ranking[rest], scores[rest])  # the others keep the classifier's chance
     # the blended ranks (ties share theirs) as shares of their largest value: summing to 5.5, at most 1
     assert float((ranking[pool] - 1.0).sum()) == pytest.approx(5.5) and ranking[pool].max() <= 2.0
+
+
+def _adamic_adar_by_hand(window) -> dict:
+    """Adamic–Adar of every unlinked pair of the window's concepts sharing a neighbour, from its papers: the sum over
+    shared neighbours of 1 / log(max(their degree, 2))."""
+    neighbours = {k: set() for k in range(window.size)}
+    for _, _, at in window.papers:
+        for a in at:
+            neighbours[a].update(b for b in at if b != a)
+    weight = {k: 1.0 / np.log(max(len(v), 2)) for k, v in neighbours.items()}
+    return {(a, b): sum(weight[k] for k in neighbours[a] & neighbours[b])
+            for a in range(window.size) for b in range(a + 1, window.size)
+            if b not in neighbours[a] and neighbours[a] & neighbours[b]}
+
+
+def test_the_rankers_query_is_the_adamic_adar_top_of_pairs_sharing_a_neighbour(corpus, monkeypatch):
+    """Each training window gives the ranker one query: its QUERY unlinked pairs of highest Adamic–Adar among those
+    sharing a neighbour (where the pool it reorders at T lies), labelled by the links of the window's next H years;
+    never a random cut of the classifier's training pairs, never a pair without a shared neighbour."""
+    papers, _ = corpus
+    window = concept_window([p for p in papers if p[1] <= 2007], 2007)
+    pairs = forecast_module._Pairs(window, None)
+    i, j = pairs.candidates()
+    by_hand = _adamic_adar_by_hand(window)
+    assert 40 < len(by_hand) < forecast_module.QUERY < len(i)  # 326 of 13,262 candidates share a neighbour
+    # QUERY above the pairs sharing a neighbour: all of them and no other, though there is room
+    everyone = forecast_module._ranker_query(pairs, i, j)
+    assert {(int(i[q]), int(j[q])) for q in everyone} == set(by_hand)
+    best = sorted(by_hand, key=lambda pair: -by_hand[pair])[:40]
+    assert by_hand[best[39]] > sorted(by_hand.values())[-41] + 1e-4  # no tie at the 40th
+    top = forecast_module._ranker_query(pairs, i, j, size=40)
+    assert [(int(i[q]), int(j[q])) for q in top] == best  # best first
+    # what the ranker learns from: those pairs' features at 2007, labelled by 2008–2010, for each window
+    monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
+    monkeypatch.setattr(forecast_module, "RERANK", 10)
+    monkeypatch.setattr(forecast_module, "QUERY", 40)
+    fitted = forecast_module._ranker
+    seen = []
+    monkeypatch.setattr(forecast_module, "_ranker", lambda queries, **kw: seen.append(queries) or fitted(queries, **kw))
+    result = forecast(papers, until=2010, horizon=3, top=5)
+    assert result["counts"]["training"]["ranker"]["queries"] == [40, 40, 40]
+    x, y = seen[0][0]
+    met = {tuple(sorted(window.index[c] for c in pair)) for _, year, concepts in papers if 2007 < year <= 2010
+           for pair in [(a, b) for a in concepts for b in concepts if a < b]
+           if all(c in window.index for c in pair)}
+    assert y.tolist() == [(a, b) in met for a, b in best] and 0 < y.sum() < 40
+    rows = pairs.features(np.array([a for a, _ in best]), np.array([b for _, b in best]))
+    assert np.array_equal(x, rows[:, :forecast_module.RANKED])
 
 
 class _StubRanker:
