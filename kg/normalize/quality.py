@@ -228,10 +228,11 @@ class QualityModel:
     @classmethod
     def from_dict(cls, data: Mapping) -> "QualityModel":
         trees = Trees.from_dict(data["trees"]) if data.get("trees") else None
+        without = data.get("threshold_without_corpus")
         return cls(np.asarray(data.get("mean", [])), np.asarray(data.get("scale", [])), np.asarray(data.get("coef", [])),
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
                    int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
-                   data.get("threshold_without_corpus"))
+                   None if without is None else float(without))
 
 
 @lru_cache(maxsize=4)
