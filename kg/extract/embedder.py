@@ -195,7 +195,7 @@ class SentenceTransformerEmbedder:
         if precision == "int8" and importlib.util.find_spec("onnxruntime") is not None:
             folder = self.folder or _folder_of(self._model)
             if folder is not None and _onnx_ready(folder):
-                return OnnxBackend(folder, self.cache_dir, lambda: self.model, self.threads)
+                return OnnxBackend(folder, self.cache_dir, lambda: self._model, self.threads)  # None: export in a child
         return TorchBackend(self.model, precision)
 
     def max_tokens(self) -> int:

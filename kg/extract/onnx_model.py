@@ -31,9 +31,11 @@ import contextlib
 import hashlib
 import json
 import logging
+import multiprocessing
 import os
 import tempfile
 import warnings
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -89,6 +91,27 @@ def _digest(folder: Path, cache_dir: Path | None = None) -> str:
 
 
 _MODEL_FILES = {".json", ".safetensors", ".bin"}
+
+
+def export_in_child(folder: Path, target: Path) -> None:
+    """Export the model at ``folder`` into ``target`` in a fresh child process.
+
+    Why: the export needs PyTorch and the fp32 weights, about 0.6 GB that a process never
+    hands back once loaded; a build that exported in-process peaked at 2.27 GB on ACM-CR
+    (1.7 GB from the second run on). Errors of the child are raised here.
+    """
+    context = multiprocessing.get_context("spawn")  # a fork would copy this process and its threads
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        pool.submit(_export_folder, str(folder), str(target)).result()
+
+
+def _export_folder(folder: str, target: str) -> None:
+    """What :func:`export_in_child` runs: load the model from its folder (offline) and export it."""
+    from sentence_transformers import SentenceTransformer  # in the child only: see export_in_child
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    model = SentenceTransformer(folder, device="cpu", local_files_only=True)
+    _export(model[0].auto_model, Path(target))
 
 
 def _export(transformer, target: Path) -> None:
@@ -177,8 +200,10 @@ class OnnxInt8Model:
     threads : int
         ONNX Runtime intra-op threads.
     load_model : callable
-        Returns the loaded ``SentenceTransformer``; called only when the file has to be
-        exported (the first run for this model), so later runs never import PyTorch.
+        Returns the ``SentenceTransformer`` already loaded in this process, or None; called only
+        when the file has to be exported (the first run for this model). With None the export
+        runs in a child process (:func:`export_in_child`), so that no run, the first included,
+        keeps PyTorch in memory.
     """
 
     def __init__(self, folder: str | os.PathLike[str], cache_dir: str | os.PathLike[str], threads: int,
@@ -191,7 +216,11 @@ class OnnxInt8Model:
         if not self.path.exists():
             with _exclusive(self.path):  # processes starting together (Ray workers) export once
                 if not self.path.exists():
-                    _export(load_model()[0].auto_model, self.path)
+                    model = load_model()
+                    if model is not None:
+                        _export(model[0].auto_model, self.path)
+                    else:
+                        export_in_child(folder, self.path)
         options = ort.SessionOptions()
         options.intra_op_num_threads = max(1, threads)
         options.inter_op_num_threads = 1
