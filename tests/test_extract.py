@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -312,6 +315,27 @@ def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model
     assert again._onnx.path == int8._onnx.path and again._onnx.path.stat().st_mtime_ns == stamp
 
 
+@pytest.mark.model
+def test_first_run_exports_the_int8_model_in_a_child_and_never_loads_torch(real_embedder, tmp_path):
+    """A first build exports the model; PyTorch (about 0.6 GB it never hands back) stays out of the
+    building process, and the exported model gives the vectors an in-process export gives."""
+    script = (
+        "import json, sys\n"
+        "from kg.extract.embedder import load_embedder\n"
+        "e = load_embedder()\n"
+        "rows = e.embed(['graph neural network', 'rotary position embedding'])\n"
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'file': str(e._onnx.path), 'rows': rows.tolist()}))\n"
+    )
+    env = dict(os.environ, KG_CACHE_DIR=str(tmp_path), HF_HUB_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not out["torch"]
+    assert Path(out["file"]).parent == tmp_path / "onnx" and Path(out["file"]).exists()
+    same = real_embedder.embed(["graph neural network", "rotary position embedding"])
+    assert np.allclose(np.array(out["rows"]), same, atol=1e-5)
+
+
 @pytest.mark.parametrize("text, junk, kept", [
     # sentences of the seed abstracts (shared/seeds) that gave junk candidates
     ("A natural question is whether these models can advance science.", "advance science", "science"),
@@ -335,6 +359,22 @@ def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model
 def test_candidates_never_cross_a_verb(text, junk, kept):
     phrases = candidate_phrases(text)
     assert junk not in phrases and kept in phrases, phrases
+
+
+@pytest.mark.parametrize("text, phrase", [
+    # reviewers judged "multiple source", "multiple social network", "assorted web-based technology" bad
+    ("We combine multiple data sources and multiple social networks.", "data sources"),
+    ("We combine multiple data sources and multiple social networks.", "social networks"),
+    ("We use assorted web-based technologies in varied settings.", "web-based technologies"),
+    # a word of quantity before a singular is part of the term's name
+    ("Multiple instance learning and multiple kernel learning help.", "Multiple instance learning"),
+    ("Multiple instance learning and multiple kernel learning help.", "multiple kernel learning"),
+    ("Patients with multiple sclerosis were studied.", "multiple sclerosis"),
+])
+def test_words_of_quantity_start_a_phrase_only_before_a_singular(text, phrase):
+    phrases = candidate_phrases(text)
+    assert phrase in phrases, phrases
+    assert not any(p.lower().startswith(("multiple data", "multiple social", "assorted", "varied")) for p in phrases)
 
 
 def test_nominal_gerunds_and_participles_stay_inside_compounds():

@@ -64,8 +64,13 @@ GENERIC_MODIFIERS = frozenset(
     meaningful relevant major past increased invited associated given additional resulting
     successful unique rich state-of-the-art traditional strict underlying widespread
     apparent serious adequate appropriate suitable reasonable sufficient desirable actual
-    convenient similar much-needed famous mentioned aforementioned above-mentioned improved""".split()
+    convenient similar much-needed famous mentioned aforementioned above-mentioned improved
+    assorted varied myriad""".split()
 )
+# Words of quantity that are no part of a term before a plural ("multiple sources" are several sources),
+# but are before a singular ("multiple instance learning", "multiple sclerosis"): reviewers judged all
+# 12 "multiple …" concepts of the first kind generic or ungrammatical.
+_PLURAL_QUANTITIES = frozenset({"multiple"})
 
 
 @lru_cache(maxsize=1)
@@ -673,9 +678,12 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     """Whether the first of a run's ``(index in tagged, word, tag)`` starts no concept: a generic
     modifier ("novel"), a word no noun phrase starts with, a gerund that heads a verb phrase
     ("learning deterministic automata", "managing data") or opens a clause ("for learning sentence
-    representations"), a verb before an adjective ("discover comparable entities")."""
+    representations"), a verb before an adjective ("discover comparable entities"), a word of
+    quantity before a plural ("multiple data sources")."""
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
+        return True
+    if word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS"):
         return True
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))
