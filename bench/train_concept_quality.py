@@ -59,7 +59,7 @@ THRESHOLD = 0.55
 # 12 shared concepts at 0.50 and on 10 at 0.55 ("causal inference", "pre-trained model" lost their second paper)
 THRESHOLD_WITHOUT_CORPUS = 0.50
 PROTECT = 2
-MIN_KEPT = 4
+MIN_KEPT = 3
 PROTECTED_THRESHOLD = 0.40  # a protected mention goes under this chance (0: never)
 
 
