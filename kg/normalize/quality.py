@@ -218,6 +218,7 @@ class QualityModel:
     trees: Trees | None = None
     protected_threshold: float = 0.0  # a protected mention goes under this chance (0: never)
     threshold_without_corpus: float | None = None  # the threshold when the corpus says nothing (None: threshold)
+    min_kept_without_corpus: int | None = None  # min_kept when the corpus says nothing (None: min_kept)
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -228,11 +229,11 @@ class QualityModel:
     @classmethod
     def from_dict(cls, data: Mapping) -> "QualityModel":
         trees = Trees.from_dict(data["trees"]) if data.get("trees") else None
-        without = data.get("threshold_without_corpus")
+        without, kept_without = data.get("threshold_without_corpus"), data.get("min_kept_without_corpus")
         return cls(np.asarray(data.get("mean", [])), np.asarray(data.get("scale", [])), np.asarray(data.get("coef", [])),
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
                    int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
-                   None if without is None else float(without))
+                   None if without is None else float(without), None if kept_without is None else int(kept_without))
 
 
 @lru_cache(maxsize=4)
@@ -253,8 +254,8 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     cid)`` is None) always stays; the others stay from ``quality.threshold`` up (from
     ``quality.threshold_without_corpus`` when ``corpus`` is empty: a small corpus, whose concepts
     the filter knows less of and whose papers need each shared concept to meet). A paper keeps
-    at least ``quality.min_kept`` and ``quality.protect + 1`` (the likeliest of the others fill the
-    place). Besides the name and the rank, the model reads :func:`context_features` and what the
+    at least ``quality.min_kept`` (``quality.min_kept_without_corpus`` when ``corpus`` is empty) and
+    ``quality.protect + 1`` (the likeliest of the others fill the place). Besides the name and the rank, the model reads :func:`context_features` and what the
     corpus says of the concept, ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when
     missing). :func:`keep_each` does the same for many papers with one call of the model.
 
@@ -304,15 +305,17 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
     if not rows:
         return flags
     chance = quality.chance(np.vstack(vectors), np.array(features))
-    threshold = quality.threshold
+    threshold, min_kept = quality.threshold, quality.min_kept
     if not corpus and quality.threshold_without_corpus is not None:
         threshold = quality.threshold_without_corpus
+    if not corpus and quality.min_kept_without_corpus is not None:
+        min_kept = quality.min_kept_without_corpus
     judged: dict[int, list[tuple[int, float]]] = {}
     for (p, i), value in zip(rows, chance):
         flags[p][i] = bool(value >= (threshold if i >= quality.protect else quality.protected_threshold))
         judged.setdefault(p, []).append((i, float(value)))
     for p, found in judged.items():  # a paper keeps a few more than the protected ones
-        short = max(quality.protect + 1, quality.min_kept) - sum(flags[p])
+        short = max(quality.protect + 1, min_kept) - sum(flags[p])
         for _, i in sorted((-value, i) for i, value in found if not flags[p][i])[:max(short, 0)]:
             flags[p][i] = True
     return flags
