@@ -193,3 +193,16 @@ def test_the_filter_is_stricter_where_the_corpus_says_something():
     assert keep_mentions(ranked, q, lambda n, c: vector, corpus={"c:9": [-1.0, 0.5]}) == [True, True, False]
     same = QualityModel(base.mean, base.scale, base.coef, 19.0, 0.9, 1, "m")  # no threshold of its own
     assert keep_mentions(ranked, same, lambda n, c: vector) == [True, True, False]
+
+
+def test_a_paper_keeps_more_where_the_corpus_says_nothing():
+    base = _cohesion_model(19.0)  # every concept reads NO_CORPUS here: chance 0.27, under the threshold 0.9
+    q = QualityModel(base.mean, base.scale, base.coef, 19.0, 0.9, 1, "m", min_kept=2, min_kept_without_corpus=4)
+    ranked = [(f"n{i}", f"c:{i}") for i in range(6)]
+    vector = np.array([1.0, 0.0])
+    assert sum(keep_mentions(ranked, q, lambda n, c: vector)) == 4  # a small corpus: its papers keep 4
+    assert sum(keep_mentions(ranked, q, lambda n, c: vector, corpus={"c:9": [-1.0, 0.5]})) == 2
+    data = {"threshold": 0.9, "protect": 1, "model": "m", "min_kept": 2, "min_kept_without_corpus": "4",
+            "coef": base.coef.tolist(), "mean": base.mean.tolist(), "scale": base.scale.tolist(), "intercept": 19.0}
+    assert QualityModel.from_dict(data).min_kept_without_corpus == 4
+    assert QualityModel.from_dict({k: v for k, v in data.items() if k != "min_kept_without_corpus"}).min_kept_without_corpus is None
