@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from kg.normalize.keys import _common_word, concept_key
+from kg.normalize.keys import _common_word, concept_key, singularize
 
 __all__ = ["find_acronyms"]
 
@@ -152,11 +152,29 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     >>> paper = table.for_paper({"URL": "uniform resource locator", "MAP": "mean average precision"})
     >>> _expand("url word breaking", paper), _expand("map data", paper)
     ('uniform resource locator word breaking', 'map data')
+
+    A word the long form ends with is not said twice ("QoS service" is quality of service, "TCP
+    protocols" transmission control protocols):
+
+    >>> table = _Acronyms({"QoS": "quality of service", "TCP": "transmission control protocol"})
+    >>> _expand("QoS service", table), _expand("TCP protocols", table), _expand("QoS routing", table)
+    ('quality of service', 'transmission control protocols', 'quality of service routing')
     """
     tokens = surface.split()
     if len(tokens) == 1:
         return acronyms.lookup(surface, folded=True) or surface
-    return " ".join(acronyms.lookup(t, folded=True, corpus=len(t.rstrip("s")) > 2) or t for t in tokens)
+    words: list[str] = []
+    repeated = ""  # the last word of the long form just written
+    for token in tokens:
+        if repeated and singularize(token.lower()) == repeated:
+            head = words[-1].rsplit(" ", 1)[0] if " " in words[-1] else ""
+            words[-1] = f"{head} {token}".strip()  # the phrase's own form of the word, plural kept
+            repeated = ""
+            continue
+        long_form = acronyms.lookup(token, folded=True, corpus=len(token.rstrip("s")) > 2)
+        words.append(long_form or token)
+        repeated = singularize(long_form.split()[-1].lower()) if long_form else ""
+    return " ".join(words)
 
 
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:

@@ -37,7 +37,7 @@ _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis willi
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
     series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
-    earnings headquarters""".split()
+    earnings headquarters goods savings surroundings belongings clothes outskirts whereabouts odds""".split()
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
@@ -61,6 +61,8 @@ def singularize(word: str) -> str:
     ['embedding', 'strategy', 'process', 'bias', 'gan']
     >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses", "caches", "gases", "matches"]]
     ['movie', 'bias', 'base', 'ad', 'case', 'use', 'cache', 'gas', 'match']
+    >>> [singularize(w) for w in ["goods", "savings", "odds"]]  # no singular of their own ("consumer goods")
+    ['goods', 'savings', 'odds']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
