@@ -3,7 +3,7 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled 13,719 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled 12,799 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; gradient-boosted trees over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, the mention's rank in
 its paper, its closeness to the concepts ranked above it and what the corpus says of the concept
