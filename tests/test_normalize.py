@@ -255,6 +255,23 @@ def test_a_name_is_what_a_user_types_and_the_acronym_lives_beside_it():
     assert not any("(" in c.name for c in concepts.values())
 
 
+def test_capitals_that_spell_an_acronym_are_no_name():
+    # reviewers judged "customer LifeTime value (CLTV)" and "CLinicAl report auto-completion" broken names
+    papers = [Paper("a", "We model Customer LifeTime Value (CLTV) for retention.", "A"),
+              Paper("b", "Customer lifetime value guides retention campaigns.", "B"),
+              Paper("c", "We present CLinicAl Report Auto-completion (CLARA) for radiology.", "C"),
+              Paper("d", "PageRank Algorithm (PRA) variants rank pages.", "D"),
+              *(Paper(f"e{i}", "This report studies query auto-completion and report auto-completion.", "E")
+                for i in range(3))]
+    keyphrases = {"a": _kp("Customer LifeTime Value"), "b": _kp("customer lifetime value"),
+                  "c": _kp("CLinicAl Report Auto-completion"), "d": _kp("PageRank Algorithm")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:customer lifetime value"].name == "customer lifetime value"
+    assert concepts["c:customer lifetime value"].acronym == "CLTV"
+    assert concepts["c:clinical report auto completion"].name == "clinical report auto-completion"
+    assert concepts["c:pagerank algorithm"].name == "PageRank algorithm"  # a name's capitals stay
+
+
 def test_concept_label_and_old_positional_construction():
     from kg.models import Concept, concept_label
 

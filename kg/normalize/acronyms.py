@@ -177,6 +177,47 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     return " ".join(words)
 
 
+def acronym_spellings(votes: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
+    """Words that a long form capitalizes inside to spell its acronym -> the word as written elsewhere.
+
+    "Customer LifeTime Value (CLTV)", "CLinicAl Report Auto-completion (CLARA)": the capitals inside
+    "LifeTime" and "CLinicAl" are letters of the acronym, not a name's ("LLaMA", "PageRank"). A word
+    counts when all its capitals after the first are letters of the acronym and, lower-cased, it is an
+    ordinary English word ("pagerank" is none). ``votes`` is acronym -> long form -> count.
+
+    Examples
+    --------
+    >>> spell = acronym_spellings({"CLTV": {"Customer LifeTime Value": 1}, "YaRN": {"Yet another RoPE extensioN": 2},
+    ...                            "PRA": {"PageRank Algorithm": 1}})
+    >>> sorted(spell.items())
+    [('LifeTime', 'Lifetime'), ('extensioN', 'extension')]
+    """
+    out: dict[str, str] = {}
+    for acronym, long_forms in votes.items():
+        letters = {c for c in acronym if c.isupper()}
+        for long_form in long_forms:
+            for word in re.split(r"[\s\-‐‑–—/]+", long_form):
+                inside = {c for c in word[1:] if c.isupper()}
+                if (inside and word.isalpha() and not word.isupper() and inside <= letters
+                        and _common_word(word.lower())):
+                    out[word] = word[0] + word[1:].lower()
+    return out
+
+
+def respell(forms: Counter[str], spellings: Mapping[str, str]) -> Counter[str]:
+    """``forms`` with the words of :func:`acronym_spellings` written plainly (counts of equal forms added).
+
+    >>> respell(Counter({"customer LifeTime value": 2, "Customer lifetime value": 1}), {"LifeTime": "Lifetime"})
+    Counter({'customer Lifetime value': 2, 'Customer lifetime value': 1})
+    """
+    if not spellings:
+        return forms
+    out: Counter[str] = Counter()
+    for form, n in forms.items():
+        out[" ".join(spellings.get(w, w) for w in form.split(" "))] += n
+    return out
+
+
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
     """The acronyms that may expand outside the papers that define them -> their long form.
 

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
-from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, find_acronyms
+from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, acronym_spellings, find_acronyms, respell
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
@@ -136,6 +136,7 @@ def normalize_concepts(
         for long_form, n in long_forms.items():
             defined[concept_key(long_form)][long_form] += n
     spelled = {acronym: min(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0] for acronym, forms in votes.items()}
+    spellings = acronym_spellings(votes)  # "Customer LifeTime Value (CLTV)": no name's capitals
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
@@ -236,8 +237,9 @@ def normalize_concepts(
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
-        written = surfaces[key] + defined.get(key, Counter()) + _spelled_out(key, surfaces[key], spelled)
-        name = preferred.get(key) or _acronym_form(key, surfaces[key], defined.get(key), truecase) or _display_name(
+        own, long_forms = respell(surfaces[key], spellings), respell(defined.get(key, Counter()), spellings)
+        written = own + long_forms + respell(_spelled_out(key, surfaces[key], spelled), spellings)
+        name = preferred.get(key) or _acronym_form(key, own, long_forms or None, truecase) or _display_name(
             key, written, truecase=truecase, evidence=written_in.get(key))
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
