@@ -67,9 +67,10 @@ GENERIC_MODIFIERS = frozenset(
     convenient similar much-needed famous mentioned aforementioned above-mentioned improved
     assorted varied myriad""".split()
 )
-# Words of quantity that are no part of a term before a plural ("multiple sources" are several sources),
-# but are before a singular ("multiple instance learning", "multiple sclerosis"): reviewers judged all
-# 12 "multiple …" concepts of the first kind generic or ungrammatical.
+# Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
+# are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
+# sclerosis") and may be before a compound ("multiple choice questions", "multiple sequence alignments"):
+# reviewers judged all 12 "multiple …" concepts of the first kind generic or ungrammatical.
 _PLURAL_QUANTITIES = frozenset({"multiple"})
 
 
@@ -683,8 +684,9 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
-    if word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS"):
-        return True
+    if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
+            and after[2] in ("JJ", "NNS", "NNPS")):
+        return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))
 
