@@ -324,33 +324,49 @@ class _StubRanker:
         return self.values
 
 
-def test_the_pool_blends_the_rankers_order_with_adamic_adar(corpus, monkeypatch):
-    """The pool's order is the ranker's rank plus ADAMIC_ADAR_WEIGHT (0.5) times the pair's Adamic–Adar rank: a
-    ranker that cannot tell the pairs apart leaves Adamic–Adar's order, one that reverses Adamic–Adar keeps its
-    own (it weighs twice as much), and the keys stay shares of the pool above every other pair."""
+def test_the_pool_blends_the_rankers_order_with_adamic_adar_and_the_classifier(corpus, monkeypatch):
+    """The pool's order is the ranker's rank plus ADAMIC_ADAR_WEIGHT (0.5) times the pair's Adamic–Adar rank and
+    CLASSIFIER_WEIGHT (0.25) times the classifier's rank: a ranker that cannot tell the pairs apart leaves the other
+    two to decide, one that reverses Adamic–Adar keeps its own order against it, and the keys stay shares of the
+    pool above every other pair."""
     from scipy.stats import rankdata
 
     papers, _ = corpus
-    assert forecast_module.ADAMIC_ADAR_WEIGHT == 0.5
+    assert forecast_module.ADAMIC_ADAR_WEIGHT == 0.5 and forecast_module.CLASSIFIER_WEIGHT == 0.25
     monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
     monkeypatch.setattr(forecast_module, "RERANK", 20)
     _, pairs, i, j, scores, _, _, _ = forecast_module._run(papers, 2010, 3, min_papers=5, span=3, seed=42,
                                                            vectors=None, rows=150_000)
     pool = forecast_module._top(scores, 20)
-    aa = pairs.adamic_adar[i[pool], j[pool]]
+    aa, chance = pairs.adamic_adar[i[pool], j[pool]], scores[pool]
     assert len(np.unique(aa)) > 2  # the designed pool has Adamic–Adar values to order by
     flat = forecast_module._reorder(_StubRanker(np.zeros(20)), pairs, i, j, scores)
-    assert np.array_equal(rankdata(flat[pool]), rankdata(aa))  # ties in the ranker: Adamic–Adar decides
-    # ranker ranks all 10.5, Adamic–Adar's sum to 210: keys 1 + (10.5 + 0.5 * rank) / 30, summing to 20 + 10.5
-    assert float((flat[pool] - 1.0).sum()) == pytest.approx(10.5)
-    assert np.allclose(flat[pool], 1.0 + (10.5 + 0.5 * rankdata(aa)) / 30.0)
+    # ranker ranks all 10.5; keys 1 + (10.5 + 0.5 * Adamic–Adar rank + 0.25 * classifier rank) / (1.75 * 20)
+    assert np.allclose(flat[pool], 1.0 + (10.5 + 0.5 * rankdata(aa) + 0.25 * rankdata(chance)) / 35.0)
+    assert float((flat[pool] - 1.0).sum()) == pytest.approx(10.5)  # shares of the pool: they average 0.525
     against = forecast_module._reorder(_StubRanker(-aa), pairs, i, j, scores)
-    assert np.array_equal(rankdata(against[pool]), rankdata(-aa))  # the ranker outweighs Adamic–Adar
     rest = np.setdiff1d(np.arange(len(i)), pool)
     assert against[pool].min() > 1.0 >= against[rest].max() and against[pool].max() <= 2.0
-    monkeypatch.setattr(forecast_module, "ADAMIC_ADAR_WEIGHT", 0.0)  # without the blend: the ranker's ranks alone
+    monkeypatch.setattr(forecast_module, "CLASSIFIER_WEIGHT", 0.0)  # the ranker against Adamic–Adar alone
+    against = forecast_module._reorder(_StubRanker(-aa), pairs, i, j, scores)
+    assert np.array_equal(rankdata(against[pool]), rankdata(-aa))  # the ranker outweighs Adamic–Adar
+    monkeypatch.setattr(forecast_module, "ADAMIC_ADAR_WEIGHT", 0.0)  # without the blends: the ranker's ranks alone
     alone = forecast_module._reorder(_StubRanker(np.arange(20.0)), pairs, i, j, scores)
     assert np.allclose(alone[pool], 1.0 + np.arange(1, 21) / 20.0)
+
+
+def test_the_classifiers_rank_breaks_what_the_ranker_and_adamic_adar_leave_tied():
+    """Two pairs the ranker and Adamic–Adar cannot tell apart are ordered by the classifier's chance; at a quarter
+    weight the classifier overturns a step of the ranker's ranks only when its own ranks differ by more than 4."""
+    order = np.array([1.0, 1.0, 2.0, 3.0])
+    adamic_adar = np.array([0.5, 0.5, 0.5, 0.5])
+    chance = np.array([0.2, 0.9, 0.1, 0.05])
+    blend = forecast_module._blend(order, adamic_adar, chance)
+    assert blend[1] > blend[0]  # tied by the ranker and Adamic–Adar: the higher chance first
+    # ranker ranks 1.5, 1.5, 3, 4; Adamic–Adar all 2.5; classifier ranks 3, 4, 2, 1; total weight 1.75, 4 pairs
+    assert np.allclose(blend, (np.array([1.5, 1.5, 3.0, 4.0]) + 1.25 + 0.25 * np.array([3.0, 4.0, 2.0, 1.0])) / 7.0)
+    assert blend[3] > blend[2] > blend[1]  # the ranker's order between distinct ranks stands
+    assert blend.max() <= 1.0 and blend.min() > 0.0
 
 
 def test_nothing_after_the_cut_off_changes_the_ranker(corpus, monkeypatch):

@@ -40,7 +40,9 @@ up at all but 2011; the ranker learns in 4 CPU s instead of 19 at 2014). The poo
 rank with half the pair's Adamic–Adar rank (``ADAMIC_ADAR_WEIGHT``): the models learn from years whose growth
 patterns need not hold at ``T``; Adamic–Adar reads only the pair's shared neighbours (measured on ACM-CR,
 acm-final10: precision@1000 at 2014 0.069 → 0.087, 2011 unchanged, 2016 0.091 → 0.097; hep-th 2000 0.175 →
-0.178). Each pair's ``score`` stays the classifier's chance. Pairs that are two wordings of one idea
+0.178); and with a quarter of the classifier's rank (``CLASSIFIER_WEIGHT``), which brings back what the ranker
+does not read (the neighbourhoods in meaning, the pairs outside its queries). Each pair's ``score`` stays the
+classifier's chance. Pairs that are two wordings of one idea
 (:func:`kg.analyze.cooccurrence.synonym_pairs`) are not listed. Nothing published after ``T`` is read (:func:`forecast` drops those papers first), so
 a forecast made at a past ``T`` can be checked against what happened: :func:`backtest` does so
 with the protocol of ``bench/bench_forecast.py`` (AUC on a seeded sample of candidate pairs,
@@ -119,6 +121,15 @@ RERANK = 5000
 # precision@1000 0.069 → 0.087 at 2014, 0.089 → 0.089 at 2011, 0.091 → 0.097 at 2016 (weight 1: 0.091 / 0.084 /
 # 0.095; a ranker over the pair features alone: 0.086 / 0.080 / 0.089); hep-th 2000: 0.175 → 0.178
 ADAMIC_ADAR_WEIGHT = 0.5
+# and a quarter of the classifier's own rank within the pool: the ranker learns from each window's Adamic–Adar top
+# alone and reads neither the neighbourhoods in meaning nor what the classifier learned from the other pairs.
+# Measured on ACM-CR (acm-base) at the cut-offs the README does not report, classifier and ranker unchanged:
+# precision@1000 0.101 → 0.112 at 2012, 0.117 → 0.117 at 2013, 0.095 → 0.098 at 2015; precision@100 0.21 → 0.26,
+# 0.24 → 0.25, 0.19 → 0.17; weights 0.15, 0.35 and 0.5 gave 0.108 / 0.114 / 0.098, 0.111 / 0.119 / 0.100 and
+# 0.107 / 0.119 / 0.095 (higher on average than none at each). At the README's cut-offs (bench_forecast.py, acm-base
+# and hep-base): 0.106 → 0.105 at 2014, 0.086 → 0.085 at 2011, 0.097 → 0.099 at 2016, hep-th 2000 0.152 → 0.163
+# (1.20× → 1.28× Adamic–Adar); AUC unchanged. On ACM-CR within the 0.01 that near-identical runs move
+CLASSIFIER_WEIGHT = 0.25
 RERANK_FROM = 100_000  # scored pairs below which the classifier's order stands (the pool would be over 5% of them)
 # the ranker's query per training window: its QUERY pairs of highest Adamic–Adar among those sharing a neighbour (at T
 # the pool it reorders, the classifier's best, all share neighbours), labelled by the window's next H years; at most
@@ -430,11 +441,11 @@ def _run(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: 
 
 
 def _reorder(ranker, pairs: _Pairs, i: np.ndarray, j: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """The ranking: the classifier's best ``RERANK`` pairs in the order of the ranker's rank plus
-    ``ADAMIC_ADAR_WEIGHT`` times their Adamic–Adar rank (ties share their ranks), above every other pair (which
-    keep the classifier's order). Returned as keys: 1 + that blend as a share of its largest value above (in
-    ``(1, 2]``), the chance below. Without a ranker (fewer than ``RERANK_FROM`` pairs scored), the classifier's
-    chance alone."""
+    """The ranking: the classifier's best ``RERANK`` pairs in the order of :func:`_blend` (the ranker's rank plus
+    ``ADAMIC_ADAR_WEIGHT`` times their Adamic–Adar rank and ``CLASSIFIER_WEIGHT`` times the classifier's), above
+    every other pair (which keep the classifier's order). Returned as keys: 1 + that blend as a share of its largest
+    value above (in ``(1, 2]``), the chance below. Without a ranker (fewer than ``RERANK_FROM`` pairs scored), the
+    classifier's chance alone."""
     ranking = scores.copy()
     if ranker is None:
         return ranking
@@ -443,9 +454,18 @@ def _reorder(ranker, pairs: _Pairs, i: np.ndarray, j: np.ndarray, scores: np.nda
     if len(pool):
         with _threads(len(pool)):
             order = ranker.predict(pairs.features(i[pool], j[pool])[:, :RANKED])
-        blend = rankdata(order) + ADAMIC_ADAR_WEIGHT * rankdata(pairs.adamic_adar[i[pool], j[pool]])
-        ranking[pool] = 1.0 + blend / ((1.0 + ADAMIC_ADAR_WEIGHT) * len(pool))
+        ranking[pool] = 1.0 + _blend(order, pairs.adamic_adar[i[pool], j[pool]], scores[pool])
     return ranking
+
+
+def _blend(order: np.ndarray, adamic_adar: np.ndarray, chance: np.ndarray) -> np.ndarray:
+    """The pool's order as a share in ``(0, 1]``: the ranker's rank, plus ``ADAMIC_ADAR_WEIGHT`` times the pair's
+    Adamic–Adar rank and ``CLASSIFIER_WEIGHT`` times the classifier's rank (ties share their ranks). Each reads what
+    the others miss: the ranker the top of the training windows, Adamic–Adar the shared neighbours at ``T`` alone,
+    the classifier every pair and the neighbourhoods in meaning."""
+    total = 1.0 + ADAMIC_ADAR_WEIGHT + CLASSIFIER_WEIGHT
+    blend = rankdata(order) + ADAMIC_ADAR_WEIGHT * rankdata(adamic_adar) + CLASSIFIER_WEIGHT * rankdata(chance)
+    return blend / (total * len(order))
 
 
 def _check(top: int, min_papers: int, seed: int) -> None:
@@ -507,7 +527,7 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
         "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
                        "vectors": vectors is not None,
                        "model": "HistGradientBoostingClassifier, its best pairs reordered by LightGBM rank_xendcg "
-                                "blended with Adamic–Adar",
+                                "blended with Adamic–Adar and the classifier's rank",
                        "features": list(FEATURES)},
         "counts": {"papers": sum(1 for p in papers if p[1] <= until), "concepts": window.size,
                    "candidates": int(len(i)), "near_synonyms": int(synonyms.sum()), "training": training},
