@@ -272,6 +272,22 @@ def test_capitals_that_spell_an_acronym_are_no_name():
     assert concepts["c:pagerank algorithm"].name == "PageRank algorithm"  # a name's capitals stay
 
 
+def test_a_title_written_as_a_sentence_is_evidence_of_names():
+    # Inspec: "The Malaysian model", whose abstract never writes "Malaysian", was judged a broken name in lower case
+    papers = [Paper("a", "Operators in Asia look for a business model for third generation services.",
+                    "The Malaysian model"),
+              Paper("b", "We mine heterogeneous information networks with meta paths.",
+                    "Mining Heterogeneous Information Networks"),
+              Paper("c", "Masses of glueballs are computed on the lattice.",
+                    "Lattice masses of glueballs in Quantum Chromodynamics")]
+    keyphrases = {"a": _kp("Malaysian model"), "b": _kp("Heterogeneous Information Networks"),
+                  "c": _kp("Quantum Chromodynamics")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:malaysian model"].name == "Malaysian model"
+    assert concepts["c:heterogeneous information network"].name == "heterogeneous information network"
+    assert concepts["c:quantum chromodynamics"].name == "quantum chromodynamics"  # a term's capitals in a title
+
+
 def test_concept_label_and_old_positional_construction():
     from kg.models import Concept, concept_label
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping
+from itertools import chain
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
-from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, truecase_counts
+from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, title_evidence, truecase_counts
 from kg.normalize.restatements import one_idea_each, restatements
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -165,7 +166,10 @@ def normalize_concepts(
         found_keys[pid] = [(variants.get(key, key), phrase) for key, phrase in rows]
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
-    truecase = truecase_counts((p.abstract for p in papers), {w for key in every for w in key.split() if w.isalpha()})
+    # (and titles written as sentences: "The Malaysian model", whose abstract never writes "Malaysian")
+    texts = chain((p.abstract for p in papers),
+                  (title_evidence(p.title) for p in papers if p.title and not p.title_derived))
+    truecase = truecase_counts(texts, {w for key in every for w in key.split() if w.isalpha()})
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
         generic = generic_words(every, names=names) | _bare_field_words(found_keys)

@@ -11,7 +11,7 @@ from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts"]
+__all__ = ["truecase_counts", "sentence_case", "title_evidence"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -369,6 +369,45 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
+
+
+def title_evidence(title: str) -> str:
+    """What of a title counts as evidence of names (:func:`truecase_counts`): nothing of a title in title case,
+    and of one written as a sentence (:func:`sentence_case`) its words less its runs of capitalized words, which
+    authors write for a field's terms ("… in Quantum Chromodynamics") as much as for names.
+
+    Examples
+    --------
+    >>> title_evidence("The Malaysian model"), title_evidence("Lattice masses of glueballs in Quantum Chromodynamics")
+    ('The Malaysian model', 'Lattice masses of glueballs in  ')
+    >>> title_evidence("Mining Heterogeneous Information Networks")
+    ''
+    """
+    if not sentence_case(title):
+        return ""
+    first, _, rest = title.partition(" ")
+    if first.lower() in STOP_WORDS:  # "The Malaysian model": the article is no part of a run
+        return f"{first} {_CAPITALIZED_RUN.sub(' ', rest)}"
+    return _CAPITALIZED_RUN.sub(" ", title)
+
+
+def sentence_case(title: str) -> bool:
+    """Whether a title is written like a sentence, so that its capitals after the first word are names'
+    ("The Malaysian model", "On a Diophantine equation"), unlike a title in title case ("Mining Heterogeneous
+    Information Networks"), whose capitals say nothing: at least half of its longer words after the first (four
+    letters or more, no stop word, no acronym) are in lower case.
+
+    Examples
+    --------
+    >>> sentence_case("The Malaysian model"), sentence_case("On a Diophantine equation of degree three")
+    (True, True)
+    >>> sentence_case("Mining Heterogeneous Information Networks"), sentence_case("BERT"), sentence_case("The Malaysian Model")
+    (False, False, False)
+    """
+    words = [w for w in _PHRASE_WORD.findall(title)[1:]
+             if len(w) >= 4 and w.isalpha() and not w.isupper() and w.lower() not in STOP_WORDS]
+    lower = sum(w[0].islower() for w in words)
+    return lower > 0 and 2 * lower >= len(words)
 
 
 _CAPITALIZED_RUN = re.compile(r"\b([A-Z][a-z]+(?:[ \-‐‑–][A-Z][a-z]+)+)\b")
