@@ -97,8 +97,8 @@ def export_in_child(folder: Path, target: Path) -> None:
     """Export the model at ``folder`` into ``target`` in a fresh child process.
 
     Why: the export needs PyTorch and the fp32 weights, about 0.6 GB that a process never
-    hands back once loaded; a build that exported in-process peaked at 2.27 GB on ACM-CR
-    (1.7 GB from the second run on). Errors of the child are raised here.
+    hands back once loaded; a first build of ACM-CR that exported in-process peaked at 2.69 GB
+    (1.7 GB from the second run on, and now on the first). Errors of the child are raised here.
     """
     context = multiprocessing.get_context("spawn")  # a fork would copy this process and its threads
     with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 
-from kg.normalize.keys import _common_word, concept_key, singularize
+from kg.normalize.keys import _SEPARATORS, _common_word, concept_key, singularize
 
 __all__ = ["find_acronyms"]
 
@@ -196,7 +196,7 @@ def acronym_spellings(votes: Mapping[str, Mapping[str, int]]) -> dict[str, str]:
     for acronym, long_forms in votes.items():
         letters = {c for c in acronym if c.isupper()}
         for long_form in long_forms:
-            for word in re.split(r"[\s\-‐‑–—/]+", long_form):
+            for word in _SEPARATORS.sub(" ", long_form).split():
                 inside = {c for c in word[1:] if c.isupper()}
                 if (inside and word.isalpha() and not word.isupper() and inside <= letters
                         and _common_word(word.lower())):

@@ -255,9 +255,9 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     ``quality.threshold_without_corpus`` when ``corpus`` is empty: a small corpus, whose concepts
     the filter knows less of and whose papers need each shared concept to meet). A paper keeps
     at least ``quality.min_kept`` (``quality.min_kept_without_corpus`` when ``corpus`` is empty) and
-    ``quality.protect + 1`` (the likeliest of the others fill the place). Besides the name and the rank, the model reads :func:`context_features` and what the
-    corpus says of the concept, ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when
-    missing). :func:`keep_each` does the same for many papers with one call of the model.
+    ``quality.protect + 1`` (the likeliest of the others fill the place). Besides the name and the
+    rank, the model reads :func:`context_features` and what the corpus says of the concept,
+    ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when missing). :func:`keep_each` does the same for many papers with one call of the model.
 
     Examples
     --------
