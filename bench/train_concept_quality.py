@@ -1,7 +1,7 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 14,589 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 12,799; samples r25 and r26, judged on builds of those weights and of
+``bench/data/concept_labels.jsonl`` holds 15,175 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 12,799; samples r25 to r27, judged on builds of those weights and of
 a refit, came after), each labelled by two independent reviewers with the rubric (good / generic / near-duplicate /
 ungrammatical / broken-name / wrong), with the concept's rank and its paper's concept count in
 the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
