@@ -266,7 +266,9 @@ _NOMINAL_GERUNDS = frozenset(
     prompting pooling smoothing forecasting mapping scaling editing splitting boosting bagging
     recognition tagging answering understanding reading writing linking counting coding
     rendering shading painting matching retrieving recommending sensing monitoring networking
-    tracing profiling mixing shaping warping pretraining finetuning breaking""".split()
+    tracing profiling mixing shaping warping pretraining finetuning breaking
+    scattering coupling couplings tunneling tunnelling folding binding trapping cooling heating pairing
+    screening lensing doping squeezing hopping bunching damping quenching smearing shielding bonding""".split()
 )
 # Participles that report rather than modify ("a framework named FATE").
 _REPORTING = frozenset(
@@ -275,6 +277,7 @@ _REPORTING = frozenset(
 )
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
+_PERSONS = frozenset("we they i you".split())  # subjects no noun follows: "we model", never "we model data"
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
 _ADVERBISH = frozenset("further also first then jointly directly simply".split())
 _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometimes still frequently typically".split())
@@ -282,6 +285,7 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_SENTENCE_ENDS = frozenset(".!?:;")
 _LATIN_A = frozenset("priori posteriori fortiori".split())  # "a priori" is one adjective
 _LATIN = "JJ-LATIN"  # the tag of its "a"
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
@@ -397,6 +401,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['NN', 'NN', 'NNS']
     >>> [t for _, t in _in_context([("People", "NNS"), ("Interact", "NNP"), ("in", "IN")])]
     ['NNS', 'VBP', 'IN']
+    >>> [t for _, t in _in_context([("We", "PRP"), ("model", "NN"), ("long-term", "JJ"), ("reputation", "NN")])]
+    ['PRP', 'VBP', 'JJ', 'NN']
+    >>> [t for _, t in _in_context([("convenient", "JJ"), ("to", "TO"), ("view", "NN"), ("Hawking", "NNP")])]
+    ['JJ', 'TO', 'VB', 'NNP']
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
@@ -419,6 +427,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
+        elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and _verb_capable(low):
+            out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
+        elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
+                and next_pos.startswith("NNP") and _verb_capable(low):
+            out[i] = (word, "VB")  # "convenient to view Hawking radiation"
         elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and (
                 word_class(low) in ("VBZ", "VBD") or (word_class(low) == "VBP" and prev_pos == "NNS")):
             out[i] = (word, word_class(low))  # a title's verb: "Compactness Meets Topical", "How Do People Interact"
@@ -501,8 +515,9 @@ class Candidate:
     in_title: bool
 
 
-def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
-    """(start, phrase) of every noun-phrase run in a tagged token list."""
+def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: bool = True):
+    """(start, phrase) of every noun-phrase run in a tagged token list (``prose``: written in sentence
+    case, where a capitalized word inside a sentence is a name; not a title-cased title)."""
     run: list[tuple[int, str, str]] = []
 
     def close(following: str = ""):
@@ -526,7 +541,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
             words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
         found = []
         for part in _before_a_verb(words):
-            while part and _no_first_word(tagged, part):
+            while part and _no_first_word(tagged, part, prose):
                 part.pop(0)
             if not part or len(part) > max_words or not all(_is_word(w) or p == _LATIN for _, w, p in part):
                 continue
@@ -548,6 +563,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int):
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
+        elif (prose and len(run) > 1 and word.lower() in _COORDINATORS and _name_modifier(run[-1][1])
+              and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
+            run.extend(_shared_head(tagged, i + 1))  # "massless Thirring and Schwinger models": "massless Thirring models"
         yield from close(word.lower())
     yield from close()
 
@@ -565,10 +583,19 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
 
 
+def _name_modifier(word: str) -> bool:
+    """A person's name that ends a phrase before "and"/"or": it names the thing only with the noun the
+    next phrase shares ("spontaneous Lorentz and CPT violation"); not a word the lexicon knows
+    ("Standard Model and Higgs physics")."""
+    parts = re.split(r"[\-‐‑‒–—]", word)
+    return all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts) and word_class(word.lower()) is None
+
+
 def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str, str]]:
     """The words a modifier before "and"/"or" shares with the phrase at ``tagged[at]``: all but that
     phrase's first word, when the phrase has two words or more and ends on a noun ("Higgs fields"
-    after "Yang-Mills and", "unsupervised learning methods" after "supervised and"); else none."""
+    after "Yang-Mills and", "unsupervised learning methods" after "supervised and"), or all but a
+    name with its particle ("algebras" of "anti-de Sitter algebras"); else none."""
     words = []
     for j in range(at, len(tagged)):
         word, pos = tagged[j]
@@ -577,6 +604,8 @@ def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str,
         words.append((j, word, pos))
     if len(words) < 2 or words[-1][2] not in _NOUN or words[0][2] not in _START or words[0][1].lower().endswith("ing"):
         return []
+    if words[0][1].lower().rpartition("-")[2] in _PARTICLES:  # "conformal and anti-de Sitter algebras"
+        return words[2:] if len(words) > 2 else []
     return words[1:]
 
 
@@ -675,15 +704,18 @@ def _bare_adjective(token: str) -> bool:
 _NOUN_PREFIXES = frozenset("self fine multi cross post semi super hyper meta auto pre co re de un".split())
 
 
-def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, str]]) -> bool:
+def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, str]], prose: bool = True) -> bool:
     """Whether the first of a run's ``(index in tagged, word, tag)`` starts no concept: a generic
     modifier ("novel"), a word no noun phrase starts with, a gerund that heads a verb phrase
     ("learning deterministic automata", "managing data") or opens a clause ("for learning sentence
     representations"), a verb before an adjective ("discover comparable entities"), a word of
-    quantity before a plural ("multiple data sources")."""
+    quantity before a plural ("multiple data sources"). In ``prose`` a capitalized word inside a
+    sentence is a name, never a gerund ("to view Hawking radiation")."""
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
+    if prose and at > 0 and word[:1].isupper() and word[1:].islower() and tagged[at - 1][0] not in _SENTENCE_ENDS:
+        return False
     if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
             and after[2] in ("JJ", "NNS", "NNPS")):
         return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
@@ -766,7 +798,7 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
     titled: set[str] = set()  # phrases whose form so far is the title's
     title_tags = _title_verb(_title_case(tag(title))) if title else []
     for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
-        for start, phrase in _runs(part, max_words, offset):
+        for start, phrase in _runs(part, max_words, offset, prose=not in_title):
             low = phrase.lower()
             entry = seen.get(low)
             if entry is None:
