@@ -6,10 +6,13 @@ Four modes.
 sample among the papers that have an abstract, write a reviewer packet and print automatic
 counts over the sample and over the whole build::
 
-    .venv/bin/python bench/audit_concepts.py out/acm --sample 35 [--seed N] [--top 10] [--out DIR]
+    .venv/bin/python bench/audit_concepts.py out/acm --sample 35 [--seed N] [--top 10] [--out DIR] [--differ OTHER]
 
 The seed is printed; without ``--seed`` it comes from the clock, so every judging round is a
-fresh sample (give the printed seed to draw the same one again). ``DIR`` (default
+fresh sample (give the printed seed to draw the same one again). With ``--differ OTHER`` (another build
+of the same corpus) the sample is drawn only among the papers whose top concepts the two builds list
+differently, the same papers from either build with one seed: a change that touches 1% of the papers
+leaves a random sample of 35 the same, and this measures what it changed. ``DIR`` (default
 ``concept-audit-<build folder>-<seed>``) receives
 
 * ``sample.md`` / ``sample.json``: the packet reviewers see, for each paper only a number, the
@@ -252,11 +255,22 @@ def build_counts(graph, *, top: int = 10, share: float = 0.02, ranked: dict | No
     return counts
 
 
-def draw_sample(graph, size: int, *, seed: int) -> list[str]:
-    """``size`` paper ids drawn at random (``seed``) among the papers with a non-empty abstract."""
+def draw_sample(graph, size: int, *, seed: int, among: set[str] | None = None) -> list[str]:
+    """``size`` paper ids drawn at random (``seed``) among the papers with a non-empty abstract (and in
+    ``among``, when given)."""
     eligible = sorted(n for n, d in graph.nodes(data=True)
-                      if d.get("kind") == "paper" and str(d.get("abstract") or "").strip())
+                      if d.get("kind") == "paper" and str(d.get("abstract") or "").strip()
+                      and (among is None or n in among))
     return random.Random(seed).sample(eligible, min(size, len(eligible)))
+
+
+def differing_papers(graph, other, *, top: int = 10) -> set[str]:
+    """Papers whose first ``top`` concepts (by name, in rank order) differ between two builds' graphs."""
+    def names(g) -> dict[str, list[str]]:
+        return {p: [str(g.nodes[c].get("name", c)) for c in ids] for p, ids in ranked_concepts(g, top=top).items()}
+
+    mine, theirs = names(graph), names(other)
+    return {p for p in set(mine) | set(theirs) if mine.get(p, []) != theirs.get(p, [])}
 
 
 def packet(graph, sample: list[str], ranked: dict[str, list[str]], *, top: int = 10) -> list[dict]:
@@ -479,7 +493,14 @@ def _sample_mode(args) -> None:
     seed = args.seed if args.seed is not None else int(time.time())
     print(f"seed: {seed}   (again: --seed {seed})")
     ranked, df = ranked_concepts(graph, top=None), concept_papers(graph)
-    sample = draw_sample(graph, args.sample, seed=seed)
+    among = None
+    if args.differ:  # only papers whose lists another build gives otherwise: what a change changed
+        try:
+            among = differing_papers(graph, load_graph(args.differ), top=args.top)
+        except KgError as exc:
+            sys.exit(f"Error: {exc}")
+        print(f"{len(among)} papers' top {args.top} differ from {args.differ}")
+    sample = draw_sample(graph, args.sample, seed=seed, among=among)
     out = Path(args.out or f"concept-audit-{Path(args.build).resolve().name}-{seed}")
     out.mkdir(parents=True, exist_ok=True)
     rows = packet(graph, sample, ranked, top=args.top)
@@ -581,6 +602,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the clock)")
     parser.add_argument("--top", type=int, default=10, help="concepts per paper (default 10)")
     parser.add_argument("--out", default=None, help="folder for the packet (default concept-audit-BUILD-SEED)")
+    parser.add_argument("--differ", default=None, metavar="BUILD",
+                        help="sample mode: draw only among the papers whose top concepts differ in BUILD")
     parser.add_argument("--score", nargs="+", metavar="LABELS", help="score filled label files")
     parser.add_argument("--gold", default=None, metavar="CORPUS",
                         help="sample a JSONL corpus's own keyphrases instead of a build's concepts")

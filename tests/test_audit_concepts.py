@@ -165,3 +165,23 @@ def test_gold_mode_samples_a_corpus_own_keyphrases(tmp_path, capsys):
     assert sorted(tuple(r["concepts"]) for r in rows) == [("Query Prediction", "Retrieval"), ("wavelength services",)]
     template = json.loads((tmp_path / "gold" / "labels_template.json").read_text())
     assert len(template) == 3 and all(t["label"] == "" for t in template)
+
+
+def test_a_sample_of_the_papers_two_builds_list_differently(tmp_path, capsys):
+    from kg.corpusfile import write_corpus_jsonl
+    from kg.graphfile import write_graph_json
+
+    other = _graph()  # p2's third concept renamed: only p2 differs in its top 3
+    other.nodes["c:&lt;b&gt; tags"]["name"] = "tags"
+    assert audit.differing_papers(_graph(), other, top=3) == {"p2"}
+    assert audit.differing_papers(_graph(), other, top=2) == set()
+    for name, graph in (("a", _graph()), ("b", other)):
+        (tmp_path / name).mkdir()
+        with open(tmp_path / name / "graph.json", "w", encoding="utf-8") as handle:
+            write_graph_json(graph, handle, texts=False)
+        with open(tmp_path / name / "corpus.jsonl", "w", encoding="utf-8") as handle:
+            write_corpus_jsonl(graph, handle)
+    audit.main([str(tmp_path / "a"), "--sample", "5", "--seed", "1", "--top", "3", "--differ", str(tmp_path / "b"),
+                "--out", str(tmp_path / "audit")])
+    assert "1 papers' top 3 differ" in capsys.readouterr().out
+    assert json.loads((tmp_path / "audit" / "auto.json").read_text())["sample_ids"] == ["p2"]

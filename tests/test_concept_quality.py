@@ -717,3 +717,50 @@ def test_a_phrase_the_corpus_writes_capitalized_is_named_as_a_proper_name():
     # "semantic" alone is a common word these texts write in lower case: the phrase makes the name
     assert concepts["c:semantic web"].name == "Semantic Web"
     assert concepts["c:hidden markov model"].name == "hidden Markov model"
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("We study Compton scattering and compute string scattering amplitudes.",
+     {"Compton scattering", "string scattering amplitudes"}, {"Compton", "string", "amplitudes"}),
+    ("The gauge coupling runs. The Yukawa coupling is small.", {"gauge coupling", "Yukawa coupling"},
+     {"gauge", "Yukawa"}),
+    ("Electron tunneling and protein folding are processes.", {"Electron tunneling", "protein folding"},
+     {"Electron", "protein"}),
+    ("It is often convenient to view Hawking radiation as quantum tunneling near the Killing horizon.",
+     {"Hawking radiation", "quantum tunneling", "Killing horizon"}, {"view Hawking", "radiation", "quantum"}),
+    ("Radiation, e.g. Hawking radiation, matters.", {"Hawking radiation"}, set()),
+    ("We monitor climate warning systems, etc. Removing redundancy in the data is a problem.", {"redundancy"},
+     {"Removing redundancy"}),
+])
+def test_a_process_noun_heads_its_compound_and_a_name_in_a_sentence_is_no_gerund(text, wanted, unwanted):
+    found = {c.phrase for c in find_candidates(text)}
+    assert wanted <= found and not unwanted & found
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("We model long-term online reputation of sellers.", {"long-term online reputation"},
+     {"model long-term online reputation"}),
+    ("They train ranking models on clicks.", {"ranking models"}, {"train ranking models"}),
+])
+def test_what_we_or_they_do_starts_no_concept(text, wanted, unwanted):
+    found = {c.phrase for c in find_candidates(text)}
+    assert wanted <= found and not unwanted & found
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("New excitations in the massless Thirring and Schwinger models are discussed.",
+     {"massless Thirring models", "Schwinger models"}, {"massless Thirring"}),
+    ("We study spontaneous Lorentz and CPT violation.", {"spontaneous Lorentz violation", "CPT violation"},
+     {"spontaneous Lorentz"}),
+    ("Special attention is devoted to conformal and anti-de Sitter algebras.",
+     {"conformal algebras", "anti-de Sitter algebras"}, {"conformal Sitter algebras"}),
+    ("We use Google Scholar and Microsoft Academic data.", {"Google Scholar", "Microsoft Academic data"},
+     {"Google Scholar data"}),
+    ("We test the Standard Model and Higgs boson physics.", {"Standard Model", "Higgs boson physics"},
+     {"Standard Model boson physics"}),
+    ("Assistants such as Amazon Alexa, Microsoft Cortana and Apple Siri are popular.", {"Microsoft Cortana", "Apple Siri"},
+     {"Microsoft Cortana Siri"}),
+])
+def test_a_name_before_and_shares_the_next_phrases_noun(text, wanted, unwanted):
+    found = {c.phrase for c in find_candidates(text)}
+    assert wanted <= found and not unwanted & found

@@ -563,9 +563,11 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
-        elif (prose and len(run) > 1 and word.lower() in _COORDINATORS and _name_modifier(run[-1][1])
-              and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
-            run.extend(_shared_head(tagged, i + 1))  # "massless Thirring and Schwinger models": "massless Thirring models"
+        elif (prose and len(run) > 1 and word.lower() in _COORDINATORS and run[0][1].islower()
+              and _name_modifier(run[-1][1]) and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
+            shared = _shared_head(tagged, i + 1)
+            if shared and shared[-1][1].islower():  # "massless Thirring and Schwinger models": "massless Thirring models"
+                run.extend(shared)
         yield from close(word.lower())
     yield from close()
 
@@ -714,13 +716,22 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
-    if prose and at > 0 and word[:1].isupper() and word[1:].islower() and tagged[at - 1][0] not in _SENTENCE_ENDS:
+    if prose and at > 0 and word[:1].isupper() and word[1:].islower() and not _sentence_end(tagged[at - 1][0]):
         return False
     if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
             and after[2] in ("JJ", "NNS", "NNPS")):
         return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))
+
+
+_ABBREVIATIONS = frozenset("e.g. i.e. cf. vs. al. resp. approx.".split())
+
+
+def _sentence_end(token: str) -> bool:
+    """Whether a sentence may end with ``token``: a full stop or the like, or a word with its full stop
+    ("etc."), not an abbreviation inside a sentence ("e.g.")."""
+    return token in _SENTENCE_ENDS or (token.endswith(".") and token.lower() not in _ABBREVIATIONS)
 
 
 def _verbal_gerund(word: str, next_pos: str) -> bool:
