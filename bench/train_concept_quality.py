@@ -3,8 +3,8 @@
 ``bench/data/concept_labels.jsonl`` holds 15,927 concepts of random papers of ACM-CR, hep-th and Inspec
 (the packaged weights were fitted on the first 12,799; samples r25 to r28 came after; r28 is drawn among the
 papers two builds list differently, ``bench/audit_concepts.py --differ``), each labelled by two independent
-reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the concept's rank and its paper's concept count in
-the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
+reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
+concept's rank and its paper's concept count in the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
 packaged model, the features are :func:`kg.normalize.quality.name_features`,
 :func:`~kg.normalize.quality.rank_features`, :func:`~kg.normalize.quality.context_features` and
 :func:`~kg.normalize.quality.corpus_features` (``bench/data/concept_corpus_features.json``, written by
