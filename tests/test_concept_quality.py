@@ -764,3 +764,17 @@ def test_what_we_or_they_do_starts_no_concept(text, wanted, unwanted):
 def test_a_name_before_and_shares_the_next_phrases_noun(text, wanted, unwanted):
     found = {c.phrase for c in find_candidates(text)}
     assert wanted <= found and not unwanted & found
+
+
+@pytest.mark.parametrize("text, title, wanted, unwanted", [
+    ("We improve search by automatically generating labels from clicks.", "", {"labels", "clicks"},
+     {"generating labels"}),
+    ("We present a method for efficiently incorporating topic level estimation into retrieval.", "",
+     {"topic level estimation"}, {"incorporating topic level estimation"}),
+    ("x", "Learning to Rank: Incorporating Clicks", {"Clicks"}, {"Incorporating Clicks"}),
+    ("This is labor-intensive. Automatically Generating labels from clicks helps.", "", {"labels"},
+     {"Generating labels"}),
+])
+def test_a_gerund_past_an_adverb_or_opening_a_subtitle_heads_a_clause(text, title, wanted, unwanted):
+    found = {c.phrase for c in find_candidates(text, title=title)}
+    assert wanted <= found and not unwanted & found

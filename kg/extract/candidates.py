@@ -329,26 +329,37 @@ _TITLE_ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ib
 
 
 def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A title's tags with its first word read as a verb when it is the -ing form of one that
-    heads the title ("Incorporating User Preferences into Click Models", "Exploiting Click-through
-    Data"), not a gerund that names an activity ("Clustering Algorithms") nor a noun ("String
-    Theory"). Title case hides this from the tagger.
+    """A title's tags with the word that starts it (or its subtitle, after a colon or a dash), past any
+    adverbs, read as a verb when it is the -ing form of one that heads the title ("Incorporating User
+    Preferences into Click Models", "Automatically Generating Labels", "Quill: Constructing Negotiated
+    Texts"), not a gerund that names an activity ("Clustering Algorithms") nor a noun ("String Theory").
+    Title case hides this from the tagger.
 
     Examples
     --------
     >>> [t for _, t in _title_verb(tag("Incorporating User Preferences"))][0], _title_verb(tag("String Theory"))[0][1]
     ('VBG-V', 'NNP')
+    >>> [t for _, t in _title_verb(tag("Automatically Generating Labels"))]
+    ['RB', 'VBG-V', 'NNP']
     """
-    if len(tagged) < 2:
-        return tagged
-    low = tagged[0][0].lower()
-    if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
-        return tagged
-    stem = low[:-3]
-    forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
-    if not any((word_class(f) or "").startswith(("VB", "NN")) for f in forms):
-        return tagged
-    return [(tagged[0][0], "VBG-V"), *tagged[1:]]
+    out = list(tagged)
+    starts = [0] + [i + 1 for i, (word, _) in enumerate(tagged) if word in _SUBTITLE_MARKS]
+    for at in starts:
+        while at < len(out) and out[at][0].lower().endswith("ly") and word_class(out[at][0].lower()) in ("RB", None):
+            at += 1  # "Automatically Generating", "Efficiently Mining"
+        if at + 1 >= len(out):
+            continue
+        low = out[at][0].lower()
+        if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
+            continue
+        stem = low[:-3]
+        forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
+        if any((word_class(f) or "").startswith(("VB", "NN")) for f in forms):
+            out[at] = (out[at][0], "VBG-V")
+    return out
+
+
+_SUBTITLE_MARKS = frozenset(":–—")
 
 
 def _verb_capable(word: str) -> bool:
@@ -712,12 +723,15 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     ("learning deterministic automata", "managing data") or opens a clause ("for learning sentence
     representations"), a verb before an adjective ("discover comparable entities"), a word of
     quantity before a plural ("multiple data sources"). In ``prose`` a capitalized word inside a
-    sentence is a name, never a gerund ("to view Hawking radiation")."""
+    sentence, after a lower-case word, is a name, never a gerund ("to view Hawking radiation"; not
+    "labor-intensive. Automatically Generating labels").""" 
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
-    if prose and at > 0 and word[:1].isupper() and word[1:].islower() and not _sentence_end(tagged[at - 1][0]):
-        return False
+    before = tagged[at - 1][0] if at > 0 else ""
+    if (prose and word[:1].isupper() and word[1:].islower() and before and not before[:1].isupper()
+            and not _sentence_end(before) and not before.lower().endswith("ly")):
+        return False  # inside a sentence, after a lower-case word: "to view Hawking radiation", "the Killing horizon"
     if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
             and after[2] in ("JJ", "NNS", "NNPS")):
         return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
@@ -757,8 +771,8 @@ _GERUND_COMPOUND_HEADS = frozenset(
 
 def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
     """Whether the -ing word at ``tagged[at]`` opens a clause whose object follows it: it starts
-    the text or a sentence, or follows one of :data:`_CLAUSE_OPENERS`, and ``after`` (the next
-    word) makes no compound with it."""
+    the text or a sentence, or follows one of :data:`_CLAUSE_OPENERS` (past adverbs: "by automatically
+    generating labels"), and ``after`` (the next word) makes no compound with it."""
     word = tagged[at][0].lower()
     if not word.endswith("ing") or len(word) < 6 or after.lower() in _GERUND_COMPOUND_HEADS:
         return False
@@ -768,7 +782,10 @@ def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
     if not any((word_class(f) or "").startswith(("VB", "NN")) or f in _VERBISH
                for f in (stem, stem + "e", stem[:-1])):
         return False  # no verb inside: "Ising", "Beijing"
-    return at == 0 or tagged[at - 1][0].lower() in _CLAUSE_OPENERS
+    before = at - 1
+    while before >= 0 and tagged[before][0].lower().endswith("ly") and tagged[before][1] == "RB":
+        before -= 1  # "by automatically generating labels"
+    return before < 0 or tagged[before][0].lower() in _CLAUSE_OPENERS
 
 
 _ADVERB_PARTICLES = frozenset("through in out up down off on over back away".split())
