@@ -778,3 +778,10 @@ def test_a_name_before_and_shares_the_next_phrases_noun(text, wanted, unwanted):
 def test_a_gerund_past_an_adverb_or_opening_a_subtitle_heads_a_clause(text, title, wanted, unwanted):
     found = {c.phrase for c in find_candidates(text, title=title)}
     assert wanted <= found and not unwanted & found
+
+
+def test_a_letter_that_counts_after_large_or_finite_is_part_of_the_term():
+    found = {c.phrase for c in find_candidates("In the large N limit and the large N expansion, finite N corrections "
+                                               "vanish. We take N large.")}
+    assert {"large N limit", "large N expansion", "finite N corrections"} <= found
+    assert not {"limit", "N expansion", "N large"} & found

@@ -554,7 +554,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         for part in _before_a_verb(words):
             while part and _no_first_word(tagged, part, prose):
                 part.pop(0)
-            if not part or len(part) > max_words or not all(_is_word(w) or p == _LATIN for _, w, p in part):
+            if not part or len(part) > max_words or not all(
+                    _is_word(w) or p == _LATIN or _counted_letter(tagged, j) for j, w, p in part):
                 continue
             if len(part) == 1 and _bare_adjective(part[0][1]):
                 continue
@@ -564,7 +565,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
     for i, (word, pos) in enumerate(tagged):
         if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
             pos = "JJ"
-        if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN:
+        if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN or (
+                _counted_letter(tagged, i)):
             run.append((i, word, pos))
             continue
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
@@ -584,6 +586,15 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
+_LIMITS = frozenset({"large", "finite", "infinite"})
+
+
+def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
+    """A capital letter that counts something, after "large", "finite" or "infinite" and before a noun: part of
+    the term ("large N limit", "finite N corrections"), though a letter alone is no word."""
+    word = tagged[at][0]
+    return (len(word) == 1 and word.isupper() and 0 < at < len(tagged) - 1
+            and tagged[at - 1][0].lower() in _LIMITS and tagged[at + 1][1] in _NOUN)
 
 
 def _coordinated_modifier(word: str, pos: str) -> bool:
