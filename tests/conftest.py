@@ -26,16 +26,24 @@ class HashEmbedder:
 
     name = "hash-256"
 
-    def __init__(self, dim: int = 256, common: float = 0.0):
+    def __init__(self, dim: int = 256, common: float = 0.0, grams: int = 0):
         self.dim = dim
         self.common = common  # weight of one direction every vector shares (see test_neo4j_server)
+        self.grams = grams  # also hash each word's character n-grams of this length (words that share letters meet)
         self.calls: list[int] = []
+
+    def _tokens(self, text: str) -> list[str]:
+        words = re.findall(r"[a-z0-9]+", text.lower())
+        if not self.grams:
+            return words
+        padded = [f"#{w}#" for w in words]
+        return words + [w[i:i + self.grams] for w in padded for i in range(len(w) - self.grams + 1)]
 
     def embed(self, texts):
         self.calls.append(len(texts))
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for token in re.findall(r"[a-z0-9]+", text.lower()):
+            for token in self._tokens(text):
                 digest = hashlib.md5(token.encode()).digest()
                 index = int.from_bytes(digest[:4], "little") % self.dim
                 out[row, index] += 1.0 if digest[4] & 1 else -1.0

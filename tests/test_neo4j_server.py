@@ -99,8 +99,9 @@ def example(tmp_path_factory):
     out = tmp_path_factory.mktemp("example-build")
     # Vectors of a phrase hash one to three words into 256 dimensions: most pairs are orthogonal,
     # and Neo4j's HNSW index cannot find its way among them (every score 0.5). A direction all
-    # vectors share connects them, as real embeddings are.
-    build([EXAMPLE], out, BuildOptions(html=False), embedder=HashEmbedder(common=0.5))
+    # vectors share connects them, and the words' letter trigrams grade how near two phrases are,
+    # as real embeddings do (with words alone, a node all others are equally far from can go unfound).
+    build([EXAMPLE], out, BuildOptions(html=False), embedder=HashEmbedder(common=0.5, grams=3))
     return out, graph_from_json((out / "graph.json").read_text())
 
 
