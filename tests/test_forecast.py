@@ -237,6 +237,34 @@ def test_neighbourhoods_in_meaning_reach_pairs_no_neighbour_joins():
     assert np.array_equal(again, pairs.features(np.array([a]), np.array([c])))
 
 
+def test_paper_vectors_give_each_pair_its_papers_centroids_and_closest_paper():
+    """With the papers' document vectors: the cosine of the two concepts' paper centroids (mean unit vector of
+    each concept's papers) and, each way, the highest cosine of one concept's paper with the other's centroid;
+    a paper without a vector counts for nothing, zeros without paper vectors, nothing after the cut-off counts."""
+    e = np.eye(3)
+    papers = [("p1", 2005, ("c:a", "c:x")), ("p2", 2006, ("c:a",)), ("p3", 2006, ("c:c", "c:x")),
+              ("p4", 2007, ("c:c",)), ("p5", 2008, ("c:c",)), ("p6", 2008, ("c:a",))]
+    raw = {"p1": 3 * e[0], "p2": e[1], "p3": e[0], "p4": e[2], "p5": e[2], "p9": e[1]}  # p6: no vector
+    vectors = (list(raw), np.array(list(raw.values())))
+    window = concept_window(papers, until=2010, min_papers=1, span=3)
+    a, c = np.array([window.index["c:a"]]), np.array([window.index["c:c"]])
+
+    def named(window, vectors) -> dict:
+        pairs = forecast_module._Pairs(window, None, forecast_module._aligned_paper_vectors(window, vectors))
+        return dict(zip(forecast_module.FEATURES, pairs.features(a, c)[0]))
+
+    found = named(window, vectors)
+    # a's centroid (e0 + e1) / sqrt(2), c's (e0 + 2 e2) / sqrt(5): cosine 1 / sqrt(10); a's closest paper to c's
+    # centroid is p1 (1 / sqrt(5)), c's closest to a's is p3 (1 / sqrt(2))
+    assert found["paper_centroids"] == pytest.approx(1 / np.sqrt(10), abs=1e-6)
+    assert found["closest_paper_lo"] == pytest.approx(1 / np.sqrt(5), abs=1e-6)
+    assert found["closest_paper_hi"] == pytest.approx(1 / np.sqrt(2), abs=1e-6)
+    plain = named(window, None)
+    assert all(plain[f] == 0 for f in ("paper_centroids", "closest_paper_lo", "closest_paper_hi"))
+    later = concept_window(papers + [("p9", 2012, ("c:a", "c:c"))], until=2010, min_papers=1, span=3)
+    assert named(later, vectors) == found
+
+
 def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch):
     """Above RERANK_FROM scored pairs a listwise ranker (LightGBM rank_xendcg, learned from the same training
     windows) reorders the classifier's best RERANK pairs; they stay above every other pair, which keep the
