@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from kg.export.files import write_graph_files
 from kg.export.html import render_html
 from kg.analyze import analysis_for
 from kg.report import render_markdown, render_report_html
+from kg.vectors import load_paper_vectors, save_paper_vectors
 
 from _example_graphs import keyphrase_graph
 from conftest import SHARED
@@ -284,7 +286,7 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     assert ranked["rows"][0]["precision_at_10"] == plain["rows"][0]["precision_at_10"]
     assert ranked["rows"][1:] == plain["rows"][1:]  # the baselines are untouched
     window, pairs, i, j, scores, ranking, _, _ = forecast_module._run(
-        [p for p in papers], 2010, 3, min_papers=5, span=3, seed=42, vectors=None, rows=150_000)
+        [p for p in papers], 2010, 3, min_papers=5, span=3, seed=42, vectors=None, paper_vectors=None, rows=150_000)
     pool = forecast_module._top(scores, 10)
     rest = np.setdiff1d(np.arange(len(i)), pool)
     assert ranking[pool].min() > 1.0 >= ranking[rest].max()  # the pool above every other pair
@@ -364,7 +366,7 @@ def test_the_pool_blends_the_rankers_order_with_adamic_adar_and_the_classifier(c
     monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
     monkeypatch.setattr(forecast_module, "RERANK", 20)
     _, pairs, i, j, scores, _, _, _ = forecast_module._run(papers, 2010, 3, min_papers=5, span=3, seed=42,
-                                                           vectors=None, rows=150_000)
+                                                           vectors=None, paper_vectors=None, rows=150_000)
     pool = forecast_module._top(scores, 20)
     aa, chance = pairs.adamic_adar[i[pool], j[pool]], scores[pool]
     assert len(np.unique(aa)) > 2  # the designed pool has Adamic–Adar values to order by
@@ -577,6 +579,20 @@ def test_the_cli_backtest_prints_the_protocol_table(folder):
     as_json = json.loads(runner.invoke(app, ["forecast", str(folder), "--until", "2010", "--json"]).stdout)
     assert {r["method"] for r in as_json["rows"]} >= {"kg forecast", "common neighbours"}
     assert as_json["rows"][0]["auc"] > 0.9
+
+
+def test_the_cli_backtest_reads_the_builds_paper_vectors(folder, tmp_path):
+    """kg forecast reads the build's document vectors (paper_vectors.npy) and grades what the API gives with them."""
+    copy = tmp_path / "out"
+    shutil.copytree(folder, copy)
+    ids = sorted(p[0] for p in dated_mentions(load(copy).graph))
+    matrix = np.random.default_rng(0).normal(size=(len(ids), 8))
+    save_paper_vectors(copy, ids, matrix / np.linalg.norm(matrix, axis=1, keepdims=True))
+    done = runner.invoke(app, ["forecast", str(copy), "--until", "2010", "--json"])
+    assert done.exit_code == 0, done.output
+    listed = json.loads(done.stdout)
+    assert listed["parameters"]["paper_vectors"] is True
+    assert load(copy).backtest(until=2010, paper_vectors=load_paper_vectors(copy))["rows"] == listed["rows"]
 
 
 @pytest.mark.parametrize("args, message", [
