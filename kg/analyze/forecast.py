@@ -31,7 +31,9 @@ features of each pair, all computed from the papers published up to the cut-off 
   adding each concept's spread (the length of its mean paper vector) or the cosine of one concept's name vector with
   the other's centroid did not help (0.114 / 0.125 / 0.100 with all of them), nor the share of one concept's papers
   as close to the other's centroid as the other's own papers are on average (0.110 / 0.125 / 0.093 and 0.109 /
-  0.117 / 0.097 at the two seeds, AUC unchanged); the ranker does not read them.
+  0.117 / 0.097 at the two seeds, AUC unchanged); the ranker does not read them. At 2014 (README's main case) over
+  seeds 42, 1, 2, 3: precision@1000 0.104 → 0.109 on average, higher at each seed; AUC 0.885 → 0.885 on average
+  (0.891 → 0.884 at seed 42).
 
 The model (trees of 7 leaves) learns on three earlier windows, features at ``T - horizon``, ``T - horizon - 1`` and
 ``T - horizon - 2`` and as labels the pairs the papers of the ``horizon`` years after each mention
