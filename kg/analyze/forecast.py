@@ -33,7 +33,8 @@ features of each pair, all computed from the papers published up to the cut-off 
   as close to the other's centroid as the other's own papers are on average (0.110 / 0.125 / 0.093 and 0.109 /
   0.117 / 0.097 at the two seeds, AUC unchanged); the ranker does not read them. At 2014 (README's main case) over
   seeds 42, 1, 2, 3: precision@1000 0.104 → 0.109 on average, higher at each seed; AUC 0.885 → 0.885 on average
-  (0.891 → 0.884 at seed 42). On hep-th at 2000: 0.163 → 0.157 at seed 42, 0.161 → 0.168 at seed 1 (AUC up at both).
+  (0.891 → 0.884 at seed 42). On hep-th at 2000: precision@1000 0.163 → 0.157 at seed 42, 0.161 → 0.168 at
+  seed 1 (AUC up at both).
 
 The model (trees of 7 leaves) learns on three earlier windows, features at ``T - horizon``, ``T - horizon - 1`` and
 ``T - horizon - 2`` and as labels the pairs the papers of the ``horizon`` years after each mention
