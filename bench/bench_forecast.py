@@ -6,7 +6,8 @@ Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-
 * candidate pairs: two such concepts that no paper up to T mentions together;
 * a pair is positive when a paper published in T+1 … T+H mentions both;
 * everything a forecast uses comes from the papers up to T (counts, co-occurrence, growth, clusters);
-  concept vectors are allowed (they come from the model, not from later papers). kg's models learn
+  concept vectors are allowed (they come from the model, not from later papers), and so are the document
+  vectors of the papers up to T (each concept's papers: their centroid, spread, closest paper). kg's models learn
   from three earlier windows (features at T−H, T−H−1 and T−H−2, each with the links of its next H years,
   never after T), then are applied at T;
 * reported: AUC over a seeded random sample of 100,000 candidate pairs (all of them when fewer) and
@@ -50,7 +51,7 @@ from kg.analyze.forecast import backtest  # noqa: E402
 from kg.analyze.gaps import gap_backtest  # noqa: E402
 from kg.graphfile import load_graph  # noqa: E402
 from kg.report import md_table  # noqa: E402
-from kg.vectors import load_concept_vectors  # noqa: E402
+from kg.vectors import load_concept_vectors, load_paper_vectors  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -69,12 +70,14 @@ def main(argv: list[str] | None = None) -> dict:
     papers = dated_mentions(graph)
     names = concept_names(graph)
     vectors = load_concept_vectors(args.build)
+    paper_vectors = load_paper_vectors(args.build)
     print(f"{args.build}: {len(papers)} dated papers with concepts, {years(papers)}; concept vectors: "
-          f"{'yes' if vectors else 'no'}; read in {time.perf_counter() - started:.1f} s", flush=True)
+          f"{'yes' if vectors else 'no'}; paper vectors: {'yes' if paper_vectors else 'no'}; read in "
+          f"{time.perf_counter() - started:.1f} s", flush=True)
     results = {}
     for until in args.until:
         result = backtest(papers, until=until, horizon=args.horizon, seed=args.seed, sample=args.sample,
-                          vectors=vectors, names=names)
+                          vectors=vectors, names=names, paper_vectors=paper_vectors)
         c = result["counts"]
         print(f"\n## T = {until}, H = {args.horizon}: {c['concepts']} concepts, {c['candidates']:,} candidate pairs, "
               f"{c['positives']:,} positive (base rate {c['base_rate']:.4%}); trained on {c['training']['pairs']:,} "

@@ -228,10 +228,8 @@ class KnowledgeGraph:
         if by in ("concepts", "embedding"):
             if folder is not None and os.path.isdir(folder):
                 vectors = load_paper_vectors(folder)
-            elif self._result is not None and self._result.doc_vectors is not None:
-                papers = self._result.corpus.papers
-                order = sorted(range(len(papers)), key=lambda i: papers[i].id)
-                vectors = ([papers[i].id for i in order], self._result.doc_vectors[order])
+            else:
+                vectors = self._paper_vectors()
         if by == "embedding" and vectors is None:
             raise GraphFileError(f"{folder or 'this build'} has no paper_vectors.npy/.json to rank by embedding; "
                                  "kg build writes them (rebuild this folder)")
@@ -252,6 +250,14 @@ class KnowledgeGraph:
                                   resolution=saved["resolution"] if resolution is None else resolution,
                                   method=method, scoring=scoring)
 
+    def _paper_vectors(self) -> "tuple[list[str], object] | None":
+        """The document vectors of a build made in memory, ``(paper ids sorted, matrix)``; None for a loaded one."""
+        if self._result is None or self._result.doc_vectors is None:
+            return None
+        papers = self._result.corpus.papers
+        order = sorted(range(len(papers)), key=lambda i: papers[i].id)
+        return [papers[i].id for i in order], self._result.doc_vectors[order]
+
     # --- what comes next --------------------------------------------------------------
 
     def _forecast_inputs(self, vectors, seed):
@@ -261,25 +267,31 @@ class KnowledgeGraph:
                 self._settings()["seed"] if seed is None else seed)
 
     def forecast(self, *, until: int | None = None, horizon: int = HORIZON, top: int = 20, min_papers: int = 5,
-                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None,
+                 paper_vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
         """The concept pairs most likely to be mentioned together for the first time within ``horizon``
         years of ``until`` (default: the build's last year), each with its evidence
         (:func:`kg.analyze.forecast.forecast`; ``pairs`` best first). Only papers up to ``until`` are read.
 
-        ``vectors``: concept vectors (``kg.vectors.load_concept_vectors(folder)``; a build made in
-        memory uses its own); ``seed``: default the analysis's.
+        ``vectors``: concept vectors (``kg.vectors.load_concept_vectors(folder)``), ``paper_vectors``: document
+        vectors (``kg.vectors.load_paper_vectors(folder)``; a build made in memory uses its own of both);
+        ``seed``: default the analysis's.
         """
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return forecast(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
-                        vectors=vectors, names=names)
+                        vectors=vectors, names=names,
+                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors)
 
     def backtest(self, *, until: int, horizon: int = HORIZON, top: int = 10, min_papers: int = 5,
-                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
+                 seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None,
+                 paper_vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
         """The forecast made at ``until`` graded by the papers of the next ``horizon`` years, with the
-        baselines in the same run (:func:`kg.analyze.forecast.backtest`: ``rows`` per method)."""
+        baselines in the same run (:func:`kg.analyze.forecast.backtest`: ``rows`` per method; ``vectors``,
+        ``paper_vectors`` as for :meth:`forecast`)."""
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return backtest(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
-                        vectors=vectors, names=names)
+                        vectors=vectors, names=names,
+                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors)
 
     def gaps(self, *, until: int | None = None, top: int = 10, min_size: int = 5, seed: int | None = None,
              vectors: "tuple[Sequence[str], object] | None" = None) -> dict:

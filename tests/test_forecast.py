@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from kg.export.files import write_graph_files
 from kg.export.html import render_html
 from kg.analyze import analysis_for
 from kg.report import render_markdown, render_report_html
+from kg.vectors import load_paper_vectors, save_paper_vectors
 
 from _example_graphs import keyphrase_graph
 from conftest import SHARED
@@ -237,6 +239,34 @@ def test_neighbourhoods_in_meaning_reach_pairs_no_neighbour_joins():
     assert np.array_equal(again, pairs.features(np.array([a]), np.array([c])))
 
 
+def test_paper_vectors_give_each_pair_its_papers_centroids_and_closest_paper():
+    """With the papers' document vectors: the cosine of the two concepts' paper centroids (mean unit vector of
+    each concept's papers) and, each way, the highest cosine of one concept's paper with the other's centroid;
+    a paper without a vector counts for nothing, zeros without paper vectors, nothing after the cut-off counts."""
+    e = np.eye(3)
+    papers = [("p1", 2005, ("c:a", "c:x")), ("p2", 2006, ("c:a",)), ("p3", 2006, ("c:c", "c:x")),
+              ("p4", 2007, ("c:c",)), ("p5", 2008, ("c:c",)), ("p6", 2008, ("c:a",))]
+    raw = {"p1": 3 * e[0], "p2": e[1], "p3": e[0], "p4": e[2], "p5": e[2], "p9": e[1]}  # p6: no vector
+    vectors = (list(raw), np.array(list(raw.values())))
+    window = concept_window(papers, until=2010, min_papers=1, span=3)
+    a, c = np.array([window.index["c:a"]]), np.array([window.index["c:c"]])
+
+    def named(window, vectors) -> dict:
+        pairs = forecast_module._Pairs(window, None, forecast_module._aligned_paper_vectors(window, vectors))
+        return dict(zip(forecast_module.FEATURES, pairs.features(a, c)[0]))
+
+    found = named(window, vectors)
+    # a's centroid (e0 + e1) / sqrt(2), c's (e0 + 2 e2) / sqrt(5): cosine 1 / sqrt(10); a's closest paper to c's
+    # centroid is p1 (1 / sqrt(5)), c's closest to a's is p3 (1 / sqrt(2))
+    assert found["paper_centroids"] == pytest.approx(1 / np.sqrt(10), abs=1e-6)
+    assert found["closest_paper_lo"] == pytest.approx(1 / np.sqrt(5), abs=1e-6)
+    assert found["closest_paper_hi"] == pytest.approx(1 / np.sqrt(2), abs=1e-6)
+    plain = named(window, None)
+    assert all(plain[f] == 0 for f in ("paper_centroids", "closest_paper_lo", "closest_paper_hi"))
+    later = concept_window(papers + [("p9", 2012, ("c:a", "c:c"))], until=2010, min_papers=1, span=3)
+    assert named(later, vectors) == found
+
+
 def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch):
     """Above RERANK_FROM scored pairs a listwise ranker (LightGBM rank_xendcg, learned from the same training
     windows) reorders the classifier's best RERANK pairs; they stay above every other pair, which keep the
@@ -256,7 +286,7 @@ def test_the_ranker_reorders_only_the_classifiers_best_pairs(corpus, monkeypatch
     assert ranked["rows"][0]["precision_at_10"] == plain["rows"][0]["precision_at_10"]
     assert ranked["rows"][1:] == plain["rows"][1:]  # the baselines are untouched
     window, pairs, i, j, scores, ranking, _, _ = forecast_module._run(
-        [p for p in papers], 2010, 3, min_papers=5, span=3, seed=42, vectors=None, rows=150_000)
+        [p for p in papers], 2010, 3, min_papers=5, span=3, seed=42, vectors=None, paper_vectors=None, rows=150_000)
     pool = forecast_module._top(scores, 10)
     rest = np.setdiff1d(np.arange(len(i)), pool)
     assert ranking[pool].min() > 1.0 >= ranking[rest].max()  # the pool above every other pair
@@ -336,7 +366,7 @@ def test_the_pool_blends_the_rankers_order_with_adamic_adar_and_the_classifier(c
     monkeypatch.setattr(forecast_module, "RERANK_FROM", 0)
     monkeypatch.setattr(forecast_module, "RERANK", 20)
     _, pairs, i, j, scores, _, _, _ = forecast_module._run(papers, 2010, 3, min_papers=5, span=3, seed=42,
-                                                           vectors=None, rows=150_000)
+                                                           vectors=None, paper_vectors=None, rows=150_000)
     pool = forecast_module._top(scores, 20)
     aa, chance = pairs.adamic_adar[i[pool], j[pool]], scores[pool]
     assert len(np.unique(aa)) > 2  # the designed pool has Adamic–Adar values to order by
@@ -549,6 +579,20 @@ def test_the_cli_backtest_prints_the_protocol_table(folder):
     as_json = json.loads(runner.invoke(app, ["forecast", str(folder), "--until", "2010", "--json"]).stdout)
     assert {r["method"] for r in as_json["rows"]} >= {"kg forecast", "common neighbours"}
     assert as_json["rows"][0]["auc"] > 0.9
+
+
+def test_the_cli_backtest_reads_the_builds_paper_vectors(folder, tmp_path):
+    """kg forecast reads the build's document vectors (paper_vectors.npy) and grades what the API gives with them."""
+    copy = tmp_path / "out"
+    shutil.copytree(folder, copy)
+    ids = sorted(p[0] for p in dated_mentions(load(copy).graph))
+    matrix = np.random.default_rng(0).normal(size=(len(ids), 8))
+    save_paper_vectors(copy, ids, matrix / np.linalg.norm(matrix, axis=1, keepdims=True))
+    done = runner.invoke(app, ["forecast", str(copy), "--until", "2010", "--json"])
+    assert done.exit_code == 0, done.output
+    listed = json.loads(done.stdout)
+    assert listed["parameters"]["paper_vectors"] is True
+    assert load(copy).backtest(until=2010, paper_vectors=load_paper_vectors(copy))["rows"] == listed["rows"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -20,7 +20,21 @@ features of each pair, all computed from the papers published up to the cut-off 
   vector with the mean vector of the other's co-occurring concepts (each way), and of the two mean vectors, with
   each neighbour counted once and weighed by papers together (measured on ACM-CR, acm-final12, at the cut-offs the
   README does not report: AUC over every candidate pair 0.878 → 0.878 at 2012, 0.884 → 0.891 at 2013, sampled
-  AUC 0.927 → 0.928 at 2015, precision@1000 unchanged; the ranker does not read them).
+  AUC 0.927 → 0.928 at 2015, precision@1000 unchanged; the ranker does not read them);
+* with the papers' document vectors (papers up to the cut-off only), what each concept's papers are about: the cosine
+  of the two concepts' paper centroids (the mean unit vector of the papers mentioning each) and, each way, the
+  highest cosine of one concept's paper with the other's centroid. Measured on ACM-CR (acm-base) at the cut-offs the
+  README does not report, 2012 / 2013 / 2015, seeds 42 and 1: AUC 0.891 / 0.906 / 0.897 → 0.897 / 0.910 / 0.899 and
+  0.867 / 0.868 / 0.878 → 0.880 / 0.869 / 0.887; precision@1000 0.112 / 0.117 / 0.098 → 0.116 / 0.126 / 0.096 and
+  0.109 / 0.115 / 0.092 → 0.113 / 0.117 / 0.101. The centroids alone: AUC 0.896 / 0.909 / 0.900, precision@1000
+  0.122 / 0.125 / 0.095 at seed 42, AUC lower at 2013 at seed 1; the closest papers alone 0.111 / 0.123 / 0.098;
+  adding each concept's spread (the length of its mean paper vector) or the cosine of one concept's name vector with
+  the other's centroid did not help (0.114 / 0.125 / 0.100 with all of them), nor the share of one concept's papers
+  as close to the other's centroid as the other's own papers are on average (0.110 / 0.125 / 0.093 and 0.109 /
+  0.117 / 0.097 at the two seeds, AUC unchanged); the ranker does not read them. At 2014 (README's main case) over
+  seeds 42, 1, 2, 3: precision@1000 0.104 → 0.109 on average, higher at each seed; AUC 0.885 → 0.885 on average
+  (0.891 → 0.884 at seed 42). On hep-th at 2000: precision@1000 0.163 → 0.157 at seed 42, 0.161 → 0.168 at
+  seed 1 (AUC up at both).
 
 The model (trees of 7 leaves) learns on three earlier windows, features at ``T - horizon``, ``T - horizon - 1`` and
 ``T - horizon - 2`` and as labels the pairs the papers of the ``horizon`` years after each mention
@@ -84,7 +98,8 @@ FEATURES = ("papers_lo", "papers_hi", "recent_lo", "recent_hi", "growth_lo", "gr
             "preferential", "recent_preferential", "common", "adamic_adar", "jaccard", "same_cluster",
             "cluster_density", "cosine", "shared_words", "walk_hi", "walk_lo", "recent_walk_hi", "recent_walk_lo",
             "paths3", "spectral", "toward_lo", "toward_hi", "neighbourhoods", "toward_weighted_lo",
-            "toward_weighted_hi", "neighbourhoods_weighted")
+            "toward_weighted_hi", "neighbourhoods_weighted", "paper_centroids", "closest_paper_lo",
+            "closest_paper_hi")
 _CHUNK = 1_000_000  # candidate pairs scored at once
 _FLOOR = 1e-6  # added to a walk probability before its logarithm (pairs no two steps join)
 # the co-occurrence network's leading eigenvectors kept in the spectral feature. Measured on ACM-CR (acm-base, with
@@ -111,7 +126,9 @@ RANKER = {"objective": "rank_xendcg", "learning_rate": 0.08, "num_leaves": 31, "
           "deterministic": True, "verbose": -1}
 RANKER_ROUNDS = 250
 # the ranker reads the features up to "spectral", not the neighbourhoods in meaning after it: with them the
-# classifier's AUC rose (module notes) and the ranker's precision@1000 fell at 2012 (0.116 → 0.110, acm-final12)
+# classifier's AUC rose (module notes) and the ranker's precision@1000 fell at 2012 (0.116 → 0.110, acm-final12);
+# nor the paper-vector features: with them, measured on ACM-CR (acm-base) at 2012 / 2013 / 2015, precision@1000
+# 0.116 / 0.126 / 0.096 → 0.108 / 0.123 / 0.102 and precision@100 0.22 / 0.23 / 0.17 → 0.20 / 0.18 / 0.17
 RANKED = FEATURES.index("spectral") + 1
 RERANK = 5000
 # the pool's order: the ranker's rank plus half the pair's Adamic–Adar rank within the pool. Both models learn from
@@ -155,7 +172,7 @@ def _threads(rows: int):
 class _Pairs:
     """Every pair feature of one window, computed once as dense matrices (rows and columns: concepts)."""
 
-    def __init__(self, window: Window, vectors: np.ndarray | None):
+    def __init__(self, window: Window, vectors: np.ndarray | None, paper_vectors: np.ndarray | None = None):
         self.window = window
         adjacency = window.adjacency()
         self.adjacency = adjacency
@@ -180,6 +197,7 @@ class _Pairs:
         self.paths3 = _three_paths(adjacency, degree)
         self.spectral = _spectral(window.cooc, SPECTRAL_RANK)
         self.meaning = _neighbourhood_meaning(window, adjacency, vectors)
+        self.papers = _paper_meaning(window, paper_vectors)
         counts = window.counts
         self.node = {
             "papers": np.log1p(counts), "recent": np.log1p(window.recent),
@@ -219,6 +237,12 @@ class _Pairs:
                 continue
             a, b = toward[i, j], toward[j, i]
             columns += [np.minimum(a, b), np.maximum(a, b), between[i, j]]
+        if self.papers is None:
+            columns += [np.zeros(len(i), dtype=np.float32)] * 3
+        else:
+            between, closest = self.papers
+            a, b = closest[i, j], closest[j, i]
+            columns += [between[i, j], np.minimum(a, b), np.maximum(a, b)]
         return np.column_stack([np.asarray(c, dtype=np.float32) for c in columns])
 
 
@@ -240,6 +264,43 @@ def _neighbourhood_meaning(window: Window, adjacency: np.ndarray, vectors: np.nd
         mean = _unit_rows(np.asarray(weights @ vectors, dtype=np.float32))
         out.append((vectors @ mean.T, mean @ mean.T))
     return out
+
+
+def _aligned_paper_vectors(window: Window, paper_vectors: tuple[Sequence[str], np.ndarray] | None):
+    """Unit document vectors of the window's papers (all up to its cut-off), in ``window.papers`` order (a paper
+    without one: zeros), or None."""
+    if paper_vectors is None:
+        return None
+    ids, matrix = paper_vectors
+    where = {p: k for k, p in enumerate(ids)}
+    rows = np.array([where.get(pid, -1) for pid, _, _ in window.papers], dtype=np.int64)
+    out = np.zeros((len(rows), matrix.shape[1] if matrix.ndim == 2 else 0), dtype=np.float32)
+    found = rows >= 0
+    out[found] = matrix[rows[found]]
+    return _unit_rows(out)
+
+
+def _paper_meaning(window: Window, paper_vectors: np.ndarray | None):
+    """What the concepts' papers say, from their document vectors (rows in ``window.papers`` order), as dense
+    matrices ``(between, closest)``: the cosine of the two concepts' paper centroids (the mean unit vector of the
+    papers mentioning each, papers without a vector left out), and in row ``i``, column ``j`` of ``closest`` the
+    highest cosine of a paper of ``i`` with ``j``'s centroid (one paper of ``i`` already about what ``j``'s papers
+    are about). None without paper vectors."""
+    if paper_vectors is None or not paper_vectors.shape[1]:
+        return None
+    n = window.size
+    rows = [k for k, (_, _, at) in enumerate(window.papers) for _ in at]
+    cols = [c for _, _, at in window.papers for c in at]
+    incidence = sparse.csc_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                                  shape=(len(window.papers), n))
+    centroid = _unit_rows(np.asarray(incidence.T @ paper_vectors, dtype=np.float32))  # unit: the mean's direction
+    toward = paper_vectors @ centroid.T  # papers × concepts
+    closest = np.zeros((n, n), dtype=np.float32)
+    for c in range(n):
+        own = incidence.indices[incidence.indptr[c]:incidence.indptr[c + 1]]
+        if len(own):
+            closest[c] = toward[own].max(axis=0)
+    return centroid @ centroid.T, closest
 
 
 def _two_steps(cooc: sparse.csr_matrix) -> np.ndarray:
@@ -282,14 +343,14 @@ def _spectral(cooc: sparse.csr_matrix, rank: int) -> np.ndarray:
 
 
 def _training_window(papers, start: int, until: int, horizon: int, *, min_papers: int, span: int, seed: int,
-                     vectors, rows: int, rng: np.random.Generator):
+                     vectors, paper_vectors, rows: int, rng: np.random.Generator):
     """Features at ``start`` and labels (pairs first joined in ``start + 1 … start + horizon``, never after
     ``until``) of a sample of ``rows`` candidate pairs: every new link (at most half), then non-links at random,
     and each pair's weight; and the ranker's query of that window (:func:`_ranker_query`): its features (those the
     ranker reads) and labels."""
     window = concept_window([p for p in papers if p[1] <= start], start, min_papers=min_papers, span=span,
                             seed=seed)
-    pairs = _Pairs(window, aligned_vectors(window, vectors))
+    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors))
     i, j = pairs.candidates()
     later = [p for p in papers if p[1] <= min(start + horizon, until)]  # the labels: never a paper after the cut-off
     found = future_pairs(later, window, horizon)
@@ -329,8 +390,8 @@ def _ranker_query(pairs: _Pairs, i: np.ndarray, j: np.ndarray, size: int | None 
     return near[_top(pairs.adamic_adar[i[near], j[near]], QUERY if size is None else size)]
 
 
-def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, rows: int,
-           rank: bool):
+def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, paper_vectors,
+           rows: int, rank: bool):
     """The classifier, learned from the features of up to ``WINDOWS`` earlier years (``until - horizon``,
     ``until - horizon - 1``, …) and the links each made in the ``horizon`` years after it, never after ``until``."""
     from sklearn.ensemble import HistGradientBoostingClassifier  # scikit-learn: only the forecast needs it
@@ -345,8 +406,8 @@ def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed
         if offset and at <= first:  # an earlier window needs papers before it to describe its concepts
             break
         window, x, y, w, new_links, candidates, query = _training_window(
-            papers, at, until, horizon, min_papers=min_papers, span=span, seed=seed, vectors=vectors, rows=rows,
-            rng=rng)
+            papers, at, until, horizon, min_papers=min_papers, span=span, seed=seed, vectors=vectors,
+            paper_vectors=paper_vectors, rows=rows, rng=rng)
         if offset == 0:
             latest = {"concepts": window.size, "new_links": new_links, "candidates": candidates}
         if y.any() and not y.all():
@@ -424,16 +485,18 @@ def near_synonyms(pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return synonym_pairs(pairs.shared_words[i, j], pairs.cosine[i, j] if pairs.cosine is not None else None)
 
 
-def _run(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, rows: int):
+def _run(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, paper_vectors,
+         rows: int):
     """The window at ``until``, its candidate pairs ``i, j``, the model's scores (``-inf`` off the shortlist: those
     rank last), the shortlist and the model."""
     past = [p for p in papers if p[1] <= until]  # nothing after the cut-off goes further than this line
     window = concept_window(past, until, min_papers=min_papers, span=span, seed=seed)
-    pairs = _Pairs(window, aligned_vectors(window, vectors))
+    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors))
     i, j = pairs.candidates()
     shortlist = _shortlist(pairs, i, j)
     model, ranker, training = _train(past, until, horizon, min_papers=min_papers, span=span, seed=seed,
-                                     vectors=vectors, rows=rows, rank=len(shortlist) >= RERANK_FROM)
+                                     vectors=vectors, paper_vectors=paper_vectors, rows=rows,
+                                     rank=len(shortlist) >= RERANK_FROM)
     scores = np.full(len(i), -np.inf)
     scores[shortlist] = _score(model, pairs, i[shortlist], j[shortlist])
     training["scored"] = int(len(shortlist))
@@ -477,7 +540,7 @@ def _check(top: int, min_papers: int, seed: int) -> None:
 def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | None = None, horizon: int = HORIZON,
              top: int = 20, min_papers: int = MIN_PAPERS, span: int = SPAN, seed: int = SEED,
              vectors: tuple[Sequence[str], np.ndarray] | None = None, names: Mapping[str, str] | None = None,
-             train_rows: int = TRAIN_ROWS) -> dict:
+             train_rows: int = TRAIN_ROWS, paper_vectors: tuple[Sequence[str], np.ndarray] | None = None) -> dict:
     """The concept pairs most likely to be mentioned together for the first time within ``horizon`` years of ``until``.
 
     Parameters
@@ -500,6 +563,11 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
         Concept vectors (``kg.vectors.load_concept_vectors``); their cosine is a feature.
     names : mapping, optional
         Node id -> name, for the evidence (concepts and papers).
+    train_rows : int
+        Most pairs the model learns from per training window.
+    paper_vectors : (ids, matrix), optional
+        Document vectors (``kg.vectors.load_paper_vectors``); those of the papers up to ``until`` give the
+        features of what each concept's papers are about (their centroid, the paper closest to the other's).
 
     Returns
     -------
@@ -517,7 +585,8 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
     _check(top, min_papers, seed)
     until = check_until(papers, until, horizon, backtest=False)
     window, pairs, i, j, scores, ranking, training, _ = _run(papers, until, horizon, min_papers=min_papers,
-                                                             span=span, seed=seed, vectors=vectors, rows=train_rows)
+                                                             span=span, seed=seed, vectors=vectors,
+                                                             paper_vectors=paper_vectors, rows=train_rows)
     synonyms = near_synonyms(pairs, i, j)
     best = _top(np.where(synonyms, -np.inf, ranking), top)
     best = best[np.isfinite(scores[best]) & ~synonyms[best]]
@@ -525,7 +594,7 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
     rows = [_pair_row(window, pairs, int(i[b]), int(j[b]), float(scores[b]), names or {}, labels) for b in best]
     return {
         "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
-                       "vectors": vectors is not None,
+                       "vectors": vectors is not None, "paper_vectors": paper_vectors is not None,
                        "model": "HistGradientBoostingClassifier, its best pairs reordered by LightGBM rank_xendcg "
                                 "blended with Adamic–Adar and the classifier's rank",
                        "features": list(FEATURES)},
@@ -549,7 +618,8 @@ def _auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
 def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, horizon: int = HORIZON,
              sample: int = SAMPLE, ks: Sequence[int] = KS, top: int = 10, min_papers: int = MIN_PAPERS,
              span: int = SPAN, seed: int = SEED, vectors: tuple[Sequence[str], np.ndarray] | None = None,
-             names: Mapping[str, str] | None = None, train_rows: int = TRAIN_ROWS) -> dict:
+             names: Mapping[str, str] | None = None, train_rows: int = TRAIN_ROWS,
+             paper_vectors: tuple[Sequence[str], np.ndarray] | None = None) -> dict:
     """The forecast made at ``until`` checked against the papers of ``until + 1 … until + horizon``.
 
     Candidate pairs: two concepts of ``min_papers``+ papers up to ``until`` that no paper up to
@@ -572,7 +642,7 @@ def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, ho
     until = check_until(papers, until, horizon, backtest=True)
     window, pairs, i, j, scores, ranking, training, model = _run(papers, until, horizon, min_papers=min_papers,
                                                                  span=span, seed=seed, vectors=vectors,
-                                                                 rows=train_rows)
+                                                                 paper_vectors=paper_vectors, rows=train_rows)
     made, made_cpu = time.perf_counter() - started, time.process_time() - cpu
     truth = (future_pairs(papers, window, horizon).toarray() > 0)[i, j]  # grading only
     rng = np.random.default_rng(seed)
@@ -609,7 +679,8 @@ def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, ho
               "met": bool(truth[b])} for b in best]
     return {
         "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
-                       "sample": int(len(drawn)), "vectors": vectors is not None},
+                       "sample": int(len(drawn)), "vectors": vectors is not None,
+                       "paper_vectors": paper_vectors is not None},
         "counts": {"papers": sum(1 for p in papers if p[1] <= until), "concepts": window.size,
                    "candidates": int(len(i)), "positives": int(truth.sum()),
                    "base_rate": round(float(truth.mean()), 6) if len(truth) else None,

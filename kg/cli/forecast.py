@@ -15,7 +15,7 @@ from kg.cli.root import app
 from kg.cli.flags import build_folder, JsonOpt, SeedOpt
 from kg.cli.output import print_rows, reports_errors, show, warn
 from kg.export.staging import check_target, folder_lock
-from kg.vectors import load_concept_vectors
+from kg.vectors import load_concept_vectors, load_paper_vectors
 
 DirectoryArg = Annotated[Path, typer.Argument(help="A kg build output folder (its graph.json is read).")]
 UntilOpt = Annotated[Optional[int], typer.Option(
@@ -26,8 +26,11 @@ HorizonOpt = Annotated[int, typer.Option("--horizon", min=1, help="Years ahead."
 
 
 def _build(directory: Path):
+    """The build, its concept vectors and its document vectors (None where the folder has none)."""
     built = load(build_folder(directory))
-    return built, load_concept_vectors(directory) if directory.is_dir() else None
+    if not directory.is_dir():
+        return built, None, None
+    return built, load_concept_vectors(directory), load_paper_vectors(directory)
 
 
 def _names(rows: list[dict], limit: int = 3) -> str:
@@ -78,8 +81,9 @@ def forecast(
     the papers of the next --horizon years: AUC and precision at 100 and 1,000 for kg and the baselines.
     """
     if until is not None:
-        built, vectors = _build(directory)
-        result = built.backtest(until=until, horizon=horizon, top=top, seed=seed, vectors=vectors)
+        built, vectors, paper_vectors = _build(directory)
+        result = built.backtest(until=until, horizon=horizon, top=top, seed=seed, vectors=vectors,
+                                paper_vectors=paper_vectors)
         if as_json:
             show(json.dumps(result, ensure_ascii=True, indent=1))
             return
@@ -98,8 +102,8 @@ def forecast(
     if write:
         check_target(directory)
     with folder_lock(directory) if write else nullcontext():  # no build changes the graph before it is written
-        built, vectors = _build(directory)
-        result = built.forecast(horizon=horizon, top=top, seed=seed, vectors=vectors)
+        built, vectors, paper_vectors = _build(directory)
+        result = built.forecast(horizon=horizon, top=top, seed=seed, vectors=vectors, paper_vectors=paper_vectors)
         if write:
             files = built.with_forecast(result).write_analysis(directory, page=False)
     if as_json:
@@ -131,7 +135,7 @@ def gaps(
     wordings of one idea aside). With --until YEAR: the gaps found then, graded by how many of their pairs the
     papers of the next --horizon years linked, against the cluster pairs most alike in size.
     """
-    built, vectors = _build(directory)
+    built, vectors, _ = _build(directory)
     if until is not None:
         result = built.gap_backtest(until=until, horizon=horizon, top=top, min_size=min_size, seed=seed,
                                     vectors=vectors)
