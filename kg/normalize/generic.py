@@ -227,8 +227,8 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
         first, _, rest = key.partition(" ")
         if rest.split(" ", 1)[0] in _COMPOUND_SECONDS:
             continue  # "large-scale visualization", "full-text search", "general-purpose GPU" is no "scale visualization"
-        if len(rest.split(" ", 1)[0]) == 1:
-            continue  # "large N matrix theory": the letter is what is large
+        if first in ("large", "small") and len(rest.split(" ", 1)[0]) == 1:
+            continue  # "large N matrix theory", "small-x scaling": the letter is what is large or small
         if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
