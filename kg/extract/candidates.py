@@ -590,10 +590,9 @@ _LIMITS = frozenset({"large", "finite", "infinite"})
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
-    """A capital letter that counts something, after "large", "finite" or "infinite" and before a noun: part of
-    the term ("large N limit", "finite N corrections"), though a letter alone is no word."""
-    word = tagged[at][0]
-    return (len(word) == 1 and word.isupper() and 0 < at < len(tagged) - 1
+    """The N that counts colours or branes, after "large", "finite" or "infinite" and before a noun: part of the
+    term ("large N limit", "finite N corrections"), though a letter alone is no word."""
+    return (tagged[at][0] == "N" and 0 < at < len(tagged) - 1
             and tagged[at - 1][0].lower() in _LIMITS and tagged[at + 1][1] in _NOUN)
 
 

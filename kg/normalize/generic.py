@@ -219,7 +219,7 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     ...                       "multiple social network": 2, "social network": 40, "large language model": 2})
     {'standard matrix factorization': 'matrix factorization', 'general gauge theory': 'gauge theory', 'multiple social network': 'social network'}
     >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1,
-    ...                       "common sense knowledge base": 1})
+    ...                       "common sense knowledge base": 1, "large n matrix theory": 1})
     {}
     """
     out = {}
@@ -227,6 +227,8 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
         first, _, rest = key.partition(" ")
         if rest.split(" ", 1)[0] in _COMPOUND_SECONDS:
             continue  # "large-scale visualization", "full-text search", "general-purpose GPU" is no "scale visualization"
+        if first in ("large", "small") and len(rest.split(" ", 1)[0]) == 1:
+            continue  # "large N matrix theory", "small-x scaling": the letter is what is large or small
         if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
