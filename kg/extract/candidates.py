@@ -572,7 +572,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
             shared = _shared_head(tagged, i + 1)
             head = shared[-1][1].lower() if shared else ""
-            if shared and not re.split(r"[\-‐‑‒–—]", run[0][1].lower())[-1].startswith(head[:-1] or head):
+            if shared and not _DASHES.split(run[0][1].lower())[-1].startswith(head[:-1] or head):
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
@@ -586,6 +586,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
+_DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
 _LIMITS = frozenset({"large", "finite", "infinite"})
 
 
@@ -610,7 +611,7 @@ def _name_modifier(word: str) -> bool:
     """A person's name that ends a phrase before "and"/"or": it names the thing only with the noun the
     next phrase shares ("spontaneous Lorentz and CPT violation"); not a word the lexicon knows
     ("Standard Model and Higgs physics")."""
-    parts = re.split(r"[\-‐‑‒–—]", word)
+    parts = _DASHES.split(word)
     return all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts) and word_class(word.lower()) is None
 
 
@@ -734,7 +735,7 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     representations"), a verb before an adjective ("discover comparable entities"), a word of
     quantity before a plural ("multiple data sources"). In ``prose`` a capitalized word inside a
     sentence, after a lower-case word, is a name, never a gerund ("to view Hawking radiation"; not
-    "labor-intensive. Automatically Generating labels").""" 
+    "labor-intensive. Automatically Generating labels")."""
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
