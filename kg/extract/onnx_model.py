@@ -94,32 +94,48 @@ _MODEL_FILES = {".json", ".safetensors", ".bin"}
 
 
 def export_in_child(folder: Path, target: Path) -> None:
-    """Export the model at ``folder`` into ``target`` in a fresh child process.
+    """Export the model at ``folder`` into ``target`` in two fresh child processes, one after the other.
 
     Why: the export needs PyTorch and the fp32 weights, about 0.6 GB that a process never
     hands back once loaded; a first build of ACM-CR that exported in-process peaked at 2.69 GB
-    (1.7 GB from the second run on, and now on the first). Errors of the child are raised here.
+    (1.7 GB from the second run on, and now on the first). One child that both traced the graph with
+    PyTorch and fused and quantized it with ONNX Runtime's tools peaked at 2.24 GB (torch 2.15,
+    onnxruntime 1.32): the fusion's own session needs 1.3 GB more on top of PyTorch. Now the first child
+    traces (PyTorch, peak about 1.5 GB) and the second, without PyTorch, fuses and quantizes (about
+    1.7 GB); the file is the one a single process writes. Errors of the children are raised here.
     """
+    config = json.loads((Path(folder) / "config.json").read_text(encoding="utf-8"))
     context = multiprocessing.get_context("spawn")  # a fork would copy this process and its threads
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        pool.submit(_export_folder, str(folder), str(target)).result()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp:
+        plain = Path(tmp) / "plain.onnx"
+        for step, args in ((_trace_folder, (str(folder), str(plain))),
+                           (_fuse_and_quantize, (config, str(plain), str(target)))):
+            with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+                pool.submit(step, *args).result()
 
 
-def _export_folder(folder: str, target: str) -> None:
-    """What :func:`export_in_child` runs: load the model from its folder (offline) and export it."""
+def _trace_folder(folder: str, plain: str) -> None:
+    """The first child of :func:`export_in_child`: load the model from its folder (offline) and trace it."""
     from sentence_transformers import SentenceTransformer  # in the child only: see export_in_child
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     model = SentenceTransformer(folder, device="cpu", local_files_only=True)
-    _export(model[0].auto_model, Path(target))
+    _trace(model[0].auto_model, Path(plain))
 
 
 def _export(transformer, target: Path) -> None:
-    """Export, fuse and quantize ``transformer`` into ``target`` (atomically)."""
-    import onnx  # onnx, torch and onnxruntime's tools: only once per model, to export it
-    import torch  # see above
-    from onnxruntime.quantization import QuantType, quantize_dynamic  # see above
-    from onnxruntime.transformers import optimizer  # see above
+    """Export, fuse and quantize ``transformer`` into ``target`` (atomically), in this process."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp:
+        plain = Path(tmp) / "plain.onnx"
+        _trace(transformer, plain)
+        _fuse_and_quantize(transformer.config.to_dict(), str(plain), str(target))
+
+
+def _trace(transformer, plain: Path) -> None:
+    """The fp32 graph of ``transformer`` with mean pooling inside, traced by ``torch.onnx`` into ``plain``."""
+    import torch  # only once per model, to export it
 
     class Pooled(torch.nn.Module):
         def __init__(self, model):
@@ -134,41 +150,47 @@ def _export(transformer, target: Path) -> None:
             mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
             return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
 
-    config = transformer.config
-    previous = getattr(config, "_attn_implementation", None)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp:
-        plain, fused, quantized = (Path(tmp) / n for n in ("plain.onnx", "fused.onnx", "int8.onnx"))
-        ids = torch.ones((2, 8), dtype=torch.long)
-        try:
-            if hasattr(transformer, "set_attn_implementation"):
-                transformer.set_attn_implementation("eager")  # the pattern ORT's fusions know
-            with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
-                warnings.simplefilter("ignore")
-                torch.onnx.export(
-                    Pooled(transformer).eval(), (ids, torch.ones_like(ids)), str(plain),
-                    input_names=["input_ids", "attention_mask"], output_names=["embedding"],
-                    dynamic_axes={"input_ids": {0: "batch", 1: "tokens"},
-                                  "attention_mask": {0: "batch", 1: "tokens"}, "embedding": {0: "batch"}},
-                    opset_version=17, dynamo=False)
-        finally:
-            if previous is not None and hasattr(transformer, "set_attn_implementation"):
-                transformer.set_attn_implementation(previous)
-        source = plain
-        if config.model_type in ("bert", "roberta", "distilbert", "xlm-roberta", "mpnet"):
-            heads = getattr(config, "num_attention_heads", 0)
-            width = getattr(config, "hidden_size", 0)
-            model_type = "bert" if config.model_type in ("roberta", "xlm-roberta", "mpnet") else config.model_type
-            optimizer.optimize_model(str(plain), model_type=model_type, num_heads=heads,
-                                     hidden_size=width).save_model_to_file(str(fused))
-            source = fused
-        logging.disable(logging.WARNING)  # the quantizer logs advice to the root logger
-        try:
-            quantize_dynamic(str(source), str(quantized), weight_type=QuantType.QInt8,
-                             extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
-        finally:
-            logging.disable(logging.NOTSET)
-        os.replace(quantized, target)
+    previous = getattr(transformer.config, "_attn_implementation", None)
+    ids = torch.ones((2, 8), dtype=torch.long)
+    try:
+        if hasattr(transformer, "set_attn_implementation"):
+            transformer.set_attn_implementation("eager")  # the pattern ORT's fusions know
+        with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                Pooled(transformer).eval(), (ids, torch.ones_like(ids)), str(plain),
+                input_names=["input_ids", "attention_mask"], output_names=["embedding"],
+                dynamic_axes={"input_ids": {0: "batch", 1: "tokens"},
+                              "attention_mask": {0: "batch", 1: "tokens"}, "embedding": {0: "batch"}},
+                opset_version=17, dynamo=False)
+    finally:
+        if previous is not None and hasattr(transformer, "set_attn_implementation"):
+            transformer.set_attn_implementation(previous)
+
+
+def _fuse_and_quantize(config: dict, plain: str, target: str) -> None:
+    """The traced graph at ``plain`` fused (BERT-like models: ONNX Runtime's attention fusions) and its linear
+    layers quantized to int8, written atomically to ``target``. ``config`` is the model's ``config.json``;
+    PyTorch is not needed."""
+    import onnx  # onnx and onnxruntime's tools: only once per model, to export it
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # see above
+    from onnxruntime.transformers import optimizer  # see above
+
+    source, folder = Path(plain), Path(plain).parent
+    fused, quantized = folder / "fused.onnx", folder / "int8.onnx"
+    kind = config.get("model_type")
+    if kind in ("bert", "roberta", "distilbert", "xlm-roberta", "mpnet"):
+        family = "bert" if kind in ("roberta", "xlm-roberta", "mpnet") else kind
+        optimizer.optimize_model(str(source), model_type=family, num_heads=config.get("num_attention_heads", 0),
+                                 hidden_size=config.get("hidden_size", 0)).save_model_to_file(str(fused))
+        source = fused
+    logging.disable(logging.WARNING)  # the quantizer logs advice to the root logger
+    try:
+        quantize_dynamic(str(source), str(quantized), weight_type=QuantType.QInt8,
+                         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+    finally:
+        logging.disable(logging.NOTSET)
+    os.replace(quantized, target)
 
 
 @contextlib.contextmanager
