@@ -124,7 +124,7 @@ def test_the_backtest_grades_kg_and_the_baselines_in_one_run(corpus):
     assert all(p["met"] for p in result["top"])
     c = result["counts"]
     assert c["positives"] >= 3 and c["candidates"] > c["positives"]
-    assert result["parameters"]["sample"] == c["candidates"]  # fewer than 100,000: all of them
+    assert result["parameters"]["sample"] == c["candidates"]  # fewer than SAMPLE (2,000,000): all of them
 
 
 def test_nothing_after_the_cut_off_changes_the_forecast(corpus):

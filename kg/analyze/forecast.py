@@ -85,7 +85,11 @@ from kg.errors import OptionError
 __all__ = ["forecast", "backtest", "near_synonyms", "FEATURES", "HORIZON", "METHODS", "SAMPLE"]
 
 HORIZON = 3  # years ahead (Science4Cast's horizon)
-SAMPLE = 100_000  # candidate pairs in the AUC sample
+# candidate pairs in the AUC sample: all of them up to 2 million (ACM-CR at every cut-off), a seeded sample above
+# (hep-th at 2000: 2 of 7 million). The protocol asks for 100,000 or more; at a base rate of 0.1% that many hold
+# about 120 new links, and the AUC moved with the sample: on ACM-CR (acm-base of 2026-12-03) at 2014, seeds 42, 1,
+# 2 and 3 gave 0.903 / 0.912 / 0.886 / 0.909 on 100,000 pairs and 0.903 / 0.902 / 0.902 / 0.902 on all 1.1 million
+SAMPLE = 2_000_000
 TRAIN_ROWS = 150_000  # most pairs the model learns from per window (every new link, then non-links at random)
 WINDOWS = 3  # earlier years the model learns from: T-H, T-H-1, T-H-2 (each with its next H years, all up to T)
 SHORTLIST_FROM = 1_000_000  # candidate pairs above which only the shortlist is scored for the ranking
