@@ -413,6 +413,30 @@ def test_candidates_never_cross_a_verb_more(text, junk, kept):
     assert junk not in phrases and kept in phrases, phrases
 
 
+@pytest.mark.parametrize("text, flipped, kept", [
+    # hep-th and ACM-CR abstracts write prefixes apart from their words; dropped, the term says the opposite
+    ("We study non commutative geometry.", "commutative geometry", "non-commutative geometry"),
+    ("Black holes in anti de Sitter space.", "de Sitter space", "anti-de Sitter space"),
+    ("Colours of non simply-laced Lie algebras.", "simply-laced Lie algebras", "non-simply-laced Lie algebras"),
+    ("We derive the Non Abelian Stokes theorem.", "Abelian Stokes theorem", "Non-Abelian Stokes theorem"),
+    ("We apply semi supervised learning.", "semi", "semi-supervised learning"),
+    ("Queries are expanded by pseudo relevance feedback.", "relevance feedback", "pseudo-relevance feedback"),
+])
+def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
+    phrases = candidate_phrases(text)
+    assert flipped not in phrases and kept in phrases, phrases
+
+
+def test_a_prefix_word_before_a_function_word_stays_apart():
+    assert candidate_phrases("the sense of self and identity") == ["sense", "self", "identity"]
+
+
+def test_named_entity_is_a_term_and_named_still_reports_a_name():
+    assert candidate_phrases("Named Entity Recognition (NER) finds named entities.")[:3] == [
+        "Named Entity Recognition", "NER", "named entities"]
+    assert candidate_phrases("We built a parser named Stanza.") == ["parser", "Stanza"]
+
+
 def test_plural_nouns_before_such_or_prepositions_stay_nouns():
     phrases = candidate_phrases("Classification tasks such as retrieval use word embeddings in vision.")
     assert {"Classification tasks", "word embeddings"} <= set(phrases)

@@ -98,6 +98,11 @@ _DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\
                         r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|lower))"
                         r"\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
+# A prefix written apart from its word ("non commutative geometry", "anti de Sitter space", "semi supervised
+# learning"): one word, as a dash writes it. Apart, the tagger drops the prefix and the term says the opposite
+# ("commutative geometry", "de Sitter space") or breaks ("semi"). Not before a word that cannot take it ("self and").
+_LOOSE_PREFIX = re.compile(r"(?<![\w\-])((?i:non|anti|quasi|semi|pseudo|multi|self))\s+"
+                           r"(?=[A-Za-z])(?!(?i:and|or|of|the|a|an|in|on|to|is|are|was|were|with|for|as|by)\b)")
 
 
 def tag(text: str) -> list[tuple[str, str]]:
@@ -108,7 +113,8 @@ def tag(text: str) -> list[tuple[str, str]]:
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
     """
-    text = _DIMENSION.sub(r"\1-", _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))).strip()
+    text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))
+    text = _LOOSE_PREFIX.sub(r"\1-", _DIMENSION.sub(r"\1-", text)).strip()
     if not text:
         return []
     text, kept = _protect(text)
@@ -499,6 +505,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
         elif pos == "VBN" and prev_pos == "NNS" and next_pos in ("NN", "NNS", "DT", "PRP$") and low.endswith("ed"):
             out[i] = (word, "VBD")  # a past tense after its subject: "participants performed search"
+        elif low == "named" and next_word.lower() in ("entity", "entities"):
+            out[i] = (word, "VBN")  # the term "named entity (recognition)", not "a method named X"
         elif pos == "VBN" and (low in _REPORTING or ahead_word.lower() in _AUXILIARIES):
             out[i] = (word, "VBD")  # "named", "have (prominently) featured"
     return out
