@@ -427,6 +427,35 @@ def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
     assert flipped not in phrases and kept in phrases, phrases
 
 
+@pytest.mark.parametrize("text, lost, kept", [
+    # the term lost its first word and a generic word stood for it (ACM-CR, hep-th)
+    ("We use a sliding window over the stream.", "window", "sliding window"),
+    ("We impute missing values.", "values", "missing values"),
+    ("Queries over moving objects are costly.", "objects", "moving objects"),
+    ("We study rotating black holes.", "black holes", "rotating black holes"),
+    ("Branes intersecting at angles differ from intersecting branes.", "branes", "intersecting branes"),
+    ("We compute the cosmological constant.", "cosmological", "cosmological constant"),
+    ("The coupling constant is small.", "constant", "coupling constant"),
+    ("We tune the learning rate.", "rate", "learning rate"),
+    ("We propose the clustering algorithm.", "algorithm", "clustering algorithm"),
+    ("Clustering algorithms are used widely.", "algorithms", "Clustering algorithms"),
+    ("We compute the scattering amplitude.", "amplitude", "scattering amplitude"),
+])
+def test_a_term_keeps_its_participle_or_gerund_and_its_adjective_noun(text, lost, kept):
+    phrases = candidate_phrases(text)
+    assert lost not in phrases and kept in phrases, phrases
+
+
+@pytest.mark.parametrize("text, phrases", [
+    ("By running experiments we show gains.", ["experiments", "gains"]),  # a verb after "by"
+    ("The rate remains constant.", ["rate"]),  # an adjective after a copula
+    ("Users moving between cells are tracked.", ["Users", "cells"]),
+    ("We report the surprising result.", ["result"]),  # evaluative
+])
+def test_participles_and_adjective_nouns_stay_out_where_they_are_no_term(text, phrases):
+    assert candidate_phrases(text) == phrases
+
+
 def test_a_prefix_word_before_a_function_word_stays_apart():
     assert candidate_phrases("the sense of self and identity") == ["sense", "self", "identity"]
 
