@@ -438,7 +438,6 @@ def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
     ("The coupling constant is small.", "constant", "coupling constant"),
     ("We tune the learning rate.", "rate", "learning rate"),
     ("We propose the clustering algorithm.", "algorithm", "clustering algorithm"),
-    ("Clustering algorithms are used widely.", "algorithms", "Clustering algorithms"),
     ("We compute the scattering amplitude.", "amplitude", "scattering amplitude"),
 ])
 def test_a_term_keeps_its_participle_or_gerund_and_its_adjective_noun(text, lost, kept):
@@ -450,6 +449,7 @@ def test_a_term_keeps_its_participle_or_gerund_and_its_adjective_noun(text, lost
     ("By running experiments we show gains.", ["experiments", "gains"]),  # a verb after "by"
     ("The rate remains constant.", ["rate"]),  # an adjective after a copula
     ("Users moving between cells are tracked.", ["Users", "cells"]),
+    ("Methods for clustering data and linking data differ.", ["Methods", "data"]),  # verbs and their object
     ("We report the surprising result.", ["result"]),  # evaluative
 ])
 def test_participles_and_adjective_nouns_stay_out_where_they_are_no_term(text, phrases):

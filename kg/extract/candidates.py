@@ -446,11 +446,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if low in _ATTRIBUTIVE_PARTICIPLES and pos == "VBG" and (
                 next_pos in _NOUN | {"JJ"} or next_word.lower() in _NOMINAL_GERUNDS):
             out[i] = (word, "JJ")  # an adjective before its noun: "a sliding window", "streaming data"
-        elif pos == "VBG" and low not in _CLAUSE_PARTICIPLES and (
-                (prev_pos in ("DT", "PRP$")
-                 and (next_pos in _NOUN or next_word.lower() in _NOMINAL_GERUNDS | _NOUN_ADJECTIVES)) or (low in _NOMINAL_GERUNDS and next_word.lower() in _GERUND_COMPOUND_HEADS)):
-            out[i] = (word, "NN")  # no verb after an article, nor before a compound's head: "the learning rate",
-            # "the clustering algorithm", "Clustering algorithms are used"
+        elif pos == "VBG" and prev_pos in ("DT", "PRP$") and low not in _CLAUSE_PARTICIPLES \
+                and (next_pos in _NOUN or next_word.lower() in _NOMINAL_GERUNDS | _NOUN_ADJECTIVES):
+            out[i] = (word, "NN")  # no verb after an article: "the learning rate", "the clustering algorithm"
         elif low == "a" and next_word.lower() in _LATIN_A:
             out[i] = (word, _LATIN)  # "a priori relevance", "an a posteriori estimate": a word of the phrase
         elif low in _LATIN_A and prev_word.lower() == "a":
@@ -837,8 +835,9 @@ def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
     before = at - 1
     while before >= 0 and tagged[before][0].lower().endswith("ly") and tagged[before][1] == "RB":
         before -= 1  # "by automatically generating labels"
-    if word in _ATTRIBUTIVE_PARTICIPLES:  # "for streaming data", "and missing links"; but "by running experiments"
-        return before >= 0 and tagged[before][0].lower() == "by"
+    if word in _ATTRIBUTIVE_PARTICIPLES:  # "for streaming data", "and missing links"; but "by running experiments",
+        opener = tagged[before][0].lower() if before >= 0 else ""  # a title's "for Expanding Advertiser Audiences"
+        return opener == "by" or (opener in _CLAUSE_OPENERS and tagged[at][0][:1].isupper())
     return before < 0 or tagged[before][0].lower() in _CLAUSE_OPENERS
 
 
