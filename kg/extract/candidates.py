@@ -566,7 +566,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
-        predicate = words and words[0][0] > 0 and tagged[words[0][0] - 1][0].lower() in _COPULAS
+        predicate = bool(words) and _predicate(tagged, words[0][0])
         if len(words) > 1 and (following not in _COORDINATORS or words[-1][1].lower() in _NOUN_ADJECTIVES) \
                 and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2], predicate=predicate):
             words[-1] = (words[-1][0], words[-1][1], "NN")  # "the Higgs potential is", "effective potential"
@@ -719,6 +719,17 @@ COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "
 # complex". Not after a copula: "is gauge invariant", "remains constant".
 _NOUN_ADJECTIVES = frozenset("constant invariant variable average complex".split())
 _COPULAS = frozenset("is are was were be been being remain remains remained become becomes became stay stays".split())
+
+
+def _predicate(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the run starting at ``tagged[at]`` follows a copula or an adverb of manner, where an adjective ends it
+    ("is gauge invariant", "manifestly gauge invariant", "remains (approximately) constant")."""
+    before = at - 1
+    while before >= 0 and tagged[before][1] == "RB":
+        if tagged[before][0].lower().endswith("ly"):
+            return True
+        before -= 1
+    return before >= 0 and tagged[before][0].lower() in _COPULAS
 
 
 def _noun_after_modifier(word: str, pos: str, before: str, *, predicate: bool = False) -> bool:
