@@ -179,10 +179,10 @@ def _keyed_tail(surface: str, key: str, n_words: int) -> str | None:
     >>> _keyed_tail("classical A_n-Toda theories", "a n toda theory", 4), _keyed_tail("Toda theory", "a n toda theory", 4)
     ('A_n-Toda theories', None)
     """
-    text = unicodedata.normalize("NFKC", surface)
-    spans = _spans(text)
+    text = surface
+    spans = _spans(unicodedata.normalize("NFKC", surface))
     if len(spans) > n_words:
-        text = text[spans[len(spans) - n_words][0]:]
+        text = unicodedata.normalize("NFKC", surface)[spans[len(spans) - n_words][0]:]
     elif len(spans) < n_words:
         return None
     return text if len(_cased_words(text)) == n_words and concept_key(text) == key else None
