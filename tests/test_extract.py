@@ -459,6 +459,8 @@ def test_participles_and_adjective_nouns_stay_out_where_they_are_no_term(text, p
 def test_an_adjective_noun_after_an_adverb_of_manner_is_an_adjective():
     assert "gauge invariant" not in candidate_phrases("The action is manifestly gauge invariant.")
     assert "gauge invariant regularization" in candidate_phrases("We use a gauge invariant regularization.")
+    assert "gauge invariant" not in candidate_phrases("Any gauge invariant, local and parity odd term vanishes.")
+    assert "cosmological constant" in candidate_phrases("a cosmological constant and a scalar field")
 
 
 def test_a_prefix_word_before_a_function_word_stays_apart():

@@ -567,7 +567,11 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
         predicate = bool(words) and _predicate(tagged, words[0][0])
-        if len(words) > 1 and (following not in _COORDINATORS or words[-1][1].lower() in _NOUN_ADJECTIVES) \
+        last = words[-1][1].lower() if words else ""
+        # in a list, "constant" stays a noun ("a cosmological constant and"), "invariant" an adjective ("any gauge
+        # invariant, local and parity odd term")
+        listed = following in _COORDINATORS or (last == "invariant" and following == ",")
+        if len(words) > 1 and (not listed or last in _NOUN_ADJECTIVES - {"invariant"}) \
                 and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2], predicate=predicate):
             words[-1] = (words[-1][0], words[-1][1], "NN")  # "the Higgs potential is", "effective potential"
         while words and (not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
