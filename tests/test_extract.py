@@ -413,6 +413,66 @@ def test_candidates_never_cross_a_verb_more(text, junk, kept):
     assert junk not in phrases and kept in phrases, phrases
 
 
+@pytest.mark.parametrize("text, flipped, kept", [
+    # hep-th and ACM-CR abstracts write prefixes apart from their words; dropped, the term says the opposite
+    ("We study non commutative geometry.", "commutative geometry", "non-commutative geometry"),
+    ("Black holes in anti de Sitter space.", "de Sitter space", "anti-de Sitter space"),
+    ("Colours of non simply-laced Lie algebras.", "simply-laced Lie algebras", "non-simply-laced Lie algebras"),
+    ("We derive the Non Abelian Stokes theorem.", "Abelian Stokes theorem", "Non-Abelian Stokes theorem"),
+    ("We apply semi supervised learning.", "semi", "semi-supervised learning"),
+    ("Queries are expanded by pseudo relevance feedback.", "relevance feedback", "pseudo-relevance feedback"),
+])
+def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
+    phrases = candidate_phrases(text)
+    assert flipped not in phrases and kept in phrases, phrases
+
+
+@pytest.mark.parametrize("text, lost, kept", [
+    # the term lost its first word and a generic word stood for it (ACM-CR, hep-th)
+    ("We use a sliding window over the stream.", "window", "sliding window"),
+    ("We impute missing values.", "values", "missing values"),
+    ("Queries over moving objects are costly.", "objects", "moving objects"),
+    ("We study rotating black holes.", "black holes", "rotating black holes"),
+    ("Branes intersecting at angles differ from intersecting branes.", "branes", "intersecting branes"),
+    ("We compute the cosmological constant.", "cosmological", "cosmological constant"),
+    ("The coupling constant is small.", "constant", "coupling constant"),
+    ("We tune the learning rate.", "rate", "learning rate"),
+    ("We propose the clustering algorithm.", "algorithm", "clustering algorithm"),
+    ("We compute the scattering amplitude.", "amplitude", "scattering amplitude"),
+])
+def test_a_term_keeps_its_participle_or_gerund_and_its_adjective_noun(text, lost, kept):
+    phrases = candidate_phrases(text)
+    assert lost not in phrases and kept in phrases, phrases
+
+
+@pytest.mark.parametrize("text, phrases", [
+    ("By running experiments we show gains.", ["experiments", "gains"]),  # a verb after "by"
+    ("The rate remains constant.", ["rate"]),  # an adjective after a copula
+    ("Users moving between cells are tracked.", ["Users", "cells"]),
+    ("Methods for clustering data and linking data differ.", ["Methods", "data"]),  # verbs and their object
+    ("We report the surprising result.", ["result"]),  # evaluative
+])
+def test_participles_and_adjective_nouns_stay_out_where_they_are_no_term(text, phrases):
+    assert candidate_phrases(text) == phrases
+
+
+def test_an_adjective_noun_after_an_adverb_of_manner_is_an_adjective():
+    assert "gauge invariant" not in candidate_phrases("The action is manifestly gauge invariant.")
+    assert "gauge invariant regularization" in candidate_phrases("We use a gauge invariant regularization.")
+    assert "gauge invariant" not in candidate_phrases("Any gauge invariant, local and parity odd term vanishes.")
+    assert "cosmological constant" in candidate_phrases("a cosmological constant and a scalar field")
+
+
+def test_a_prefix_word_before_a_function_word_stays_apart():
+    assert candidate_phrases("the sense of self and identity") == ["sense", "self", "identity"]
+
+
+def test_named_entity_is_a_term_and_named_still_reports_a_name():
+    assert candidate_phrases("Named Entity Recognition (NER) finds named entities.")[:3] == [
+        "Named Entity Recognition", "NER", "named entities"]
+    assert candidate_phrases("We built a parser named Stanza.") == ["parser", "Stanza"]
+
+
 def test_plural_nouns_before_such_or_prepositions_stay_nouns():
     phrases = candidate_phrases("Classification tasks such as retrieval use word embeddings in vision.")
     assert {"Classification tasks", "word embeddings"} <= set(phrases)

@@ -230,6 +230,28 @@ def test_display_name_is_the_well_formed_common_writing(surfaces, expected):
     assert _display_name(keys.pop(), Counter(surfaces), None) == expected
 
 
+@pytest.mark.parametrize("key, surface, expected", [
+    # hep-th: the key dropped an incidental modifier; the name was rebuilt from the key's words
+    ("l 2 representation", "explicit L^2-representation", "L^2-representation"),  # was "l 2 representation"
+    ("a n toda theory", "classical A_n-Toda theories", "A_n-Toda theory"),  # was "a n Toda theory"
+    ("action γ k", "effective action Γ_k", "action Γ_k"),  # was "action γ k"
+    ("abel jacobi map", "classical Abel-Jacobi map", "Abel-Jacobi map"),  # was "Abel Jacobi map"
+])
+def test_a_name_keeps_what_its_paper_wrote_when_the_key_drops_a_modifier(key, surface, expected):
+    from collections import Counter
+
+    from kg.normalize import _display_name
+
+    assert _display_name(key, Counter({surface: 1}), None) == expected
+
+
+def test_notation_in_parentheses_defines_no_acronym():
+    from kg.normalize.acronyms import find_acronyms
+
+    text = "the affine algebra U_q(A_N), the bound (S_BH), and conformal field theory(CFT)"
+    assert find_acronyms(text) == {"CFT": "conformal field theory"}
+
+
 def test_the_acronym_is_its_own_field_singular_and_an_alias():
     papers = [Paper("a", "Spiking Neural Networks (SNNs) spike.", "A")]
     concepts, _ = normalize_concepts(papers, {"a": _kp("Spiking Neural Networks")})

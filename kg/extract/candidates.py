@@ -65,7 +65,8 @@ GENERIC_MODIFIERS = frozenset(
     successful unique rich state-of-the-art traditional strict underlying widespread
     apparent serious adequate appropriate suitable reasonable sufficient desirable actual
     convenient similar much-needed famous mentioned aforementioned above-mentioned improved
-    assorted varied myriad""".split()
+    assorted varied myriad surprising intriguing striking exciting encouraging compelling ongoing
+    increasing decreasing growing""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
@@ -98,6 +99,11 @@ _DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\
                         r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|lower))"
                         r"\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
+# A prefix written apart from its word ("non commutative geometry", "anti de Sitter space", "semi supervised
+# learning"): one word, as a dash writes it. Apart, the tagger drops the prefix and the term says the opposite
+# ("commutative geometry", "de Sitter space") or breaks ("semi"). Not before a word that cannot take it ("self and").
+_LOOSE_PREFIX = re.compile(r"(?<![\w\-])((?i:non|anti|quasi|semi|pseudo|multi|self))\s+"
+                           r"(?=[A-Za-z])(?!(?i:and|or|of|the|a|an|in|on|to|is|are|was|were|with|for|as|by)\b)")
 
 
 def tag(text: str) -> list[tuple[str, str]]:
@@ -108,7 +114,8 @@ def tag(text: str) -> list[tuple[str, str]]:
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
     """
-    text = _DIMENSION.sub(r"\1-", _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))).strip()
+    text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))
+    text = _LOOSE_PREFIX.sub(r"\1-", _DIMENSION.sub(r"\1-", text)).strip()
     if not text:
         return []
     text, kept = _protect(text)
@@ -288,6 +295,14 @@ _ARTICLES = frozenset("a an the".split())
 _SENTENCE_ENDS = frozenset(".!?:;")
 _LATIN_A = frozenset("priori posteriori fortiori".split())  # "a priori" is one adjective
 _LATIN = "JJ-LATIN"  # the tag of its "a"
+# Present participles that modify a noun as adjectives do, the lexicon knowing them only as verbs: before a noun
+# they make a term ("sliding window", "streaming data", "missing values", "moving objects", "rotating black hole",
+# "intersecting branes", "running coupling"), never a verb and its object. Read as verbs, the term lost them and a
+# generic word stood for it ("window", "data", "values", "objects"): in ACM-CR and hep-th these words follow "the",
+# "a" or "an" before a noun 28 to 244 times each (a verb never does).
+_ATTRIBUTIVE_PARTICIPLES = frozenset(
+    """missing streaming evolving emerging sliding moving running vanishing confining interacting rotating
+    spinning winding expanding accelerating rolling commuting alternating intersecting branching crossing""".split())
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
@@ -428,7 +443,13 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if low == "a" and next_word.lower() in _LATIN_A:
+        if low in _ATTRIBUTIVE_PARTICIPLES and pos == "VBG" and (
+                next_pos in _NOUN | {"JJ"} or next_word.lower() in _NOMINAL_GERUNDS):
+            out[i] = (word, "JJ")  # an adjective before its noun: "a sliding window", "streaming data"
+        elif pos == "VBG" and prev_pos in ("DT", "PRP$") and low not in _CLAUSE_PARTICIPLES \
+                and (next_pos in _NOUN or next_word.lower() in _NOMINAL_GERUNDS | _NOUN_ADJECTIVES):
+            out[i] = (word, "NN")  # no verb after an article: "the learning rate", "the clustering algorithm"
+        elif low == "a" and next_word.lower() in _LATIN_A:
             out[i] = (word, _LATIN)  # "a priori relevance", "an a posteriori estimate": a word of the phrase
         elif low in _LATIN_A and prev_word.lower() == "a":
             out[i] = (word, "JJ")
@@ -499,6 +520,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
         elif pos == "VBN" and prev_pos == "NNS" and next_pos in ("NN", "NNS", "DT", "PRP$") and low.endswith("ed"):
             out[i] = (word, "VBD")  # a past tense after its subject: "participants performed search"
+        elif low == "named" and next_word.lower() in ("entity", "entities"):
+            out[i] = (word, "VBN")  # the term "named entity (recognition)", not "a method named X"
         elif pos == "VBN" and (low in _REPORTING or ahead_word.lower() in _AUXILIARIES):
             out[i] = (word, "VBD")  # "named", "have (prominently) featured"
     return out
@@ -543,7 +566,13 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
-        if len(words) > 1 and following not in _COORDINATORS and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2]):
+        predicate = bool(words) and _predicate(tagged, words[0][0])
+        last = words[-1][1].lower() if words else ""
+        # in a list, "constant" stays a noun ("a cosmological constant and"), "invariant" an adjective ("any gauge
+        # invariant, local and parity odd term")
+        listed = following in _COORDINATORS or (last == "invariant" and following == ",")
+        if len(words) > 1 and (not listed or last in _NOUN_ADJECTIVES - {"invariant"}) \
+                and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2], predicate=predicate):
             words[-1] = (words[-1][0], words[-1][1], "NN")  # "the Higgs potential is", "effective potential"
         while words and (not (words[-1][2] in _NOUN or (words[-1][2] == "VBG" and len(words) > 1
                                                          and words[-2][2] in _START
@@ -688,14 +717,37 @@ COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "
                         "-independent", "-like", "-enabled", "-centric", "-intensive", "-preserving")
 
 
-def _noun_after_modifier(word: str, pos: str, before: str) -> bool:
+# Words the lexicon knows as adjectives that are as often nouns, and are where a noun phrase ends on them after a
+# modifier: "cosmological constant" and "coupling constant" (in 801 and 820 hep-th abstracts: the phrase was dropped
+# and the papers lost their term), "topological invariant", "random variable", "moving average", "simplicial
+# complex". Not after a copula: "is gauge invariant", "remains constant".
+_NOUN_ADJECTIVES = frozenset("constant invariant variable average complex".split())
+_COPULAS = frozenset("is are was were be been being remain remains remained become becomes became stay stays".split())
+
+
+def _predicate(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the run starting at ``tagged[at]`` follows a copula or an adverb of manner, where an adjective ends it
+    ("is gauge invariant", "manifestly gauge invariant", "remains (approximately) constant")."""
+    before = at - 1
+    while before >= 0 and tagged[before][1] == "RB":
+        if tagged[before][0].lower().endswith("ly"):
+            return True
+        before -= 1
+    return before >= 0 and tagged[before][0].lower() in _COPULAS
+
+
+def _noun_after_modifier(word: str, pos: str, before: str, *, predicate: bool = False) -> bool:
     """An -al or -ive word the tagger reads as an adjective that ends a noun phrase after a noun or
     an adjective: it is the noun ("Higgs potential", "effective potential", "Seiberg-Witten
     prepotential", "free energy functional", "covariant derivative", "training objective"), since
-    English puts its adjectives before the noun; not an -ical one ("quantum mechanical")."""
+    English puts its adjectives before the noun; not an -ical one ("quantum mechanical"). So is one of
+    :data:`_NOUN_ADJECTIVES` unless the phrase follows a copula (``predicate``)."""
     low = word.lower()
-    return (pos == "JJ" and before in _START and low.isalpha() and low.endswith(("al", "ive"))
-            and not low.endswith("ical") and len(low) > 4)
+    if low in _NOUN_ADJECTIVES and pos == "JJ" and before in _START | {"VBG"}:  # "coupling constant"
+        return not predicate
+    if pos != "JJ" or before not in _START or not low.isalpha():
+        return False
+    return low.endswith(("al", "ive")) and not low.endswith("ical") and len(low) > 4
 
 
 def _final_adjective(word: str) -> bool:
@@ -766,6 +818,8 @@ def _verbal_gerund(word: str, next_pos: str) -> bool:
     low = word.lower()
     if not low.endswith("ing"):
         return False
+    if low in _ATTRIBUTIVE_PARTICIPLES:
+        return False
     return next_pos == "JJ" or (low not in _NOMINAL_GERUNDS and _lexicon().get(low) == "VBG")
 
 
@@ -796,6 +850,9 @@ def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
     before = at - 1
     while before >= 0 and tagged[before][0].lower().endswith("ly") and tagged[before][1] == "RB":
         before -= 1  # "by automatically generating labels"
+    if word in _ATTRIBUTIVE_PARTICIPLES:  # "for streaming data", "and missing links"; but "by running experiments",
+        opener = tagged[before][0].lower() if before >= 0 else ""  # a title's "for Expanding Advertiser Audiences"
+        return opener == "by" or (opener in _CLAUSE_OPENERS and tagged[at][0][:1].isupper())
     return before < 0 or tagged[before][0].lower() in _CLAUSE_OPENERS
 
 

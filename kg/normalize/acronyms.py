@@ -70,6 +70,19 @@ def _spelled_after(acronym: str, after: str) -> str | None:
     return None
 
 
+def _argument(text: str, match: re.Match) -> bool:
+    """Whether the parentheses of ``match`` hold notation, not an acronym: an index ("S_BH", "A_N") or the
+    argument of a symbol written against them ("U_q(A_N)", "T^(SC)"); a long form written against its acronym
+    ("conformal field theory(CFT)") still defines it."""
+    if "_" in match.group(1):
+        return True
+    start = match.start()
+    if start == 0 or text[start - 1].isspace():
+        return False
+    word = text[text.rfind(" ", 0, start) + 1:start]
+    return "_" in word or "^" in word
+
+
 def find_acronyms(text: str) -> dict[str, str]:
     """Acronyms defined in ``text`` as ``long form (ACRONYM)``, or as ``ACRONYM, a long form``
     when the long form's initials spell it -> their long form.
@@ -82,11 +95,13 @@ def find_acronyms(text: str) -> dict[str, str]:
     {'HNN': 'holistic neural network'}
     >>> find_acronyms("We use BERT, a strong baseline, and CNN, the usual network.")
     {}
+    >>> find_acronyms("the quantum affine Lie algebra U_q(A_N) at T^(SC) and the bound (S_BH)")
+    {}
     """
     found: dict[str, str] = {}
     for match in _DEFINITION.finditer(text):
         acronym = match.group(1)
-        if not _is_acronym(acronym) or _ROMAN.fullmatch(acronym) or acronym in found:
+        if not _is_acronym(acronym) or _ROMAN.fullmatch(acronym) or acronym in found or _argument(text, match):
             continue
         sentence_start = max(text.rfind(". ", 0, match.start()), text.rfind("(", 0, match.start() - 1))
         before = text[sentence_start + 1 : match.start()]

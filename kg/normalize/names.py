@@ -113,9 +113,10 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     templates: list[tuple[bool, int, bool, str]] = []
     for (surface, n), template in [*((item, True) for item in surfaces.items()),
                                    *((item, False) for item in (evidence or {}).items())]:
-        tokens = _cased_words(surface)
-        if len(tokens) != len(words) or concept_key(surface) != key:
+        surface = _keyed_tail(surface, key, len(words))
+        if surface is None:
             continue
+        tokens = _cased_words(surface)
         notation = {t for m in NOTATION.finditer(surface) for t in _cased_words(m.group())}  # not SU of SU(2)
         letters = [t for t in tokens if sum(ch.isalpha() for ch in t) > 1 and t not in notation]  # not the N of N=2
         shouting = len(letters) > 1 and all(t.isupper() for t in letters)
@@ -164,6 +165,27 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         at = end
     out.append(template[at:])
     return _accented(" ".join("".join(out).split()), [*surfaces, *(evidence or ())])
+
+
+def _keyed_tail(surface: str, key: str, n_words: int) -> str | None:
+    """``surface`` if it is written as ``key`` (``n_words`` words); else its end that is, when the key dropped
+    its first words ("explicit L^2-representation" for the concept "L^2-representation": an incidental
+    modifier), so the name still keeps the notation, dashes and case the paper wrote; else None.
+
+    Examples
+    --------
+    >>> _keyed_tail("explicit L^2-representation", "l 2 representation", 3)
+    'L^2-representation'
+    >>> _keyed_tail("classical A_n-Toda theories", "a n toda theory", 4), _keyed_tail("Toda theory", "a n toda theory", 4)
+    ('A_n-Toda theories', None)
+    """
+    text = surface
+    spans = _spans(unicodedata.normalize("NFKC", surface))
+    if len(spans) > n_words:
+        text = unicodedata.normalize("NFKC", surface)[spans[len(spans) - n_words][0]:]
+    elif len(spans) < n_words:
+        return None
+    return text if len(_cased_words(text)) == n_words and concept_key(text) == key else None
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
