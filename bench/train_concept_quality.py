@@ -1,8 +1,9 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 15,927 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 12,799; samples r25 to r28 came after; r28 is drawn among the
-papers two builds list differently, ``bench/audit_concepts.py --differ``), each labelled by two independent
+``bench/data/concept_labels.jsonl`` holds 17,259 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 12,799; samples r25 to r29 came after; r28 and r29's "-diff"
+samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
+labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
 concept's rank and its paper's concept count in the build judged. A concept is "good" when both reviewers said so. The names are embedded with the
 packaged model, the features are :func:`kg.normalize.quality.name_features`,
