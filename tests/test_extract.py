@@ -413,7 +413,7 @@ def test_candidates_never_cross_a_verb_more(text, junk, kept):
     assert junk not in phrases and kept in phrases, phrases
 
 
-@pytest.mark.parametrize("text, flipped, kept", [
+@pytest.mark.parametrize("text, lost, kept", [
     # hep-th and ACM-CR abstracts write prefixes apart from their words; dropped, the term says the opposite
     ("We study non commutative geometry.", "commutative geometry", "non-commutative geometry"),
     ("Black holes in anti de Sitter space.", "de Sitter space", "anti-de Sitter space"),
@@ -421,13 +421,6 @@ def test_candidates_never_cross_a_verb_more(text, junk, kept):
     ("We derive the Non Abelian Stokes theorem.", "Abelian Stokes theorem", "Non-Abelian Stokes theorem"),
     ("We apply semi supervised learning.", "semi", "semi-supervised learning"),
     ("Queries are expanded by pseudo relevance feedback.", "relevance feedback", "pseudo-relevance feedback"),
-])
-def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
-    phrases = candidate_phrases(text)
-    assert flipped not in phrases and kept in phrases, phrases
-
-
-@pytest.mark.parametrize("text, lost, kept", [
     # the term lost its first word and a generic word stood for it (ACM-CR, hep-th)
     ("We use a sliding window over the stream.", "window", "sliding window"),
     ("We impute missing values.", "values", "missing values"),
@@ -440,7 +433,7 @@ def test_a_prefix_written_apart_stays_with_its_word(text, flipped, kept):
     ("We propose the clustering algorithm.", "algorithm", "clustering algorithm"),
     ("We compute the scattering amplitude.", "amplitude", "scattering amplitude"),
 ])
-def test_a_term_keeps_its_participle_or_gerund_and_its_adjective_noun(text, lost, kept):
+def test_a_term_keeps_its_first_word(text, lost, kept):
     phrases = candidate_phrases(text)
     assert lost not in phrases and kept in phrases, phrases
 

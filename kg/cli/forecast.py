@@ -88,10 +88,12 @@ def forecast(
             show(json.dumps(result, ensure_ascii=True, indent=1))
             return
         c = result["counts"]
+        sample = result["parameters"]["sample"]
+        graded = "all pairs" if sample == c["candidates"] else f"{sample} sampled pairs"
         warn(f"backtest at {result['parameters']['until']}, horizon {horizon}: {c['concepts']} concepts of "
              f"{result['parameters']['min_papers']}+ papers, {c['candidates']} candidate pairs, {c['positives']} met "
-             f"in {until + 1}–{until + horizon} (base rate {c['base_rate']}); AUC on {result['parameters']['sample']} "
-             f"sampled pairs; forecast made in {result['seconds']} s")
+             f"in {until + 1}–{until + horizon} (base rate {c['base_rate']}); AUC on {graded}; forecast made in "
+             f"{result['seconds']} s")
         print_rows(["method", "auc", "precision_at_100", "precision_at_1000"], result["rows"], False)
         warn(f"kg's {len(result['top'])} best pairs at {until}, and whether a paper of {until + 1}–{until + horizon} "
              "joined them:")

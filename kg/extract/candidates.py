@@ -722,7 +722,8 @@ COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "
 # and the papers lost their term), "topological invariant", "random variable", "moving average", "simplicial
 # complex". Not after a copula: "is gauge invariant", "remains constant".
 _NOUN_ADJECTIVES = frozenset("constant invariant variable average complex".split())
-_COPULAS = frozenset("is are was were be been being remain remains remained become becomes became stay stays".split())
+_COPULAS = (_AUXILIARIES - {"has", "have", "had"}) | frozenset(
+    "remain remains remained become becomes became stay stays".split())
 
 
 def _predicate(tagged: list[tuple[str, str]], at: int) -> bool:
