@@ -123,6 +123,24 @@ def test_a_two_letter_acronym_inside_a_phrase_is_not_expanded_from_other_papers(
     assert {m.concept_id for m in mentions if m.paper_id == "owl"} == {"c:owl el ontology"}
 
 
+def test_an_abbreviation_beside_its_spelled_out_form_is_one_concept():
+    papers = [Paper("a", "Renormalization group flows of Calabi-Yau manifolds; the RG flow and CY manifolds.", "A"),
+              Paper("b", "The RG flow of a sigma model.", "B"),
+              Paper("c", "Display ads and ad delivery; the DFS and its dataset file system.", "C"),
+              Paper("d", "DFS of a graph.", "D")]
+    keyphrases = {"a": _kp("renormalization group flows", "Calabi-Yau manifolds", "RG flow", "CY manifolds"),
+                  "b": _kp("RG flow", "sigma model"),
+                  "c": _kp("display ads", "ad delivery", "dataset file system", "DFS"),
+                  "d": _kp("DFS", "graph traversal")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    linked = {p: [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == p] for p in "abcd"}
+    assert linked["a"] == ["c:renormalization group flow", "c:calabi yau manifold"]
+    # a phrase of two words or more is spelled out in every paper; a lone initialism only beside its long form
+    assert linked["b"][0] == "c:renormalization group flow"
+    assert linked["c"] == ["c:display ad", "c:ad delivery", "c:dataset file system"]
+    assert "c:dfs" in linked["d"]
+
+
 def test_the_most_specific_shared_member_stands_for_its_family():
     papers = [Paper("a", "Extremal charged black holes emit Hawking radiation; charged black holes and black holes.", "A"),
               Paper("b", "Black holes evaporate.", "B"), Paper("c", "Charged black holes are stable.", "C")]

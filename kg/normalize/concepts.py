@@ -11,6 +11,7 @@ from itertools import chain
 import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
+from kg.normalize.abbreviations import abbreviated_keys
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, acronym_spellings, find_acronyms, respell
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
@@ -164,6 +165,14 @@ def normalize_concepts(
                                  pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
         found_keys[pid] = [(variants.get(key, key), phrase) for key, phrase in rows]
+    everywhere, per_paper = abbreviated_keys(
+        {pid: [(key, phrase.phrase) for key, phrase in rows] for pid, rows in found_keys.items()},
+        {key for rows in found_keys.values() for key, _ in rows},
+        defined={acronym.lower(): concept_key(long_form) for acronym, long_form in table.corpus.items()})
+    everywhere = {key: spelled for key, spelled in everywhere.items() if key not in preferred and spelled not in everywhere}
+    for pid, rows in found_keys.items():  # "RG flow" is the renormalization group flow
+        own = {key: spelled for key, spelled in per_paper.get(pid, {}).items() if key not in preferred}
+        found_keys[pid] = [(own.get(key) or everywhere.get(key, key), phrase) for key, phrase in rows]
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     # (and titles written as sentences: "The Malaysian model", whose abstract never writes "Malaysian")
