@@ -141,6 +141,17 @@ def test_an_abbreviation_beside_its_spelled_out_form_is_one_concept():
     assert "c:dfs" in linked["d"]
 
 
+def test_a_misspelt_word_joins_the_concept_spelled_right():
+    papers = [Paper(f"p{i}", "Noncommutative field theory and gauge symmetry.", str(i)) for i in range(10)]
+    papers.append(Paper("typo", "Noncomutative field theory and the gauge symmmetry; dilaton fields.", "T"))
+    keyphrases = {p.id: _kp("noncommutative field theory", "gauge symmetry", "dilation") for p in papers[:10]}
+    keyphrases["typo"] = _kp("noncomutative field theory", "gauge symmmetry", "dilaton")
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    linked = sorted(m.concept_id for m in mentions if m.paper_id == "typo")
+    # a doubled letter lost or typed twice is a typo; "dilaton" is a word of its own one letter from "dilation"
+    assert linked == ["c:dilaton", "c:gauge symmetry", "c:noncommutative field theory"]
+
+
 def test_the_most_specific_shared_member_stands_for_its_family():
     papers = [Paper("a", "Extremal charged black holes emit Hawking radiation; charged black holes and black holes.", "A"),
               Paper("b", "Black holes evaporate.", "B"), Paper("c", "Charged black holes are stable.", "C")]

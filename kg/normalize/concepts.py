@@ -15,7 +15,8 @@ from kg.normalize.abbreviations import abbreviated_keys
 from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, acronym_spellings, find_acronyms, respell
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
-from kg.normalize.keys import CONCEPT_PREFIX, concept_key, generic_phrases, spelled_form, spelling_variants
+from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, spelled_form,
+                              spelling_variants)
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, title_evidence, truecase_counts
@@ -161,10 +162,10 @@ def normalize_concepts(
     incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
-    variants = spelling_variants(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}),
-                                 pinned=preferred)
+    df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
+    variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
-        found_keys[pid] = [(variants.get(key, key), phrase) for key, phrase in rows]
+        found_keys[pid] = [(variants.get(typos.get(key, key), typos.get(key, key)), phrase) for key, phrase in rows]
     everywhere, per_paper = abbreviated_keys(
         {pid: [(key, phrase.phrase) for key, phrase in rows] for pid, rows in found_keys.items()},
         {key for rows in found_keys.values() for key, _ in rows},

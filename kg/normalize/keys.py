@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 
 from kg.extract.candidates import word_class
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases", "spelled_form",
-           "spelling_variants"]
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases", "misspellings",
+           "spelled_form", "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
 
@@ -204,6 +204,55 @@ def spelling_variants(df: Mapping[str, int], *, pinned: Collection[str] = ()) ->
         if len(keys) > 1:
             head = min(keys, key=lambda k: (k not in pinned, -df[k], len(k.split()), k))
             out.update((key, head) for key in keys if key != head and key not in pinned)
+    return out
+
+
+_MIN_TYPO_LETTERS = 7  # shorter words are too often another word one letter away ("quark", "squark")
+_TYPO_RATIO = 10  # the right spelling is in this many times as many papers at least
+
+
+def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
+    """Keys with a misspelt word -> the key spelled right, where the corpus has it.
+
+    A word is misspelt when the lexicon does not know it, it has seven letters or more, and the
+    same word with a letter doubled or undoubled inside it is in ten times as many papers, five
+    at least ("Twittter", "symmmetry", "supersymetric"). Other one-letter changes make other words
+    too often: "dilaton" and "dilation", "squark" and "quark". ``df`` is key -> papers.
+
+    Examples
+    --------
+    >>> misspellings({"twitter": 300, "twittter": 1, "twittter data": 1, "twitter data": 9,
+    ...               "wikipedian": 2, "wikipedia": 90, "dilaton": 1, "dilation": 40})
+    {'twittter': 'twitter', 'twittter data': 'twitter data'}
+    """
+    words: Counter[str] = Counter()
+    for key, n in df.items():
+        for word in set(key.split()):
+            words[word] += n
+    doubled: dict[str, list[str]] = defaultdict(list)  # a frequent word with one of its doubled letters single
+    for word, n in words.items():
+        if n >= 5 and len(word) >= _MIN_TYPO_LETTERS - 1 and word.isalpha():
+            for i in range(1, len(word) - 1):
+                if word[i] == word[i - 1]:
+                    doubled[word[:i] + word[i + 1:]].append(word)
+    right: dict[str, str] = {}
+    for word, n in words.items():
+        if len(word) < _MIN_TYPO_LETTERS or not word.isalpha() or word_class(word) or word_class(word.capitalize()):
+            continue
+        found = set(doubled.get(word, ()))  # "supersymetric"
+        for i in range(1, len(word) - 1):
+            if word[i] == word[i - 1] and words.get(word[:i] + word[i + 1:], 0) >= 5:
+                found.add(word[:i] + word[i + 1:])  # "twittter", "symmmetry"
+        best = max(found, key=lambda w: (words[w], w), default=None)
+        if best and words[best] >= _TYPO_RATIO * n:
+            right[word] = best
+    out: dict[str, str] = {}
+    for key in df:
+        if key in pinned:
+            continue
+        spelled = " ".join(right.get(w, w) for w in key.split())
+        if spelled != key and spelled in df:
+            out[key] = spelled
     return out
 
 
