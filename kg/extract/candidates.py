@@ -487,8 +487,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, out[i - 2][1])  # a verb's partner: "we compare and contrast search behaviors"
         elif pos in ("NN", "JJ") and low in _VERBISH and word.islower() and (
-                governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))):
-            out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on"
+                governed or (prev_pos in ("NN", "NNS") and next_pos in ("RB", "DT", "PRP$"))
+                or (low == "show" and prev_pos in _NOUN and next_word.lower() in ("that", "how"))):
+            out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on", "results on
+            # the TREC Microblog track show that"
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
                 or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))):

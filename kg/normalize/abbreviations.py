@@ -12,8 +12,11 @@ from kg.extract.candidates import word_class
 
 __all__ = ["abbreviated_keys"]
 
-# a written token that can be an initialism: letters only, two capitals at least ("RG", "AdS", "KdV", "ccTLD")
-_INITIALISM = re.compile(r"(?<![\w-])[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w])")
+# a written token that can be an initialism: letters only, two capitals at least or a capital after the first
+# letter ("RG", "AdS", "KdV", "ccTLD", "pB")
+_INITIALISM = re.compile(r"(?<![\w-])(?:[A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*)(?![\w])")
+# shortenings no initials spell, as physicists write them: "SUSY gauge theory", "SUSY breaking", "SUGRA"
+_SHORTENINGS = {"susy": ("supersymmetric", "supersymmetry"), "sugra": ("supergravity",)}
 _MAX_LETTERS = 6
 
 
@@ -22,6 +25,8 @@ def _initialisms(surface: str) -> set[str]:
 
     >>> sorted(_initialisms("holographic RG-flows of AdS space")), sorted(_initialisms("Neural Networks"))
     (['ads', 'rg'], [])
+    >>> sorted(_initialisms("deformed pB operators")), sorted(_initialisms("iPhone apps"))
+    (['pb'], ['iphone'])
     """
     return {t.lower() for t in _INITIALISM.findall(surface) if len(t) <= _MAX_LETTERS}
 
@@ -56,7 +61,8 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
     initialism that is an English word where it stands is none ("display ad" / "ad delivery").
     ``defined`` (acronym in lower case -> key of its long form: those the corpus defines
     consistently) spells out a key of two words or more, written in any case, where the corpus
-    has the spelled-out key ("tf normalization" / "term frequency normalization").
+    has the spelled-out key ("tf normalization" / "term frequency normalization"), and so do the
+    shortenings of :data:`_SHORTENINGS` ("N=1 SUSY gauge theory" / "N=1 supersymmetric gauge theory").
 
     Returns
     -------
@@ -78,8 +84,9 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
     ...         "ad delivery", "tf normalization", "term frequency normalization", "owl el"}
     >>> abbreviated_keys(rows, keys)
     ({'rg flow': 'renormalization group flow'}, {'p3': {'dfs': 'dataset file system'}})
-    >>> abbreviated_keys({}, keys, defined={"tf": "term frequency", "el": "entity linking"})[0]
-    {'tf normalization': 'term frequency normalization'}
+    >>> abbreviated_keys({}, keys | {"susy breaking", "supersymmetry breaking"},
+    ...                  defined={"tf": "term frequency", "el": "entity linking"})[0]
+    {'susy breaking': 'supersymmetry breaking', 'tf normalization': 'term frequency normalization'}
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     per_paper: dict[str, dict[str, str]] = {}
@@ -116,15 +123,17 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
             else:
                 per_paper.setdefault(pid, {})[key] = spelled
     everywhere = {key: min(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, forms in votes.items()}
-    for key in keys if defined else ():
+    defined = defined or {}
+    for key in sorted(keys):
         words = key.split()
         if len(words) < 2 or key in everywhere:
             continue
         for i, word in enumerate(words):
-            long_form = defined.get(word)
-            if long_form and not _plain_word(word, i == len(words) - 1):
-                spelled = " ".join([*words[:i], long_form, *words[i + 1:]])
-                if spelled in keys:
-                    everywhere[key] = spelled
-                    break
+            long_forms = (defined[word],) if word in defined else _SHORTENINGS.get(word, ())
+            if not long_forms or _plain_word(word, i == len(words) - 1):
+                continue
+            spelled = next((s for s in (" ".join([*words[:i], f, *words[i + 1:]]) for f in long_forms) if s in keys), None)
+            if spelled:
+                everywhere[key] = spelled
+                break
     return everywhere, per_paper
