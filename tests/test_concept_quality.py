@@ -154,6 +154,17 @@ def test_a_misspelt_word_joins_the_concept_spelled_right():
     assert linked == ["c:dilaton", "c:gauge symmetry", "c:noncommutative field theory"]
 
 
+def test_a_word_swapped_for_a_synonym_is_no_second_concept_of_the_paper(real_embedder):
+    papers = [Paper("a", "Text classification and text categorization; open strings and closed strings.", "A"),
+              Paper("b", "Text categorization of news.", "B"), Paper("c", "Closed strings scatter.", "C")]
+    keyphrases = {"a": _kp("text classification", "open strings", "text categorization", "closed strings"),
+                  "b": _kp("text categorization"), "c": _kp("closed strings")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False, embedder=real_embedder)
+    linked = [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == "a"]
+    # the model puts both pairs' words close; "open" and "closed" say opposite things
+    assert linked == ["c:text classification", "c:open string", "c:closed string"]
+
+
 def test_the_most_specific_shared_member_stands_for_its_family():
     papers = [Paper("a", "Extremal charged black holes emit Hawking radiation; charged black holes and black holes.", "A"),
               Paper("b", "Black holes evaporate.", "B"), Paper("c", "Charged black holes are stable.", "C")]

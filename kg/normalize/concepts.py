@@ -20,7 +20,7 @@ from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, mis
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, title_evidence, truecase_counts
-from kg.normalize.restatements import one_idea_each, restatements
+from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
 __all__ = ["normalize_concepts", "MIN_COHESION", "MIN_CONCEPTS"]
@@ -275,12 +275,15 @@ def normalize_concepts(
             concept_vector[cid] = next((vectors[p] for p in phrases if p in vectors), None)
         return concept_vector[cid]
 
+    ranked_of = {paper.id: sorted(by_paper.pop(paper.id, []), key=lambda t: (-t[0], t[1])) for paper in papers}
+    close = _close_words(([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked[:_SWAP_DEPTH]] for ranked in ranked_of.values()),
+                         embedder, vectors) if embedder is not None else set()
     lists = []
     for paper in papers:
-        ranked = sorted(by_paper.get(paper.id, []), key=lambda t: (-t[0], t[1]))
+        ranked = ranked_of.pop(paper.id)
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
         shared = {key for key in rows if holders[key] > 1}
-        order, moved = one_idea_each(list(rows), shared=shared)
+        order, moved = one_idea_each(list(rows), shared=shared, close=close)
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
@@ -308,6 +311,23 @@ def normalize_concepts(
 
 
 _ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+s?(?![\w-])")
+
+
+_SWAP_DEPTH = 15  # the keys of a paper's ranking compared for words swapped (a top 10 and those that may move in)
+
+
+def _close_words(rankings: Iterable[list[str]], embedder, vectors: Mapping[str, np.ndarray] | None) -> set[tuple[str, str]]:
+    """The pairs of words (sorted) that two keys of one ranking differ by (:func:`word_swaps`) and that are
+    close in meaning (:data:`CLOSE_WORDS`, the cosine of the model's vectors)."""
+    pairs = set().union(*(word_swaps(keys) for keys in rankings))
+    words = sorted({w for pair in pairs for w in pair})
+    if not words:
+        return set()
+    missing = [w for w in words if vectors is None or w not in vectors]
+    found = dict(zip(missing, np.asarray(embedder.embed(missing), dtype=np.float32))) if missing else {}
+    unit = {w: v / (np.linalg.norm(v) or 1.0) for w in words
+            for v in [np.asarray(found[w] if w in found else vectors[w], dtype=np.float32)]}
+    return {(a, b) for a, b in pairs if float(unit[a] @ unit[b]) >= CLOSE_WORDS}
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
