@@ -186,7 +186,9 @@ _OPPOSITES = frozenset(frozenset(pair.split()) for pair in """open closed|positi
     multilingual monolingual|multivariate univariate|male female|rich poor|hot cold|old young|difficult easy|
     teacher student|qualitative quantitative|true false|single multi|active passive|prefix suffix|
     stochastic deterministic|semantic syntactic|privacy security|video image|question answer|buyer seller|
-    supply demand|sender receiver|client server|source target|query document|user item|teacher learner""".split("|"))
+    supply demand|sender receiver|client server|source target|query document|user item|teacher learner|
+    black white|attack defense|encoder decoder|read write|upload download|import export|insertion deletion|
+    start end|precision recall|training test|lower higher|minor major|inbound outbound|incoming outgoing""".split("|"))
 _OPPOSING_PREFIXES = sorted("""non un in im ir il dis anti multi mono uni bi pre post sub super inter intra hyper hypo a
     de semi quasi pseudo auto""".split(), key=len, reverse=True)
 
