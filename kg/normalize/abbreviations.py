@@ -98,15 +98,15 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
                 tokens.setdefault(key, set()).update(initialisms)
         if not tokens:
             continue
-        others = [tuple(k.split()) for k in dict.fromkeys(k for k, _ in found)]
+        others = [(words, "".join(w[0] for w in words)) for words in (tuple(k.split()) for k in dict.fromkeys(k for k, _ in found))]
         for key, initialisms in tokens.items():
             words = tuple(key.split())
             spelled = None
             for token in sorted(initialisms):
                 if token not in words or _plain_word(token, words[-1] == token):
                     continue
-                for other in others:
-                    if other == words:
+                for other, initials in others:
+                    if token not in initials or other == words:
                         continue
                     for form in _spelled(words, token, other):
                         if form == other or " ".join(form) in keys:
