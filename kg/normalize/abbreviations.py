@@ -49,6 +49,21 @@ def _plain_word(token: str, head: bool) -> bool:
     return head and word_class(token) is not None
 
 
+def _spelled_out(words: list[str], initialisms: set[str], others: list[tuple[list[str], str]],
+                 keys: Collection[str]) -> str | None:
+    """The key ``words`` name with one of their ``initialisms`` spelled out by a run of the words of one of
+    ``others`` (a key's words and their initials): that key, or another of the corpus's ``keys``."""
+    for token in sorted(initialisms):
+        if token not in words or _plain_word(token, words[-1] == token):
+            continue
+        for other, initials in others:
+            if token in initials and other != words:
+                for form in _spelled(words, token, other):
+                    if list(form) == other or " ".join(form) in keys:
+                        return " ".join(form)
+    return None
+
+
 def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collection[str],
                      defined: Mapping[str, str] | None = None) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     """Keys that abbreviate a run of words of another key of the same paper -> the spelled-out key.
@@ -91,34 +106,19 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     per_paper: dict[str, dict[str, str]] = {}
     for pid, found in rows.items():
-        tokens = {}
+        tokens: dict[str, set[str]] = {}
         for key, surface in found:
             initialisms = _initialisms(surface)
             if initialisms:
                 tokens.setdefault(key, set()).update(initialisms)
         if not tokens:
             continue
-        others = [(words, "".join(w[0] for w in words)) for words in (tuple(k.split()) for k in dict.fromkeys(k for k, _ in found))]
+        others = [(words, "".join(w[0] for w in words)) for words in map(str.split, dict.fromkeys(k for k, _ in found))]
         for key, initialisms in tokens.items():
-            words = tuple(key.split())
-            spelled = None
-            for token in sorted(initialisms):
-                if token not in words or _plain_word(token, words[-1] == token):
-                    continue
-                for other, initials in others:
-                    if token not in initials or other == words:
-                        continue
-                    for form in _spelled(words, token, other):
-                        if form == other or " ".join(form) in keys:
-                            spelled = " ".join(form)
-                            break
-                    if spelled:
-                        break
-                if spelled:
-                    break
+            spelled = _spelled_out(key.split(), initialisms, others, keys)
             if spelled is None:
                 continue
-            if len(words) > 1:
+            if " " in key:
                 votes[key][spelled] += 1
             else:
                 per_paper.setdefault(pid, {})[key] = spelled
@@ -132,7 +132,8 @@ def abbreviated_keys(rows: Mapping[str, Sequence[tuple[str, str]]], keys: Collec
             long_forms = (defined[word],) if word in defined else _SHORTENINGS.get(word, ())
             if not long_forms or _plain_word(word, i == len(words) - 1):
                 continue
-            spelled = next((s for s in (" ".join([*words[:i], f, *words[i + 1:]]) for f in long_forms) if s in keys), None)
+            forms = (" ".join([*words[:i], long_form, *words[i + 1:]]) for long_form in long_forms)
+            spelled = next((form for form in forms if form in keys), None)
             if spelled:
                 everywhere[key] = spelled
                 break

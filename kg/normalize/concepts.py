@@ -276,8 +276,8 @@ def normalize_concepts(
         return concept_vector[cid]
 
     ranked_of = {paper.id: sorted(by_paper.pop(paper.id, []), key=lambda t: (-t[0], t[1])) for paper in papers}
-    close = _close_words(([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked[:_SWAP_DEPTH]] for ranked in ranked_of.values()),
-                         embedder, vectors) if embedder is not None else set()
+    tops = ([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked[:_SWAP_DEPTH]] for ranked in ranked_of.values())
+    close = _close_words(tops, embedder, vectors) if embedder is not None else set()
     lists = []
     for paper in papers:
         ranked = ranked_of.pop(paper.id)
@@ -316,7 +316,8 @@ _ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+s?(?![\w-])")
 _SWAP_DEPTH = 15  # the keys of a paper's ranking compared for words swapped (a top 10 and those that may move in)
 
 
-def _close_words(rankings: Iterable[list[str]], embedder, vectors: Mapping[str, np.ndarray] | None) -> set[tuple[str, str]]:
+def _close_words(rankings: Iterable[list[str]], embedder,
+                 vectors: Mapping[str, np.ndarray] | None) -> set[tuple[str, str]]:
     """The pairs of words (sorted) that two keys of one ranking differ by (:func:`word_swaps`) and that are
     close in meaning (:data:`CLOSE_WORDS`, the cosine of the model's vectors)."""
     pairs = set().union(*(word_swaps(keys) for keys in rankings))
