@@ -827,3 +827,29 @@ def test_a_letter_that_counts_after_large_or_finite_is_part_of_the_term():
                                                "vanish. We take N large.")}
     assert {"large N limit", "large N expansion", "finite N corrections"} <= found
     assert not {"limit", "N expansion", "N large"} & found
+
+
+def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
+    papers = [Paper("a", "We focus on modeling user behavior in search; the learning algorithm is fast.", "Modeling user behavior"),
+              Paper("b", "Modeling the clicks helps, as does modeling a session and modeling them.", "Clicks"),
+              Paper("c", "The learning algorithm and the learning rate; learning the weights.", "Rates"),
+              Paper("d", "User behavior in search is varied.", "Behavior")]
+    keyphrases = {"a": _kp("modeling user behavior", "learning algorithm"), "b": _kp("clicks"),
+                  "c": _kp("learning algorithm", "learning rate"), "d": _kp("user behavior")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    linked = {p: [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == p] for p in "ac"}
+    # "modeling" takes objects ("modeling the clicks") and no text writes "the modeling user"; "the learning algorithm"
+    assert linked["a"] == ["c:user behavior", "c:learning algorithm"]
+    assert linked["c"] == ["c:learning algorithm", "c:learning rate"]
+
+
+def test_a_conference_a_law_or_an_organization_keeps_its_capitals():
+    papers = [Paper("a", "Under the General Data Protection Regulation (GDPR), users decide.", "Privacy"),
+              Paper("b", "Recommenders compliant with the General Data Protection Regulation.", "Compliance"),
+              Paper("c", "A retrieval conference and a Retrieval Conference; the Digital Public Library of America.", "Venues")]
+    keyphrases = {"a": _kp("General Data Protection Regulation"), "b": _kp("General Data Protection Regulation"),
+                  "c": _kp("retrieval conference", "Digital Public Library of America")}
+    concepts, _ = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    names = {c.name for c in concepts.values()}
+    # written in capitals wherever a sentence does not start, and a name's head: one thing, named as it is written
+    assert names == {"General Data Protection Regulation", "retrieval conference", "Digital Public Library of America"}

@@ -18,8 +18,10 @@ from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, spelled_form,
                               spelling_variants)
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
+from kg.normalize.gerunds import gerund_objects
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
-from kg.normalize.names import _NAME_FORM, _display_name, capitalized, proper_names, title_evidence, truecase_counts
+from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, entity_name, named_entities, proper_names,
+                                title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -162,6 +164,11 @@ def normalize_concepts(
     incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
+    objects = gerund_objects(chain.from_iterable((p.title or "", p.abstract or "") for p in papers),
+                             {key for rows in found_keys.values() for key, _ in rows} - set(preferred))
+    for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior"
+        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key, phrase)
+                           for key, phrase in rows]
     df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
@@ -307,9 +314,15 @@ def normalize_concepts(
     for cid in proper_names([p.abstract for p in papers], names):  # "Semantic Web", "World Wide Web"
         concept = concepts[cid]
         concepts[cid] = Concept(cid, capitalized(concept.name), concept.aliases, concept.acronym)
+    texts = chain((p.abstract for p in papers),
+                  (title_evidence(p.title) for p in papers if p.title and not p.title_derived))
+    for cid in named_entities(texts, names):  # "General Data Protection Regulation", "Text Retrieval Conference"
+        concept = concepts[cid]
+        concepts[cid] = Concept(cid, entity_name(concept.name), concept.aliases, concept.acronym)
     return concepts, mentions
 
 
+_GERUND_FIRST = re.compile(r"[^\W\d_]+ing\s", re.IGNORECASE)  # a phrase's first word a gerund, not "mining-based"
 _ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+s?(?![\w-])")
 
 

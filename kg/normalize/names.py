@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 
 from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts", "sentence_case", "title_evidence"]
+__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -510,3 +510,76 @@ def capitalized(name: str) -> str:
     ('Semantic Web', 'World-Wide Web')
     """
     return re.sub(r"(?<![\w'’])([a-z])(?=[a-z]*\b)", lambda m: m.group(1).upper(), name)
+
+
+# Heads of the names of things that exist once: an event, a law, an organization, a tool ("Text Retrieval
+# Conference", "General Data Protection Regulation", "Digital Public Library of America").
+ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directive toolkit project partnership
+    foundation initiative institute agency association society council consortium archive museum university
+    laboratory committee organization organisation federation alliance""".split())
+_HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
+_ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
+
+
+def named_entities(texts: Iterable[str], names: Mapping[str, str], *, heads: Collection[str] = ENTITY_HEADS) -> set[str]:
+    """The ids of ``names`` (id -> name) that name one thing ("Text Retrieval Conference", "General Data Protection
+    Regulation", "Digital Public Library of America"): a name of two words or more whose last is one of ``heads``
+    (or one of them, or "library", "group" and a few more, is before "of", "on" or "for"),
+    that ``texts`` write with every word but the small ones capitalized away from a sentence's start (an acronym's
+    definition counts: :func:`proper_names` sets those aside for terms, but a conference is no term), and never
+    otherwise. A name's plural counts as the name.
+
+    Examples
+    --------
+    >>> texts = ["We follow the General Data Protection Regulation (GDPR).", "Under the General Data Protection Regulation",
+    ...          "At the 5th workshop we met.", "The Digital Public Library of America holds images.",
+    ...          "A text retrieval conference and a Text Retrieval Conference."]
+    >>> sorted(named_entities(texts, {"c:g": "general data protection regulation", "c:d": "digital public library",
+    ...                               "c:a": "digital public library of america", "c:t": "text retrieval conference"}))
+    ['c:a', 'c:g']
+    """
+    wanted: dict[tuple[str, ...], str] = {}
+    for cid, name in names.items():
+        words = _phrase(name)
+        headed = words[-1] in heads or any(w in heads | _HEADS_BEFORE_OF and v in ("of", "on", "for")
+                                           for w, v in zip(words, words[1:]))
+        if 1 < len(words) <= 8 and headed and any(w.isalpha() and w.islower() for w in name.split()):
+            wanted[words] = cid
+    if not wanted:
+        return set()
+    texts = list(texts)
+    capital: Counter[str] = Counter()
+    for text in texts:
+        for match in _ENTITY_RUN.finditer(text):
+            i = match.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            words = _phrase(match.group())
+            for a in range(1 if i < 0 or text[i] in _SENTENCE_END else 0, len(words) - 1):
+                for b in range(a + 2, len(words) + 1):
+                    cid = _wanted(wanted, words[a:b])
+                    if cid:
+                        capital[cid] += 1
+    firsts: dict[str, set[int]] = defaultdict(set)
+    for words, cid in wanted.items():
+        if capital[cid]:
+            firsts[words[0]].add(len(words))
+    every: Counter[str] = Counter()
+    for text in texts if firsts else ():
+        tokens = _phrase(text)
+        for i, token in enumerate(tokens):
+            for n in firsts.get(token, ()):
+                cid = _wanted(wanted, tuple(tokens[i:i + n]))
+                if cid:
+                    every[cid] += 1
+    return {cid for cid, n in capital.items() if n >= every[cid]}
+
+
+def entity_name(name: str) -> str:
+    """``name`` with every word but the small ones capitalized: "Digital Public Library of America".
+
+    >>> entity_name("digital public library of America"), entity_name("text REtrieval conference")
+    ('Digital Public Library of America', 'Text REtrieval Conference')
+    """
+    return re.sub(r"(?<![\w'’\-])([a-z])([\w'’]*)",
+                  lambda m: m.group() if m.group() in STOP_WORDS and m.start() else m.group(1).upper() + m.group(2), name)

@@ -1,0 +1,93 @@
+"""Phrases that are a verb and its object: "modeling user behavior" is no concept, "user behavior" is.
+
+A gerund before a noun is either part of a compound noun ("learning algorithm", "ranking function",
+"browsing behavior") or a verb taking the noun as its object ("modeling user behavior", "recommending
+items", "building test collections"). The tagger cannot tell them apart: titles write both in
+capitals, and a sentence may start with either. The corpus can. A compound is a noun phrase, so
+somewhere a determiner stands before it ("the learning algorithm"); a verb phrase never follows one
+("the recommending items" is no English). And a gerund used as a verb takes objects with determiners
+("modeling the", "building a"), often, where a gerund that names an activity ("ranking", "training",
+"clustering") mostly follows one ("the ranking of"). :func:`gerund_objects` reads both from the texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable
+
+from kg.normalize.keys import singularize
+
+__all__ = ["gerund_objects", "MIN_VERB_USES"]
+
+_WORDS = re.compile(r"[a-z][a-z'\-]*|[.;:!?,()]")
+_DETERMINERS = frozenset("a an the this that these those our their its his her each every such any no some "
+                         "which whose".split())
+_OBJECTS = _DETERMINERS | frozenset("them it him us me".split())  # "modeling the", "building them"
+MIN_VERB_USES = 3  # a gerund the corpus uses as a verb this often at least (with a determined object)
+# Heads a gerund names an activity before, in compounds too rare to have met a determiner:
+# "forecasting model", "indexing process", "matching problem".
+_COMPOUND_HEADS = frozenset("""algorithm method model system framework approach technique tool process problem task
+    function strategy scheme pipeline engine platform service module component mechanism procedure operation
+    performance accuracy quality cost time efficiency result outcome session stage step phase data set loss
+    objective criterion paradigm architecture environment application activity material experience agent policy
+    technology infrastructure language interface format schema error window budget capability ability behavior
+    analytics management theory equation condition effect mode scale regime amplitude constant rate parameter
+    matrix network layer unit device station program software library toolkit kit platform site community
+    behaviour pattern solution""".split())
+
+
+def gerund_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
+    """Keys that are a gerund and its object, mapped to the object.
+
+    A key "G R..." is one when the corpus uses the gerund G as a verb (G before a determiner or a
+    pronoun ``min_verb_uses`` times at least, and at least as often as a determiner stands before
+    G), the texts write "G R" at least once, never after a determiner, and R is no head a gerund
+    names an activity before in compounds (:data:`_COMPOUND_HEADS`: "forecasting model").
+
+    Parameters
+    ----------
+    texts : iterable of str
+        The corpus's titles and abstracts.
+    keys : collection of str
+        Concept keys (lower case, words split by spaces, the head singular).
+
+    Examples
+    --------
+    >>> texts = ["We focus on modeling user behavior.", "Modeling the clicks helps.", "Modeling a user is hard.",
+    ...          "By modeling them we learn.", "The learning algorithm is fast.", "Learning the weights works.",
+    ...          "Learning algorithm design.", "the learning rate"]
+    >>> gerund_objects(texts, {"modeling user behavior", "learning algorithm", "learning rate", "user behavior"})
+    {'modeling user behavior': 'user behavior'}
+    """
+    firsts = {key.partition(" ")[0] for key in keys if " " in key}
+    gerunds = {word for word in firsts if len(word) > 4 and word.endswith("ing") and word.isalpha()}
+    if not gerunds:
+        return {}
+    verb, after_determiner = Counter(), Counter()
+    written, determined = Counter(), Counter()  # (gerund, next word): in the texts, after a determiner
+    for text in texts:
+        words = _WORDS.findall(text.lower())
+        for i, word in enumerate(words):
+            if word not in gerunds:
+                continue
+            before = words[i - 1] if i else "."
+            after = words[i + 1] if i + 1 < len(words) else "."
+            if after in _OBJECTS:
+                verb[word] += 1
+            pair = (word, singularize(after))
+            written[pair] += 1
+            if before in _DETERMINERS:
+                after_determiner[word] += 1
+                determined[pair] += 1
+    verbs = {g for g in gerunds if verb[g] >= min_verb_uses and verb[g] >= after_determiner[g]}
+    out = {}
+    for key in keys:
+        gerund, _, rest = key.partition(" ")
+        if gerund not in verbs or not rest:
+            continue
+        second = singularize(rest.partition(" ")[0])
+        pair = (gerund, second)
+        if written[pair] and not determined[pair] and second not in _COMPOUND_HEADS:
+            out[key] = rest
+    return out
