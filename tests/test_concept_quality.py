@@ -830,7 +830,8 @@ def test_a_letter_that_counts_after_large_or_finite_is_part_of_the_term():
 
 
 def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
-    papers = [Paper("a", "We focus on modeling user behavior in search; the learning algorithm is fast.", "Modeling user behavior"),
+    papers = [Paper("a", "We focus on modeling user behavior in search; the learning algorithm is fast.",
+                    "Modeling user behavior"),
               Paper("b", "Modeling the clicks helps, as does modeling a session and modeling them.", "Clicks"),
               Paper("c", "The learning algorithm and the learning rate; learning the weights.", "Rates"),
               Paper("d", "User behavior in search is varied.", "Behavior")]
@@ -846,7 +847,8 @@ def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
 def test_a_conference_a_law_or_an_organization_keeps_its_capitals():
     papers = [Paper("a", "Under the General Data Protection Regulation (GDPR), users decide.", "Privacy"),
               Paper("b", "Recommenders compliant with the General Data Protection Regulation.", "Compliance"),
-              Paper("c", "A retrieval conference and a Retrieval Conference; the Digital Public Library of America.", "Venues")]
+              Paper("c", "A retrieval conference and a Retrieval Conference; the Digital Public Library of America.",
+                    "Venues")]
     keyphrases = {"a": _kp("General Data Protection Regulation"), "b": _kp("General Data Protection Regulation"),
                   "c": _kp("retrieval conference", "Digital Public Library of America")}
     concepts, _ = normalize_concepts(papers, keyphrases, top_n=10, contain=False)

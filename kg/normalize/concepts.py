@@ -167,8 +167,8 @@ def normalize_concepts(
     objects = gerund_objects(chain.from_iterable((p.title or "", p.abstract or "") for p in papers),
                              {key for rows in found_keys.values() for key, _ in rows} - set(preferred))
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior"
-        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key, phrase)
-                           for key, phrase in rows]
+        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key,
+                            phrase) for key, phrase in rows]
     df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional

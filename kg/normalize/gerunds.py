@@ -37,7 +37,8 @@ _COMPOUND_HEADS = frozenset("""algorithm method model system framework approach 
     behaviour pattern solution""".split())
 
 
-def gerund_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
+def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
+                   min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
     """Keys that are a gerund and its object, mapped to the object.
 
     A key "G R..." is one when the corpus uses the gerund G as a verb (G before a determiner or a

@@ -521,7 +521,8 @@ _HEADS_BEFORE_OF = frozenset("library group center centre school department bure
 _ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
 
 
-def named_entities(texts: Iterable[str], names: Mapping[str, str], *, heads: Collection[str] = ENTITY_HEADS) -> set[str]:
+def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
+                   heads: Collection[str] = ENTITY_HEADS) -> set[str]:
     """The ids of ``names`` (id -> name) that name one thing ("Text Retrieval Conference", "General Data Protection
     Regulation", "Digital Public Library of America"): a name of two words or more whose last is one of ``heads``
     (or one of them, or "library", "group" and a few more, is before "of", "on" or "for"),
@@ -531,8 +532,8 @@ def named_entities(texts: Iterable[str], names: Mapping[str, str], *, heads: Col
 
     Examples
     --------
-    >>> texts = ["We follow the General Data Protection Regulation (GDPR).", "Under the General Data Protection Regulation",
-    ...          "At the 5th workshop we met.", "The Digital Public Library of America holds images.",
+    >>> texts = ["We follow the General Data Protection Regulation (GDPR).",
+    ...          "Under the General Data Protection Regulation", "At the 5th workshop we met.", "The Digital Public Library of America holds images.",
     ...          "A text retrieval conference and a Text Retrieval Conference."]
     >>> sorted(named_entities(texts, {"c:g": "general data protection regulation", "c:d": "digital public library",
     ...                               "c:a": "digital public library of america", "c:t": "text retrieval conference"}))
@@ -581,5 +582,7 @@ def entity_name(name: str) -> str:
     >>> entity_name("digital public library of America"), entity_name("text REtrieval conference")
     ('Digital Public Library of America', 'Text REtrieval Conference')
     """
-    return re.sub(r"(?<![\w'’\-])([a-z])([\w'’]*)",
-                  lambda m: m.group() if m.group() in STOP_WORDS and m.start() else m.group(1).upper() + m.group(2), name)
+    def capital(m: re.Match) -> str:
+        return m.group() if m.group() in STOP_WORDS and m.start() else m.group(1).upper() + m.group(2)
+
+    return re.sub(r"(?<![\w'’\-])([a-z])([\w'’]*)", capital, name)
