@@ -533,7 +533,8 @@ def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
     Examples
     --------
     >>> texts = ["We follow the General Data Protection Regulation (GDPR).",
-    ...          "Under the General Data Protection Regulation", "At the 5th workshop we met.", "The Digital Public Library of America holds images.",
+    ...          "Under the General Data Protection Regulation", "At the 5th workshop we met.",
+    ...          "The Digital Public Library of America holds images.",
     ...          "A text retrieval conference and a Text Retrieval Conference."]
     >>> sorted(named_entities(texts, {"c:g": "general data protection regulation", "c:d": "digital public library",
     ...                               "c:a": "digital public library of america", "c:t": "text retrieval conference"}))
