@@ -855,3 +855,12 @@ def test_a_conference_a_law_or_an_organization_keeps_its_capitals():
     names = {c.name for c in concepts.values()}
     # written in capitals wherever a sentence does not start, and a name's head: one thing, named as it is written
     assert names == {"General Data Protection Regulation", "retrieval conference", "Digital Public Library of America"}
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("Automatic methods that index documents accurately.", ["Automatic methods", "documents"]),
+    ("Models did not take into account bidirectional latent relations.", ["Models", "bidirectional latent relations"]),
+    ("Cities today have become dense; we show that index documents are big.", ["Cities", "index documents"]),
+])
+def test_a_relative_clauses_verb_an_idiom_and_today_are_no_part_of_a_concept(text, wanted):
+    assert candidate_phrases(text) == wanted

@@ -46,7 +46,7 @@ STOP_WORDS = frozenset(
     these they this those though through throughout thus to together too toward towards under unless
     until up upon us use used uses using very via was we well were what whatever when where whereas
     whether which while who whom whose why will with within without would yet you your yours
-    whilst amongst amid ones""".split()
+    whilst amongst amid ones today nowadays""".split()
 )
 # Modifiers that carry no topic: allowed inside a phrase, dropped at its start
 # ("novel graph neural network" -> "graph neural network").
@@ -284,6 +284,7 @@ _REPORTING = frozenset(
 )
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
+_RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose verb may look like a noun
 _PERSONS = frozenset("we they i you".split())  # subjects no noun follows: "we model", never "we model data"
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
 _ADVERBISH = frozenset("further also first then jointly directly simply".split())
@@ -462,6 +463,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and _verb_capable(low):
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
+        elif pos in ("NN", "NNP") and word[1:].islower() and ahead_word.lower() in _RELATIVES and before >= 1 \
+                and out[before - 1][1] in _NOUN and next_pos in _NOUN | {"JJ", "DT", "PRP$"} and _verb_capable(low):
+            out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents"
+        elif low == "account" and prev_word.lower() == "into":
+            out[i] = (word, "RB")  # "take into account bidirectional relations"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
                 and next_pos.startswith("NNP") and _verb_capable(low):
             out[i] = (word, "VB")  # "convenient to view Hawking radiation"
