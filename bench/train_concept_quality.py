@@ -67,6 +67,9 @@ MIN_KEPT = 4
 # authors list, "information retrieval", "social network", and Twitter, Wikipedia; see docs/EXTRACTION.md)
 MIN_KEPT_WITHOUT_CORPUS = 4
 PROTECTED_THRESHOLD = 0.40  # a protected mention goes under this chance (0: never)
+# where the corpus says something, no mention under this chance fills a paper's MIN_KEPT: the filter dropped a field's
+# umbrella terms ("string theory": 43 labels, none good) from the first places and the fill brought them back
+FILL_FLOOR = 0.20
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -129,7 +132,7 @@ def predict(model, x: np.ndarray) -> np.ndarray:
 
 def kept(chance: np.ndarray, rows: list[dict], y: np.ndarray, protected: float = PROTECTED_THRESHOLD) -> dict:
     """The filter's policy on held-out chances: the first PROTECT of a paper stay, the rest under
-    THRESHOLD go, and a paper keeps MIN_KEPT (the likeliest fill the place)."""
+    THRESHOLD go, and a paper keeps MIN_KEPT (the likeliest fill the place, none under FILL_FLOOR)."""
     keep = np.zeros(len(rows), dtype=bool)
     papers: dict[tuple[str, int], list[int]] = {}
     for i, r in enumerate(rows):
@@ -139,7 +142,8 @@ def kept(chance: np.ndarray, rows: list[dict], y: np.ndarray, protected: float =
         flags = [(k < PROTECT and chance[i] >= protected) or chance[i] >= THRESHOLD
                  for k, i in enumerate(members)]
         short = max(PROTECT + 1, MIN_KEPT) - sum(flags)
-        for _, k in sorted((-chance[i], k) for k, i in enumerate(members) if not flags[k])[:max(short, 0)]:
+        for _, k in sorted((-chance[i], k) for k, i in enumerate(members)
+                           if not flags[k] and chance[i] >= FILL_FLOOR)[:max(short, 0)]:
             flags[k] = True
         keep[members] = flags
     return {"mentions": len(rows), "good": round(float(y.mean()), 3), "kept": round(float(keep.mean()), 3),
@@ -197,7 +201,7 @@ def main() -> None:
     data = {"model": DEFAULT_MODEL, "features": ["vector"] * (x.shape[1] - len(HAND_FEATURES)) + list(HAND_FEATURES),
             "labels": len(rows), "threshold": THRESHOLD, "protect": PROTECT, "min_kept": MIN_KEPT,
             "protected_threshold": args.protected_threshold, "threshold_without_corpus": THRESHOLD_WITHOUT_CORPUS,
-            "min_kept_without_corpus": MIN_KEPT_WITHOUT_CORPUS,
+            "min_kept_without_corpus": MIN_KEPT_WITHOUT_CORPUS, "fill_floor": FILL_FLOOR,
             "cross_validation": report}
     if args.linear:
         mean, scale, linear = model

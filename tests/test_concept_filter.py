@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from importlib import resources
 
 import numpy as np
@@ -206,3 +207,15 @@ def test_a_paper_keeps_more_where_the_corpus_says_nothing():
             "coef": base.coef.tolist(), "mean": base.mean.tolist(), "scale": base.scale.tolist(), "intercept": 19.0}
     assert QualityModel.from_dict(data).min_kept_without_corpus == 4
     assert QualityModel.from_dict({k: v for k, v in data.items() if k != "min_kept_without_corpus"}).min_kept_without_corpus is None
+
+
+def test_a_mention_the_model_gives_little_chance_never_fills_a_short_list():
+    quality = QualityModel(np.zeros(21), np.ones(21), np.r_[1.0, 0.0, np.zeros(19)], 0.0, 0.5, 1, "m", min_kept=3)
+    vectors = {"a": np.array([2.0, 0.0]), "b": np.array([-1.0, 0.0]), "d": np.array([-3.0, 0.0])}
+    ranked = [("x", "a"), ("y", "b"), ("z", "d")]  # chances 0.88, 0.27, 0.05
+    corpus = {"a": [-2.0, 0.5], "b": [-1.5, 0.1], "d": [-1.0, 0.0]}
+    assert keep_mentions(ranked, quality, lambda n, c: vectors[c], corpus=corpus) == [True, True, True]
+    floored = replace(quality, fill_floor=0.2)
+    # "string theory" in a hep-th paper of three concepts: the list stays short rather than hold the umbrella term
+    assert keep_mentions(ranked, floored, lambda n, c: vectors[c], corpus=corpus) == [True, True, False]
+    assert keep_mentions(ranked, floored, lambda n, c: vectors[c]) == [True, True, True]  # a small corpus: no floor

@@ -219,6 +219,7 @@ class QualityModel:
     protected_threshold: float = 0.0  # a protected mention goes under this chance (0: never)
     threshold_without_corpus: float | None = None  # the threshold when the corpus says nothing (None: threshold)
     min_kept_without_corpus: int | None = None  # min_kept when the corpus says nothing (None: min_kept)
+    fill_floor: float = 0.0  # where the corpus says something, no mention under this chance fills a paper's min_kept
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -233,7 +234,8 @@ class QualityModel:
         return cls(np.asarray(data.get("mean", [])), np.asarray(data.get("scale", [])), np.asarray(data.get("coef", [])),
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
                    int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
-                   None if without is None else float(without), None if kept_without is None else int(kept_without))
+                   None if without is None else float(without), None if kept_without is None else int(kept_without),
+                   float(data.get("fill_floor", 0.0)))
 
 
 @lru_cache(maxsize=4)
@@ -255,7 +257,9 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     ``quality.threshold_without_corpus`` when ``corpus`` is empty: a small corpus, whose concepts
     the filter knows less of and whose papers need each shared concept to meet). A paper keeps
     at least ``quality.min_kept`` (``quality.min_kept_without_corpus`` when ``corpus`` is empty) and
-    ``quality.protect + 1`` (the likeliest of the others fill the place). Besides the name and the
+    ``quality.protect + 1`` (the likeliest of the others fill the place, none under ``quality.fill_floor`` where
+    ``corpus`` says something: a field's umbrella term, "string theory" in hep-th, judged generic 43 times in 43,
+    is no better for filling a short list). Besides the name and the
     rank, the model reads :func:`context_features` and what the corpus says of the concept,
     ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when missing). :func:`keep_each` does the same for many papers with one call of the model.
 
@@ -314,8 +318,9 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
     for (p, i), value in zip(rows, chance):
         flags[p][i] = bool(value >= (threshold if i >= quality.protect else quality.protected_threshold))
         judged.setdefault(p, []).append((i, float(value)))
+    floor = quality.fill_floor if corpus else 0.0  # a field's umbrella term ("string theory") fills no place
     for p, found in judged.items():  # a paper keeps a few more than the protected ones
         short = max(quality.protect + 1, min_kept) - sum(flags[p])
-        for _, i in sorted((-value, i) for i, value in found if not flags[p][i])[:max(short, 0)]:
+        for _, i in sorted((-value, i) for i, value in found if not flags[p][i] and value >= floor)[:max(short, 0)]:
             flags[p][i] = True
     return flags
