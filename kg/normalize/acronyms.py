@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from kg.normalize.keys import _SEPARATORS, _common_word, concept_key, singularize
 
@@ -230,6 +230,32 @@ def respell(forms: Counter[str], spellings: Mapping[str, str]) -> Counter[str]:
     out: Counter[str] = Counter()
     for form, n in forms.items():
         out[" ".join(spellings.get(w, w) for w in form.split(" "))] += n
+    return out
+
+
+_TOKEN = re.compile(r"(?<![\w-])[\w][\w\-]*(?![\w-])")
+
+
+def acronym_uses(texts: Iterable[str], acronyms: Collection[str]) -> Counter[str]:
+    """How many of ``texts`` write each of ``acronyms`` as a word of its own (case as given).
+
+    >>> acronym_uses(["SYM theory and N=4 SYM.", "The SYM-like model", "YMT"], {"SYM", "YMT"})
+    Counter({'SYM': 1, 'YMT': 1})
+    """
+    wanted = set(acronyms)
+    found: Counter[str] = Counter()
+    for text in texts:
+        found.update(wanted.intersection(_TOKEN.findall(text)))
+    return found
+
+
+def _by_key(votes: Mapping[str, Mapping[str, int]]) -> dict[str, Counter[str]]:
+    """Acronym -> concept key of its long forms -> definitions."""
+    out: dict[str, Counter[str]] = {}
+    for acronym, forms in votes.items():
+        by_key = out[acronym] = Counter()
+        for form, n in forms.items():
+            by_key[concept_key(form)] += n
     return out
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.abbreviations import abbreviated_keys
-from kg.normalize.acronyms import _Acronyms, _corpus_acronyms, _expand, acronym_spellings, find_acronyms, respell
+from kg.normalize.acronyms import (_Acronyms, _by_key, _corpus_acronyms, _expand, acronym_spellings, acronym_uses,
+                                   find_acronyms, respell)
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, spelled_form,
@@ -135,6 +136,9 @@ def normalize_concepts(
             acronym_votes[concept_key(long_form)][acronym] += n
     acronym_of = {key: min(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
                   for key, c in acronym_votes.items()}
+    owner = {acronym: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+             for acronym, c in _by_key(votes).items()}  # the concept an acronym names, by most definitions
+    uses = acronym_uses((f"{p.title} {p.abstract}" for p in papers), set(acronym_of.values()))
     # how the papers write the long forms they define: a name for concepts met as acronyms ("BPS")
     defined: dict[str, Counter[str]] = defaultdict(Counter)
     for long_forms in votes.values():
@@ -252,9 +256,13 @@ def normalize_concepts(
             surfaces, best = _apply_merges(merged, surfaces, best)
 
     concepts: dict[str, Concept] = {}
+    linked = Counter(key for _, key in best)
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
         acronym = acronym_of.get(key)
+        if acronym and not _shown_acronym(acronym, acronym_votes[key][acronym], owner.get(acronym) == key,
+                                          uses[acronym], linked[key]):
+            acronym = None  # "Yang-Mills theory (YMT)", defined once among 243 papers that never write it
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
@@ -342,6 +350,26 @@ def _close_words(rankings: Iterable[list[str]], embedder,
     unit = {w: v / (np.linalg.norm(v) or 1.0) for w in words
             for v in [np.asarray(found[w] if w in found else vectors[w], dtype=np.float32)]}
     return {(a, b) for a, b in pairs if float(unit[a] @ unit[b]) >= CLOSE_WORDS}
+
+
+_ACRONYM_PAPERS = 3  # an acronym the corpus writes in this many papers is the field's, defined or not ("SYM")
+
+
+def _shown_acronym(acronym: str, definitions: int, names_it: bool, papers: int, holders: int) -> bool:
+    """Whether a concept shows the ``acronym`` its long form was defined with (``definitions`` papers):
+    when the acronym names this concept more than any other (``names_it``: "SSB" is spontaneous symmetry
+    breaking, not the supersymmetry breaking one paper abbreviates so) and the corpus uses it: defined
+    twice, written in :data:`_ACRONYM_PAPERS` papers, or defined by half the ``holders`` of the concept
+    (a system one paper names: "MIST").
+
+    Examples
+    --------
+    >>> _shown_acronym("SYM", 1, True, 180, 272), _shown_acronym("YMT", 1, True, 1, 243)
+    (True, False)
+    >>> _shown_acronym("SSB", 1, False, 40, 123), _shown_acronym("MIST", 1, True, 1, 2)
+    (False, True)
+    """
+    return names_it and (definitions >= 2 or papers >= _ACRONYM_PAPERS or 2 * definitions >= holders)
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
