@@ -265,9 +265,11 @@ def draw_sample(graph, size: int, *, seed: int, among: set[str] | None = None) -
 
 
 def differing_papers(graph, other, *, top: int = 10) -> set[str]:
-    """Papers whose first ``top`` concepts (by name, in rank order) differ between two builds' graphs."""
+    """Papers whose first ``top`` concepts (as reviewers see them, name and acronym, in rank order) differ
+    between two builds' graphs."""
     def names(g) -> dict[str, list[str]]:
-        return {p: [str(g.nodes[c].get("name", c)) for c in ids] for p, ids in ranked_concepts(g, top=top).items()}
+        return {p: [concept_label(str(g.nodes[c].get("name", c)), g.nodes[c].get("acronym")) for c in ids]
+                for p, ids in ranked_concepts(g, top=top).items()}
 
     mine, theirs = names(graph), names(other)
     return {p for p in set(mine) | set(theirs) if mine.get(p, []) != theirs.get(p, [])}

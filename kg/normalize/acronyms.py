@@ -249,16 +249,6 @@ def acronym_uses(texts: Iterable[str], acronyms: Collection[str]) -> Counter[str
     return found
 
 
-def _by_key(votes: Mapping[str, Mapping[str, int]]) -> dict[str, Counter[str]]:
-    """Acronym -> concept key of its long forms -> definitions."""
-    out: dict[str, Counter[str]] = {}
-    for acronym, forms in votes.items():
-        by_key = out[acronym] = Counter()
-        for form, n in forms.items():
-            by_key[concept_key(form)] += n
-    return out
-
-
 def _corpus_acronyms(votes: Mapping[str, Counter[str]], definers: Mapping[str, int]) -> dict[str, str]:
     """The acronyms that may expand outside the papers that define them -> their long form.
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.abbreviations import abbreviated_keys
-from kg.normalize.acronyms import (_Acronyms, _by_key, _corpus_acronyms, _expand, acronym_spellings, acronym_uses,
+from kg.normalize.acronyms import (_Acronyms, _corpus_acronyms, _expand, acronym_spellings, acronym_uses,
                                    find_acronyms, respell)
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
@@ -136,8 +136,10 @@ def normalize_concepts(
             acronym_votes[concept_key(long_form)][acronym] += n
     acronym_of = {key: min(c.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))[0]
                   for key, c in acronym_votes.items()}
-    owner = {acronym: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-             for acronym, c in _by_key(votes).items()}  # the concept an acronym names, by most definitions
+    long_keys: dict[str, Counter[str]] = defaultdict(Counter)  # acronym -> the keys of its long forms -> papers
+    for key, found in acronym_votes.items():
+        for acronym, n in found.items():
+            long_keys[acronym][key] += n
     uses = acronym_uses((f"{p.title} {p.abstract}" for p in papers), set(acronym_of.values()))
     # how the papers write the long forms they define: a name for concepts met as acronyms ("BPS")
     defined: dict[str, Counter[str]] = defaultdict(Counter)
@@ -260,9 +262,8 @@ def normalize_concepts(
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
         acronym = acronym_of.get(key)
-        if acronym and not _shown_acronym(acronym, acronym_votes[key][acronym], owner.get(acronym) == key,
-                                          uses[acronym], linked[key]):
-            acronym = None  # "Yang-Mills theory (YMT)", defined once among 243 papers that never write it
+        if acronym and not _shown_acronym(key, long_keys[acronym], uses[acronym], linked[key]):
+            acronym = None  # a paper's coinage for a common term
         aliases = set(surfaces[key])
         if acronym:
             aliases.add(acronym)
@@ -355,21 +356,33 @@ def _close_words(rankings: Iterable[list[str]], embedder,
 _ACRONYM_PAPERS = 3  # an acronym the corpus writes in this many papers is the field's, defined or not ("SYM")
 
 
-def _shown_acronym(acronym: str, definitions: int, names_it: bool, papers: int, holders: int) -> bool:
-    """Whether a concept shows the ``acronym`` its long form was defined with (``definitions`` papers):
-    when the acronym names this concept more than any other (``names_it``: "SSB" is spontaneous symmetry
-    breaking, not the supersymmetry breaking one paper abbreviates so) and the corpus uses it: defined
-    twice, written in :data:`_ACRONYM_PAPERS` papers, or defined by half the ``holders`` of the concept
-    (a system one paper names: "MIST").
+def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders: int) -> bool:
+    """Whether the concept ``key`` shows the acronym its long form was defined with, the acronym's definitions
+    being ``long_keys`` (the key of each long form -> papers; forms with fewer or more words of the key count as
+    the key's: "supersymmetric Yang-Mills" for "supersymmetric Yang-Mills theory"): when two papers define it
+    so, or one does and the corpus uses it for this concept: a third of the acronym's definitions at least are
+    this concept's ("SSB" is spontaneous symmetry breaking, defined so 8 times, not the supersymmetry breaking
+    one paper abbreviates so), and the corpus writes it in ``papers`` >= :data:`_ACRONYM_PAPERS` papers or the
+    definition is in half the ``holders`` of the concept (a system one paper names: "MIST"). Not "Yang-Mills
+    theory (YMT)", defined once among 243 papers that never write it.
 
     Examples
     --------
-    >>> _shown_acronym("SYM", 1, True, 180, 272), _shown_acronym("YMT", 1, True, 1, 243)
-    (True, False)
-    >>> _shown_acronym("SSB", 1, False, 40, 123), _shown_acronym("MIST", 1, True, 1, 2)
-    (False, True)
+    >>> _shown_acronym("n 4 sym theory", {"sym theory": 1, "super yang mills": 2}, 180, 272)
+    True
+    >>> _shown_acronym("yang mills theory", {"yang mills theory": 1}, 1, 243)  # YMT
+    False
+    >>> _shown_acronym("supersymmetry breaking", {"supersymmetry breaking": 1, "spontaneous symmetry breaking": 8},
+    ...                40, 123)
+    False
+    >>> _shown_acronym("missing person toolkit", {"missing person toolkit": 1}, 1, 2)  # MIST
+    True
     """
-    return names_it and (definitions >= 2 or papers >= _ACRONYM_PAPERS or 2 * definitions >= holders)
+    words = set(key.split())
+    mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
+    if mine >= 2:
+        return True
+    return 3 * mine >= sum(long_keys.values()) and (papers >= _ACRONYM_PAPERS or 2 * mine >= holders)
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
