@@ -353,7 +353,7 @@ def _close_words(rankings: Iterable[list[str]], embedder,
     return {(a, b) for a, b in pairs if float(unit[a] @ unit[b]) >= CLOSE_WORDS}
 
 
-_ACRONYM_PAPERS = 3  # an acronym the corpus writes in this many papers is the field's, defined or not ("SYM")
+_USED_SHARE = 10  # an acronym defined once is shown where a tenth of its concept's papers write it at least
 
 
 def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders: int) -> bool:
@@ -362,9 +362,9 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     the key's: "supersymmetric Yang-Mills" for "supersymmetric Yang-Mills theory"): when two papers define it
     so, or one does and the corpus uses it for this concept: a third of the acronym's definitions at least are
     this concept's ("SSB" is spontaneous symmetry breaking, defined so 8 times, not the supersymmetry breaking
-    one paper abbreviates so), and the corpus writes it in ``papers`` >= :data:`_ACRONYM_PAPERS` papers or the
-    definition is in half the ``holders`` of the concept (a system one paper names: "MIST"). Not "Yang-Mills
-    theory (YMT)", defined once among 243 papers that never write it.
+    one paper abbreviates so), and ``papers`` that write it are a tenth of the ``holders`` of the concept at least
+    (a system one paper names: "MIST"; "CF" in a reading list of eight). Not "Yang-Mills theory (YMT)", defined
+    once among 243 papers that never write it, though "SYM" is written by 180 of 272.
 
     Examples
     --------
@@ -382,7 +382,7 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2:
         return True
-    return 3 * mine >= sum(long_keys.values()) and (papers >= _ACRONYM_PAPERS or 2 * mine >= holders)
+    return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
