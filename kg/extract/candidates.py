@@ -286,8 +286,8 @@ _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 _RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose verb may look like a noun
 # Verbs a tagger may read as nouns before "that" opens what they report: "(we) show that graph networks ..."
-_REPORTING = frozenset("show shows find finds demonstrate demonstrates prove proves note notes suggest suggests "
-                       "argue argues claim claims observe observes report reports hypothesize conclude".split())
+_SAYING = frozenset("show shows find finds demonstrate demonstrates prove proves note notes suggest suggests "
+                    "argue argues claim claims observe observes report reports hypothesize conclude".split())
 _PERSONS = frozenset("we they i you".split())  # subjects no noun follows: "we model", never "we model data"
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
 _ADVERBISH = frozenset("further also first then jointly directly simply".split())
@@ -467,7 +467,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and _verb_capable(low):
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
         elif pos in ("NN", "NNP") and word[1:].islower() and ahead_word.lower() in _RELATIVES and before >= 1 \
-                and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _REPORTING \
+                and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _SAYING \
                 and next_pos in _NOUN | {"DT", "PRP$"} and _verb_capable(low):
             out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents"
         elif low == "account" and prev_word.lower() == "into":
