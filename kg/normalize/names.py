@@ -481,18 +481,24 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
                         papers[cid].add(t)
     counted = {words: cid for words, cid in wanted.items()
                if capital[cid] >= min_count and len(papers[cid]) >= min_texts}
+    every = _occurrences(texts, counted)
+    return {cid for cid in counted.values() if capital[cid] >= share * every[cid]}
+
+
+def _occurrences(texts: list[str], wanted: Mapping[tuple[str, ...], str]) -> Counter[str]:
+    """How often ``texts`` write each phrase of ``wanted`` (words -> id; a plural counts), in any case."""
     firsts: dict[str, set[int]] = defaultdict(set)
-    for words in counted:
+    for words in wanted:
         firsts[words[0]].add(len(words))
     every: Counter[str] = Counter()
-    for text in texts if counted else ():
+    for text in texts if wanted else ():
         tokens = _phrase(text)
         for i, token in enumerate(tokens):
             for n in firsts.get(token, ()):
-                cid = _wanted(counted, tuple(tokens[i:i + n]))
+                cid = _wanted(wanted, tuple(tokens[i:i + n]))
                 if cid:
                     every[cid] += 1
-    return {cid for cid in counted.values() if capital[cid] >= share * every[cid]}
+    return every
 
 
 def _wanted(wanted: Mapping[tuple[str, ...], str], words: tuple[str, ...]) -> str | None:
@@ -562,18 +568,7 @@ def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
                     cid = _wanted(wanted, words[a:b])
                     if cid:
                         capital[cid] += 1
-    firsts: dict[str, set[int]] = defaultdict(set)
-    for words, cid in wanted.items():
-        if capital[cid]:
-            firsts[words[0]].add(len(words))
-    every: Counter[str] = Counter()
-    for text in texts if firsts else ():
-        tokens = _phrase(text)
-        for i, token in enumerate(tokens):
-            for n in firsts.get(token, ()):
-                cid = _wanted(wanted, tuple(tokens[i:i + n]))
-                if cid:
-                    every[cid] += 1
+    every = _occurrences(texts, {words: cid for words, cid in wanted.items() if capital[cid]})
     return {cid for cid, n in capital.items() if n >= every[cid]}
 
 
