@@ -117,6 +117,8 @@ def concept_key(phrase: str) -> str:
     ('women students', 'woman student')
     >>> concept_key("3-manifolds"), concept_key("10 dimensions"), concept_key("D=4 supergravities")
     ('3 manifold', '10 dimensions', 'd 4 supergravity')
+    >>> concept_key("end-to-end models"), concept_key("bag-of-words representations"), concept_key("bag-of-words")
+    ('end to end model', 'bag of words representation', 'bag of words')
     """
     text = written = unicodedata.normalize("NFKC", phrase).strip()
     named = _named_head(text)
@@ -135,9 +137,20 @@ def concept_key(phrase: str) -> str:
         return ""
     plural_kept = _COUNTED.search(written) is not None or (len(words) > 1 and words[-2] in _PLURAL_PEOPLE)
     if (not named and not acronym and not plural_kept and not _capitalized_name(last)
-            and not _PREPOSITIONS.intersection(words[:-1])):
+            and not _PREPOSITIONS.intersection(_heading_words(written))):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
     return " ".join(words)
+
+
+def _heading_words(written: str) -> set[str]:
+    """The words before a phrase's last that could head it: those standing alone ("learning with noisy
+    labels") and those the last word is dashed to ("bag-of-words"), not the words of a dashed modifier
+    ("end-to-end models", "bag-of-words representations": the last word heads them)."""
+    tokens = written.split()
+    if not tokens:
+        return set()
+    last = [w for w in _SEPARATORS.split(tokens[-1]) if w]
+    return {w.casefold() for w in tokens[:-1]} | {w.casefold() for w in last[:-1]}
 
 
 # A phrase with one of these before its last word is headed before them: its last word is the

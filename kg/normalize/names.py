@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Iterable, Mapping
 
 from kg.extract.candidates import STOP_WORDS, word_class
-from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents
+from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name"]
@@ -38,13 +38,37 @@ def _word_name(word: str, forms: Counter[str], last: bool, acronym: bool = False
         if best.casefold() == word:
             return best
         if last and best.endswith("s") and best[:-1].casefold() == word:
-            return best[:-1]  # GNNs -> GNN
+            return best[:-1] if _plural_name(best) else best  # GNNs -> GNN, ConvNets -> ConvNet; MovieLens
         return word
     capital = sum(n for f, n in forms.items() if f[:1].isupper() and f[1:] == f[1:].lower())
     proper = not common and word_class(word.capitalize()) in ("NNP", "NNPS")
     if (proper and 2 * capital >= total) or (not common and capital >= 2 and 10 * capital >= 9 * total):
         return word[:1].upper() + word[1:]  # Twitter, Wikipedia, Markov
     return word
+
+
+_NAME_PARTS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")
+
+
+def _plural_name(name: str) -> bool:
+    """Whether a mixed-case name ending in "s" is a plural: of an acronym ("GNNs") or of its last part
+    ("ConvNets"), not a name whose last part ends so ("MovieLens", "PubMed")."""
+    if name[:-1].isupper():
+        return True
+    parts = _NAME_PARTS.findall(name)
+    return bool(parts) and singularize(parts[-1].lower()) != parts[-1].lower()
+
+
+def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
+    """A name the key's singular rule cut: every form writes ``word`` + "s" capitalized, neither is a
+    word of the lexicon and the corpus never writes ``word`` ("Berkovits", not "Berkovit")."""
+    total = sum(forms.values())
+    if truecase is None or not total or word in truecase or word_class(word) or word_class(word + "s"):
+        return None
+    written = [f for f in forms if f.casefold() == word + "s" and f[:1].isupper() and f[1:].islower()]
+    if sum(forms[f] for f in written) < total:
+        return None
+    return max(written, key=lambda f: (forms[f], f))
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
@@ -317,6 +341,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     capitalized and lower case when it has seen the word often enough away from sentence starts.
     A word ``inside`` a phrase (not its first) that the concept's own plain forms mostly
     capitalize is a name there, common word or not ("Virginia Tech")."""
+    if last and (surname := _plural_surname(word, forms, truecase)):
+        return surname
     chosen = _word_name(word, forms, last, acronym)
     capital, lower = (truecase or {}).get(word, (0, 0))
     if chosen.isupper() and len(chosen) > 3 and forms.get(chosen, 0) < 2 and lower >= 5 and lower > 10 * capital:
@@ -360,6 +386,16 @@ def _after_capitalized_word(text: str, end: int) -> bool:
     return word[:1].isupper() and word[1:].islower() and low not in STOP_WORDS and _common_word(low)
 
 
+_CAPITAL_AFTER = re.compile(r"\s+(?:of\s+)?[A-Z]")
+
+
+def _in_capitalized_run(text: str, before: int, after: int) -> bool:
+    """Whether the word between ``text[:before]`` (spaces after it) and ``text[after:]`` stands next to a
+    capitalized word: before it, or after it (maybe after an "of")."""
+    found = _WORD_BEFORE.search(text, max(0, before - 40), before + 1)
+    return (found is not None and found.group(1)[:1].isupper()) or _CAPITAL_AFTER.match(text, after) is not None
+
+
 def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
     """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
     lower case where a sentence does not start: the evidence that a word is a name.
@@ -373,6 +409,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     {'chromodynamics': (0, 1), 'carlo': (1, 0)}
     >>> truecase_counts(["It was used at Toronto's Mount Sinai Hospital for years."], {"sinai"})
     {'sinai': (1, 0)}
+    >>> truecase_counts(["Students of Stanford University, the University of Utah and a university."], {"university"})
+    {'university': (0, 1)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -388,6 +426,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 continue
             if token[0].isupper() and _after_capitalized_word(text, i + 1) and _EXPANDED.match(text, match.end()):
                 continue  # an acronym's capitalized long form ("Quantum Chromodynamics (QCD)") names no word in it
+            if token[0].isupper() and low in _RUN_HEADS and _in_capitalized_run(text, i + 1, match.end()):
+                continue  # "Stanford University", "University of Maryland": the head of a longer name, no name itself
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
@@ -524,6 +564,7 @@ ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directi
     foundation initiative institute agency association society council consortium archive museum university
     laboratory committee organization organisation federation alliance""".split())
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
+_RUN_HEADS = ENTITY_HEADS | _HEADS_BEFORE_OF
 _ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
 
 
