@@ -12,9 +12,9 @@ build its reviewers judged)::
     .venv/bin/python bench/concept_corpus_features.py OUT --field acm
 
 It updates ``bench/data/concept_corpus_features.json`` (field -> lower-case name -> features) and
-prints how many of the field's labelled names it found. Labels whose concept the build does not
-have (names judged on the builds of earlier code) get :data:`kg.normalize.quality.NO_CORPUS` when
-training, as concepts of corpora too small to judge do.
+prints how many of the field's labelled names it found. A name the build lacks keeps the features an
+earlier build stored for it (names judged on the builds of earlier code); labels no build has get
+:data:`kg.normalize.quality.NO_CORPUS` when training, as concepts of corpora too small to judge do.
 """
 
 from __future__ import annotations
@@ -73,10 +73,12 @@ def main() -> None:
         raise SystemExit(f"no labels of field {args.field!r} in {args.labels}")
     found = build_features(args.build)
     stored = json.loads(Path(args.out).read_text("utf-8")) if Path(args.out).exists() else {}
-    stored[args.field] = {name: found[name] for name in sorted(wanted) if name in found}
+    earlier = stored.get(args.field, {})
+    stored[args.field] = {name: found.get(name, earlier.get(name)) for name in sorted(wanted)
+                          if name in found or name in earlier}
     atomic_write(args.out, json.dumps(stored, sort_keys=True, separators=(",", ":")) + "\n")
-    print(f"{args.field}: {len(stored[args.field])} of {len(wanted)} labelled names found in {args.build}; "
-          f"wrote {args.out}")
+    print(f"{args.field}: {sum(name in found for name in wanted)} of {len(wanted)} labelled names found in "
+          f"{args.build}, {len(stored[args.field])} with features (the rest of an earlier build); wrote {args.out}")
 
 
 if __name__ == "__main__":

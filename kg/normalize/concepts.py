@@ -192,7 +192,8 @@ def normalize_concepts(
     # (and titles written as sentences: "The Malaysian model", whose abstract never writes "Malaysian")
     texts = chain((p.abstract for p in papers),
                   (title_evidence(p.title) for p in papers if p.title and not p.title_derived))
-    truecase = truecase_counts(texts, {w for key in every for w in key.split() if w.isalpha()})
+    truecase = truecase_counts(texts, {w for key in every for w in key.split() if w.isalpha()}
+                               | {key.rsplit(" ", 1)[-1] + "s" for key in every})  # and "Berkovits" of "berkovit"
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
         generic = generic_words(every, names=names) | _bare_field_words(found_keys)

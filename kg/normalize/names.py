@@ -61,9 +61,11 @@ def _plural_name(name: str) -> bool:
 
 def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
     """A name the key's singular rule cut: every form writes ``word`` + "s" capitalized, neither is a
-    word of the lexicon and the corpus never writes ``word`` ("Berkovits", not "Berkovit")."""
+    word of the lexicon, the corpus never writes ``word`` and writes ``word`` + "s" capitalized away from
+    sentence starts, never in lower case ("Berkovits", not "Berkovit"; not a title's "Supersolutions")."""
     total = sum(forms.values())
-    if truecase is None or not total or word in truecase or word_class(word) or word_class(word + "s"):
+    capital, lower = (truecase or {}).get(word + "s", (0, 0))
+    if truecase is None or not total or word in truecase or not capital or lower or word_class(word) or word_class(word + "s"):
         return None
     written = [f for f in forms if f.casefold() == word + "s" and f[:1].isupper() and f[1:].islower()]
     if sum(forms[f] for f in written) < total:
@@ -386,16 +388,6 @@ def _after_capitalized_word(text: str, end: int) -> bool:
     return word[:1].isupper() and word[1:].islower() and low not in STOP_WORDS and _common_word(low)
 
 
-_CAPITAL_AFTER = re.compile(r"\s+(?:of\s+)?[A-Z]")
-
-
-def _in_capitalized_run(text: str, before: int, after: int) -> bool:
-    """Whether the word between ``text[:before]`` (spaces after it) and ``text[after:]`` stands next to a
-    capitalized word: before it, or after it (maybe after an "of")."""
-    found = _WORD_BEFORE.search(text, max(0, before - 40), before + 1)
-    return (found is not None and found.group(1)[:1].isupper()) or _CAPITAL_AFTER.match(text, after) is not None
-
-
 def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
     """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
     lower case where a sentence does not start: the evidence that a word is a name.
@@ -409,8 +401,6 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     {'chromodynamics': (0, 1), 'carlo': (1, 0)}
     >>> truecase_counts(["It was used at Toronto's Mount Sinai Hospital for years."], {"sinai"})
     {'sinai': (1, 0)}
-    >>> truecase_counts(["Students of Stanford University, the University of Utah and a university."], {"university"})
-    {'university': (0, 1)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -426,8 +416,6 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 continue
             if token[0].isupper() and _after_capitalized_word(text, i + 1) and _EXPANDED.match(text, match.end()):
                 continue  # an acronym's capitalized long form ("Quantum Chromodynamics (QCD)") names no word in it
-            if token[0].isupper() and low in _RUN_HEADS and _in_capitalized_run(text, i + 1, match.end()):
-                continue  # "Stanford University", "University of Maryland": the head of a longer name, no name itself
             row = counts.setdefault(low, [0, 0])
             row[0 if token[0].isupper() else 1] += 1
     return {w: (c, l) for w, (c, l) in counts.items()}
@@ -564,7 +552,6 @@ ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directi
     foundation initiative institute agency association society council consortium archive museum university
     laboratory committee organization organisation federation alliance""".split())
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
-_RUN_HEADS = ENTITY_HEADS | _HEADS_BEFORE_OF
 _ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
 
 
