@@ -887,6 +887,7 @@ def test_a_concept_shows_an_acronym_the_corpus_uses_not_one_a_paper_coined():
     ("end-to-end models", "end to end model"), ("Point-of-Interest Recommendations", "point of interest recommendation"),
     ("bag-of-words representations", "bag of words representation"), ("state-of-the-art methods", "state of the art method"),
     ("bag-of-words", "bag of words"), ("learning with noisy labels", "learning with noisy labels"),
+    ("superstrings with/without pure spinors", "superstrings with without pure spinors"),
 ])
 def test_a_dashed_modifier_with_a_preposition_leaves_the_head_singular(phrase, key):
     # "of" or "to" inside a dashed modifier heads nothing: the last word does ("learning-to-rank models" and
@@ -898,6 +899,7 @@ def test_a_name_that_ends_in_s_is_shown_whole():
     # reviewers marked "MovieLen" and "Berkovit" broken: the key's singular rule cut a name
     assert _display_name("movielen", Counter({"MovieLens": 3, "Movielens": 1})) == "MovieLens"
     assert _display_name("convnet", Counter({"ConvNets": 2})) == "ConvNet"
+    assert _display_name("superkdv", Counter({"SuperKdVs": 1})) == "SuperKdV"
     assert _display_name("berkovit", Counter({"Berkovits": 2}), truecase={"berkovits": (3, 0)}) == "Berkovits"
     assert _display_name("supersolution", Counter({"Supersolutions": 1}), truecase={}) == "supersolution"  # a title's
     assert _display_name("network", Counter({"Networks": 2}), truecase={}) == "network"

@@ -146,7 +146,7 @@ def _heading_words(written: str) -> set[str]:
     """The words before a phrase's last that could head it: those standing alone ("learning with noisy
     labels") and those the last word is dashed to ("bag-of-words"), not the words of a dashed modifier
     ("end-to-end models", "bag-of-words representations": the last word heads them)."""
-    tokens = written.split()
+    tokens = written.replace("/", " ").split()  # "with/without"
     if not tokens:
         return set()
     last = [w for w in _SEPARATORS.split(tokens[-1]) if w]

@@ -53,7 +53,7 @@ _NAME_PARTS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")
 def _plural_name(name: str) -> bool:
     """Whether a mixed-case name ending in "s" is a plural: of an acronym ("GNNs") or of its last part
     ("ConvNets"), not a name whose last part ends so ("MovieLens", "PubMed")."""
-    if name[:-1].isupper():
+    if name[:-1].isupper() or name[-2:-1].isupper():  # "KdVs"
         return True
     parts = _NAME_PARTS.findall(name)
     return bool(parts) and singularize(parts[-1].lower()) != parts[-1].lower()
