@@ -904,3 +904,8 @@ def test_a_name_that_ends_in_s_is_shown_whole():
     assert _display_name("supersolution", Counter({"Supersolutions": 1}), truecase={}) == "supersolution"  # a title's
     assert _display_name("network", Counter({"Networks": 2}), truecase={}) == "network"
     assert _display_name("hypergraph", Counter({"Hypergraphs": 1, "hypergraphs": 2}), truecase={}) == "hypergraph"
+
+
+def test_praise_written_in_other_ways_leaves_the_name():
+    found = candidate_phrases("We use state-of-art meta-level features and cutting-edge retrieval models.")
+    assert found == ["meta-level features", "retrieval models"]

@@ -66,7 +66,8 @@ GENERIC_MODIFIERS = frozenset(
     apparent serious adequate appropriate suitable reasonable sufficient desirable actual
     convenient similar much-needed famous mentioned aforementioned above-mentioned improved
     assorted varied myriad surprising intriguing striking exciting encouraging compelling ongoing
-    increasing decreasing growing""".split()
+    increasing decreasing growing state-of-art the-state-of-the-art cutting-edge leading-edge best-performing
+    top-performing well-established widely-used best-known""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
