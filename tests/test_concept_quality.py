@@ -352,6 +352,15 @@ def test_a_person_of_the_corpus_is_no_concept_but_an_idea_named_after_one_is():
     assert not {"c:maldacena", "c:joseph bonneau"} & set(concepts)
 
 
+def test_an_author_whose_name_ends_in_s_is_no_concept_either():
+    # "Connes" keys as "conne": the corpus never writes that word, but writes "Connes" as a name
+    papers = [Paper("a", "We follow Connes and the approach of Connes to spectral triples.", "T", authors=("A. Connes",)),
+              Paper("b", "In the spectral triples of Connes, after Connes.", "U", authors=("B. Other",))]
+    keyphrases = {"a": _kp("Connes", "spectral triples"), "b": _kp("spectral triples", "Connes")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert "c:spectral triple" in concepts and "c:conne" not in concepts
+
+
 @pytest.mark.parametrize("title, wanted, unwanted", [
     ("Incorporating User Preferences into Click Models", ["User Preferences", "Click Models"], "Incorporating User Preferences"),
     ("Exploiting Click-through Data for Entity Retrieval", ["Click-through Data", "Entity Retrieval"], "Exploiting Click-through Data"),

@@ -556,10 +556,11 @@ def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     >>> rows = {"a": [("xml", Keyphrase("XML", 1.0)), ("search", Keyphrase("SEARCH", 1.0))],
     ...         "b": [("xml", Keyphrase("XML", 1.0)), ("search", Keyphrase("search", 1.0))],
     ...         "c": [("search", Keyphrase("search", 1.0))]}
-    >>> sorted(_one_word_names(rows, {"netflix": (5, 1)}))
-    ['netflix', 'xml']
+    >>> sorted(_one_word_names(rows, {"netflix": (5, 1), "connes": (4, 0)}))
+    ['conne', 'connes', 'netflix', 'xml']
     """
     names = {key for key, (capital, lower) in truecase.items() if 2 * capital > capital + lower}
+    names |= {word[:-1] for word in names if word.endswith("s") and word[:-1] not in truecase}  # "Connes": key "conne"
     written: dict[str, list[int]] = {}  # one-word key -> [surfaces in mixed case or capitals, all surfaces]
     for rows in found_keys.values():
         for key, phrase in rows:
