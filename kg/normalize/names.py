@@ -60,17 +60,16 @@ def _plural_name(name: str) -> bool:
 
 
 def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
-    """A name the key's singular rule cut: every form writes ``word`` + "s" capitalized, neither is a
-    word of the lexicon, the corpus never writes ``word`` and writes ``word`` + "s" capitalized away from
-    sentence starts, never in lower case ("Berkovits", not "Berkovit"; not a title's "Supersolutions")."""
-    total = sum(forms.values())
+    """A name the key's singular rule cut: neither ``word`` nor ``word`` + "s" is a word of the lexicon, the
+    corpus never writes ``word``, writes ``word`` + "s" capitalized away from sentence starts and never in
+    lower case, and the concept's own forms (those not in a title's capitals) write it so ("Berkovits", not
+    "Berkovit"; not a title's "Supersolutions")."""
     capital, lower = (truecase or {}).get(word + "s", (0, 0))
-    if truecase is None or not total or word in truecase or not capital or lower or word_class(word) or word_class(word + "s"):
+    if truecase is None or word in truecase or not capital or lower or word_class(word) or word_class(word + "s"):
         return None
-    written = [f for f in forms if f.casefold() == word + "s" and f[:1].isupper() and f[1:].islower()]
-    if sum(forms[f] for f in written) < total:
+    if any(f.casefold() != word + "s" for f in forms):
         return None
-    return max(written, key=lambda f: (forms[f], f))
+    return max(forms, key=lambda f: (forms[f], f)) if forms else word[:1].upper() + word[1:] + "s"
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
