@@ -224,6 +224,12 @@ _VERB_ENDINGS = ("ise", "ize", "ify", "yse", "yze")
 _ADJECTIVE_TAILS = frozenset("scale time level like wide size style type class grade range term order".split())
 
 
+# Endings of plural nouns that no verb has: an unknown plural after a noun is no verb for them ("BRST
+# transformations of", "Feynman amplitudes evaluated"; but "algorithm disregards label information")
+_NOUN_PLURAL_ENDINGS = ("tions", "sions", "ities", "nesses", "isms", "ists", "ances", "ences", "itudes", "ologies",
+                        "ometries", "ships", "hoods")
+
+
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
     ("degrades", "converges"), not the plural noun the tagger guesses; a symbol or letter joined to
@@ -514,7 +520,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, "VB")  # "propose to model counterfactual distributions"
-        elif pos == "NNS" and word.islower() and (prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SUBJECTS) and (
+        elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and (
+                prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SUBJECTS) and (
                 (low not in _lexicon() and (low[:-1] in _lexicon() or ahead_word.lower() in _SUBJECTS
                                             or _verb_stem(low))
                  and (next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB")
