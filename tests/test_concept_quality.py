@@ -918,6 +918,7 @@ def test_a_name_that_ends_in_s_is_shown_whole():
 def test_praise_written_in_other_ways_leaves_the_name():
     found = candidate_phrases("We use state-of-art meta-level features and cutting-edge retrieval models.")
     assert found == ["meta-level features", "retrieval models"]
+    assert candidate_phrases("They read publicly-available health information.") == ["health information"]
 
 
 @pytest.mark.parametrize("text, wanted", [
