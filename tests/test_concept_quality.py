@@ -930,3 +930,11 @@ def test_praise_written_in_other_ways_leaves_the_name():
 def test_an_unknown_plural_with_a_nouns_ending_is_no_verb(text, wanted):
     # the tagger guessed a verb (VBZ) for plurals its lexicon lacks, cutting the head off: "infinitesimal BRST"
     assert candidate_phrases(text) == wanted
+
+
+def test_a_papers_number_in_a_series_is_no_part_of_a_term():
+    found = [c.phrase for c in find_candidates("We study type II strings and the Painleve III equation.",
+                                               title="Combinatorics of the Modular Group II: the Kontsevich integrals")]
+    assert {"Modular Group", "type II strings", "Painleve III equation"} <= set(found)
+    assert "Modular Group II" not in found
+    assert "Higgs mechanism" in candidate_phrases("Gauge theories and the Higgs mechanism IV")

@@ -122,7 +122,32 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _in_context(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))
+    return _series_numbers(_in_context(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged])))
+
+
+_ROMAN = frozenset("II III IV V VI VII VIII IX X".split())
+_NUMBERED = frozenset("type class painlevé painleve bianchi phase".split())  # "type II", "Painlevé III": a name's numeral
+_SERIES_END = frozenset(": . -- - ) , ;".split())
+
+
+def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A paper's number in a series is no part of a term: "Modular Group II: the Kontsevich integrals",
+    "Higgs Mechanism IV" (a Roman numeral that ends the text or a part of it, after a word that takes no
+    numeral of its own; "type II", "Painlevé III" keep theirs).
+
+    Examples
+    --------
+    >>> [t for _, t in _series_numbers([("Modular", "NNP"), ("Group", "NNP"), ("II", "NNP"), (":", ":")])]
+    ['NNP', 'NNP', 'CD', ':']
+    >>> [t for _, t in _series_numbers([("in", "IN"), ("type", "NN"), ("II", "NNP")])]
+    ['IN', 'NN', 'NNP']
+    """
+    out = list(tagged)
+    for i, (word, pos) in enumerate(out):
+        if word in _ROMAN and i and out[i - 1][0].lower() not in _NUMBERED and (
+                i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
+            out[i] = (word, "CD")
+    return out
 
 
 def _possessive_names(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
