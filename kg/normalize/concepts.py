@@ -21,8 +21,8 @@ from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, mis
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
-from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, entity_name, named_entities, proper_names,
-                                title_evidence, truecase_counts)
+from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
+                                proper_names, title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -560,7 +560,8 @@ def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     ['conne', 'connes', 'netflix', 'xml']
     """
     names = {key for key, (capital, lower) in truecase.items() if 2 * capital > capital + lower}
-    names |= {word[:-1] for word in names if word.endswith("s") and word[:-1] not in truecase}  # "Connes": key "conne"
+    # and the keys of names the singular rule cut: "conne" of "Connes"
+    names |= {word[:-1] for word in truecase if word.endswith("s") and cut_name(word[:-1], truecase)}
     written: dict[str, list[int]] = {}  # one-word key -> [surfaces in mixed case or capitals, all surfaces]
     for rows in found_keys.values():
         for key, phrase in rows:

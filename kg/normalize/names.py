@@ -11,7 +11,7 @@ from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name"]
+__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -59,13 +59,24 @@ def _plural_name(name: str) -> bool:
     return bool(parts) and singularize(parts[-1].lower()) != parts[-1].lower()
 
 
+def cut_name(word: str, truecase: Mapping[str, tuple[int, int]]) -> bool:
+    """Whether ``word`` is a name the key's singular rule cut: neither it nor ``word`` + "s" is a word of the
+    lexicon, the corpus (``truecase``, :func:`truecase_counts`) never writes ``word`` and writes ``word`` + "s"
+    capitalized away from sentence starts, never in lower case ("berkovit" of "Berkovits").
+
+    Examples
+    --------
+    >>> cut_name("berkovit", {"berkovits": (3, 0)}), cut_name("supersolution", {"supersolutions": (0, 0)})
+    (True, False)
+    """
+    capital, lower = truecase.get(word + "s", (0, 0))
+    return word not in truecase and capital > 0 and not lower and not word_class(word) and not word_class(word + "s")
+
+
 def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
-    """A name the key's singular rule cut: neither ``word`` nor ``word`` + "s" is a word of the lexicon, the
-    corpus never writes ``word``, writes ``word`` + "s" capitalized away from sentence starts and never in
-    lower case, and the concept's own forms (those not in a title's capitals) write it so ("Berkovits", not
-    "Berkovit"; not a title's "Supersolutions")."""
-    capital, lower = (truecase or {}).get(word + "s", (0, 0))
-    if truecase is None or word in truecase or not capital or lower or word_class(word) or word_class(word + "s"):
+    """A name the key's singular rule cut (:func:`cut_name`), shown whole where the concept's own forms (those not
+    in a title's capitals) write it so ("Berkovits", not "Berkovit"; not a title's "Supersolutions")."""
+    if truecase is None or not cut_name(word, truecase):
         return None
     if any(f.casefold() != word + "s" for f in forms):
         return None
