@@ -424,3 +424,19 @@ def test_containment_skips_generic_and_frequent_concepts():
     assert "c:neural network model" not in linked  # in all 6 papers: more than max(4, 5%)
     _, mentions = normalize_concepts(papers[:3], {k: keyphrases[k] for k in ("p0", "p1", "p2")}, top_n=1)
     assert {m.paper_id for m in mentions if m.concept_id == "c:neural network model"} == {"p0", "p1", "p2"}
+
+
+def test_a_phrase_cut_before_its_head_is_no_concept():
+    # "local gauge" is what a chunker leaves of "local gauge and diffeomorphism invariance": the corpus writes it
+    # before another word in 24 papers and at the end of a phrase in one; "gauge field" ends its phrases
+    papers = [Paper(f"s{i}", "Local gauge symmetry of gauge fields.", f"S{i}") for i in range(24)]
+    papers.append(Paper("x", "Local gauge and diffeomorphism invariance of gauge fields.", "X"))
+    keyphrases = {p.id: _kp("local gauge symmetry", "gauge fields") for p in papers}
+    keyphrases["x"] = _kp("local gauge", "diffeomorphism invariance", "gauge fields")
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert "c:local gauge" not in concepts
+    assert {"c:local gauge symmetry", "c:gauge field", "c:diffeomorphism invariance"} <= set(concepts)
+    assert [m.concept_id for m in mentions if m.paper_id == "x"] == ["c:diffeomorphism invariance", "c:gauge field"]
+    # a thesaurus term stays whatever the corpus writes after it
+    concepts, _ = normalize_concepts(papers, keyphrases, thesaurus={"local gauge": "local gauge"})
+    assert "c:local gauge" in concepts

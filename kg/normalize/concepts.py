@@ -20,6 +20,7 @@ from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, mis
                               spelling_variants)
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects
+from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
                                 proper_names, title_evidence, truecase_counts)
@@ -197,6 +198,7 @@ def normalize_concepts(
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
         generic = generic_words(every, names=names) | _bare_field_words(found_keys)
+        generic |= fragment_keys([key for key, _ in rows] for rows in found_keys.values())
         stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:
             stop = stop | (_diffuse(papers, found_keys, doc_vectors, min_cohesion) - set(preferred))
