@@ -27,17 +27,18 @@ PROTECTED = re.compile(rf"(?<![\w(])(?:{_GROUP}|{_APOSTROPHE}|{_DIMENSIONAL}|{_H
 # An index: Z_2, W_{3}, S^5; braces only in pairs ("AdS_{3" is damage, not notation).
 _INDEX = r"[_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})"
 # Tokens that are notation by themselves: the group names above, N=1 / c=1 / D=4, N=(2,2),
-# Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, AdS/CFT.
+# Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, 1/2 (of "1/2 BPS", "spin 3/2"), AdS/CFT.
 _TOKEN = re.compile(
     rf"{_GROUP}|{_DIMENSIONAL}|{_HOOFT}"
     r"|[A-Za-z]=\(?\d+(?:,\d+)?\)?"
     rf"|[A-Za-z]{{1,4}}{_INDEX}(?:{_INDEX})?"
     r"|\d+\+\d+"
-    r"|\d+/[A-Za-z]"
+    r"|\d+/(?:[A-Za-z]|\d+)"
     r"|[A-Z][A-Za-z]{1,5}/[A-Z][A-Za-z]{1,5}"
 )
-# Notation that qualifies a noun rather than naming a thing: "N=1 supersymmetry", "2+1 dimensions".
-_MODIFIER = re.compile(rf"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/[A-Za-z]|{_DIMENSIONAL}")
+# Notation that qualifies a noun rather than naming a thing: "N=1 supersymmetry", "2+1 dimensions",
+# "1/2 BPS operators".
+_MODIFIER = re.compile(rf"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/(?:[A-Za-z]|\d+)|{_DIMENSIONAL}")
 
 #: A notation token anywhere in a phrase (for keys and names).
 NOTATION = re.compile(rf"(?<![\w(]){_TOKEN.pattern}(?![\w(])")
@@ -48,8 +49,8 @@ def is_notation(token: str) -> bool:
 
     Examples
     --------
-    >>> [is_notation(t) for t in ["SU(2)", "N=1", "Z_2", "2+1", "1/N", "AdS/CFT", "GNN(s)", "model", "AdS_{3"]]
-    [True, True, True, True, True, True, False, False, False]
+    >>> [is_notation(t) for t in ["SU(2)", "N=1", "Z_2", "2+1", "1/N", "1/2", "AdS/CFT", "GNN(s)", "model", "AdS_{3"]]
+    [True, True, True, True, True, True, True, False, False, False]
     """
     return _TOKEN.fullmatch(token) is not None
 
@@ -59,7 +60,7 @@ def modifier_notation(token: str) -> bool:
 
     Examples
     --------
-    >>> [modifier_notation(t) for t in ["N=1", "2+1", "1/N", "SU(2)", "AdS/CFT"]]
-    [True, True, True, False, False]
+    >>> [modifier_notation(t) for t in ["N=1", "2+1", "1/N", "3/2", "SU(2)", "AdS/CFT"]]
+    [True, True, True, True, False, False]
     """
     return _MODIFIER.fullmatch(token) is not None

@@ -29,6 +29,8 @@ def _kp(*phrases):
     ("Black holes in de Sitter space saturate the Bogomol'nyi-Prasad-Sommerfield limit.",
      ["de Sitter space", "Bogomol'nyi-Prasad-Sommerfield limit"]),
     ("We study p-branes and D-branes under T-duality.", ["p-branes", "D-branes", "T-duality"]),
+    ("The OPE of two 1/2 BPS operators. Spin 3/2 multiplets and massive spin 1/2 particles.",
+     ["1/2 BPS operators", "Spin 3/2 multiplets", "massive spin 1/2 particles"]),
     ("Chern-Simons theory on Calabi-Yau manifolds with a Z_2 orbifold.", ["Chern-Simons theory", "Calabi-Yau manifolds", "Z_2 orbifold"]),
 ])
 def test_notation_and_names_are_candidates_whole(text, wanted):
@@ -71,6 +73,7 @@ def test_a_plural_rule_never_eats_a_name(phrase, key):
     ("yang mills theory", {"Yang–Mills theories": 2, "Yang-Mills Theory": 1}, {}, "Yang–Mills theory"),
     ("su 2 gauge theory", {"SU(2) gauge theories": 2}, {}, "SU(2) gauge theory"),
     ("n 1 supersymmetry", {"N=1 supersymmetry": 1}, {}, "N=1 supersymmetry"),
+    ("1 2 bps operator", {"1/2 BPS operators": 3, "1/2-BPS operator": 1}, {}, "1/2 BPS operator"),
     ("t duality", {"T-duality": 3, "T-Duality": 1}, {}, "T-duality"),
     ("hilbert space", {"Hilbert space": 1, "Hilbert spaces": 1}, {"hilbert": (12, 0), "space": (0, 40)}, "Hilbert space"),
     ("brans dicke theory", {"brans-Dicke theory": 1, "Brans-Dicke theory": 1}, {"dicke": (5, 0)}, "Brans-Dicke theory"),

@@ -122,7 +122,23 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _series_numbers(_in_context(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged])))
+    return _series_numbers(_in_context(_spin_values(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))))
+
+
+_FRACTION = re.compile(r"\d+/\d+")
+
+
+def _spin_values(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """"spin" before its value is a noun ("spin 1/2 particles", "spin 3/2 multiplets"); the tagger
+    reads a verb and the phrase would start at the fraction.
+
+    Examples
+    --------
+    >>> _spin_values([("spin", "VB"), ("1/2", "JJ"), ("particles", "NNS")])[0]
+    ('spin', 'NN')
+    """
+    return [(word, "NN" if word.lower() == "spin" and i + 1 < len(tagged) and _FRACTION.fullmatch(tagged[i + 1][0])
+             else pos) for i, (word, pos) in enumerate(tagged)]
 
 
 _ROMAN = frozenset("II III IV V VI VII VIII IX X".split())
@@ -845,7 +861,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
             and after[2] in ("JJ", "NNS", "NNPS")):
         return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
-                                  or (after[2] == "JJ" and word_class(word.lower()) in ("VB", "VBP", "VBD")))
+                                  or (after[2] == "JJ" and not _FRACTION.fullmatch(after[1])  # "Spin 1/2 particles"
+                                      and word_class(word.lower()) in ("VB", "VBP", "VBD")))
 
 
 _ABBREVIATIONS = frozenset("e.g. i.e. cf. vs. al. resp. approx.".split())
