@@ -527,6 +527,8 @@ def test_sheaves_are_sheaf_not_sheave():
     ("We study the Fisher information metric.", ["Fisher information metric"], ["Fisher information"]),
     ("It is an integral ontology-based. Routing is automata based. States are quantum optical.",
      [], ["integral ontology-based", "automata based", "quantum optical"]),
+    ("The solutions are in general anisotropic. It describes the minimal bosonic, massless truncation of the "
+     "D=4 heterotic. An infographic helps.", ["infographic"], ["general anisotropic", "minimal bosonic", "heterotic"]),
 ])
 def test_adjectives_end_no_phrase_and_ic_nouns_are_nouns(text, wanted, unwanted):
     found = candidate_phrases(text)

@@ -770,7 +770,7 @@ _CLAUSE_PARTICIPLES = frozenset(
 
 
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
-_IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic classic polemic heuristic".split())
+_IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic infographic classic polemic heuristic".split())
 
 
 # The second part of a hyphenated adjective: it qualifies a noun and ends no concept.
@@ -814,8 +814,8 @@ def _noun_after_modifier(word: str, pos: str, before: str, *, predicate: bool = 
 
 def _final_adjective(word: str) -> bool:
     """A phrase's last word that is an adjective the tagger took for a noun: an -ic or -ical one
-    ("unified probabilistic", "information theoretic", "formal supersymmetric", "quantum optical";
-    not "distance metric", "heuristic", "geodesic", names such as "Arabic"), a hyphenated one
+    ("unified probabilistic", "information theoretic", "formal supersymmetric", "quantum optical", "extremal
+    dilatonic"; not "distance metric", "heuristic", "geodesic", names such as "Arabic"), a hyphenated one
     ("ontology-based", "context-aware") or "based"."""
     low = word.lower()
     if low == "based" or low.endswith(COMPOUND_ADJECTIVES):
@@ -823,7 +823,14 @@ def _final_adjective(word: str) -> bool:
     if low != word or not low.endswith(("ic", "ical")) or low.endswith("s") or low in _IC_NOUNS:
         return False
     known = _lexicon().get(low)
-    return known == "JJ" or (known is None and low.endswith(("ical", "istic", "etic", "morphic", "symmetric")))
+    return known == "JJ" or (known is None and low.endswith(_ADJECTIVE_IC))
+
+
+# Endings of -ic adjectives the lexicon lacks, the most of them physics' ("fermionic", "dilatonic", "holographic",
+# "anisotropic", "heterotic", "hypergeometric", "symplectic"): "extremal dilatonic", "26-dimensional bosonic" end
+# on no noun.
+_ADJECTIVE_IC = ("ical", "istic", "etic", "morphic", "symmetric", "onic", "ographic", "ometric", "otropic", "otic",
+                 "plectic")
 
 
 def _bare_adjective(token: str) -> bool:
