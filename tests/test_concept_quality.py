@@ -29,8 +29,8 @@ def _kp(*phrases):
     ("Black holes in de Sitter space saturate the Bogomol'nyi-Prasad-Sommerfield limit.",
      ["de Sitter space", "Bogomol'nyi-Prasad-Sommerfield limit"]),
     ("We study p-branes and D-branes under T-duality.", ["p-branes", "D-branes", "T-duality"]),
-    ("The OPE of two 1/2 BPS operators. Spin 3/2 multiplets and massive spin 1/2 particles.",
-     ["1/2 BPS operators", "Spin 3/2 multiplets", "massive spin 1/2 particles"]),
+    ("The OPE of two 1/2 BPS operators. Spin 3/2 multiplets and massive spin 1/2 particles in 1/4 supersymmetric vacua.",
+     ["1/2 BPS operators", "Spin 3/2 multiplets", "massive spin 1/2 particles", "1/4 supersymmetric vacua"]),
     ("Chern-Simons theory on Calabi-Yau manifolds with a Z_2 orbifold.", ["Chern-Simons theory", "Calabi-Yau manifolds", "Z_2 orbifold"]),
 ])
 def test_notation_and_names_are_candidates_whole(text, wanted):
@@ -41,6 +41,12 @@ def test_notation_and_names_are_candidates_whole(text, wanted):
 
 def test_notation_alone_that_only_qualifies_is_no_candidate():
     assert "N=1" not in candidate_phrases("The theory has N=1 and more.")
+
+
+def test_a_fraction_that_counts_is_no_part_of_a_term():
+    found = candidate_phrases("Branes that preserve 1/4 supersymmetry and the c = 1/2 minimal model.")
+    assert "supersymmetry" in found and "minimal model" in found
+    assert not any(phrase.startswith(("1/4", "1/2", "1 4", "1 2")) for phrase in found), found
 
 
 @pytest.mark.parametrize("text, junk", [

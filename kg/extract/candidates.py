@@ -122,23 +122,35 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _series_numbers(_in_context(_spin_values(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))))
+    return _series_numbers(_in_context(_fractions(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))))
 
 
 _FRACTION = re.compile(r"\d+/\d+")
 
 
-def _spin_values(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """"spin" before its value is a noun ("spin 1/2 particles", "spin 3/2 multiplets"); the tagger
-    reads a verb and the phrase would start at the fraction.
+def _fractions(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A fraction is part of a term as a spin ("spin 1/2 particles", where "spin" is a noun the tagger reads
+    as a verb) or as the share of supersymmetry a state keeps ("1/2 BPS operators", "1/4 supersymmetric
+    solitons"); elsewhere it is a number ("preserves 1/4 supersymmetry", "c = 1/2 minimal model").
 
     Examples
     --------
-    >>> _spin_values([("spin", "VB"), ("1/2", "JJ"), ("particles", "NNS")])[0]
-    ('spin', 'NN')
+    >>> _fractions([("spin", "VB"), ("1/2", "JJ"), ("particles", "NNS")])
+    [('spin', 'NN'), ('1/2', 'JJ'), ('particles', 'NNS')]
+    >>> _fractions([("preserves", "VBZ"), ("1/4", "JJ"), ("supersymmetry", "NN")])[1]
+    ('1/4', 'CD')
     """
-    return [(word, "NN" if word.lower() == "spin" and i + 1 < len(tagged) and _FRACTION.fullmatch(tagged[i + 1][0])
-             else pos) for i, (word, pos) in enumerate(tagged)]
+    out = list(tagged)
+    for i, (word, pos) in enumerate(tagged):
+        if not _FRACTION.fullmatch(word):
+            continue
+        spin = i > 0 and tagged[i - 1][0].lower() == "spin"
+        after = tagged[i + 1][0] if i + 1 < len(tagged) else ""
+        if spin:
+            out[i - 1] = (tagged[i - 1][0], "NN")
+        elif not (after.startswith("BPS") or after.lower().endswith("supersymmetric")):
+            out[i] = (word, "CD")
+    return out
 
 
 _ROMAN = frozenset("II III IV V VI VII VIII IX X".split())
