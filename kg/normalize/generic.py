@@ -164,8 +164,9 @@ def trim_filler(phrase: str) -> str:
     --------
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
-    ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case']
+    ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
+    ...                           "1/4 BPS solutions"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -174,13 +175,17 @@ def trim_filler(phrase: str) -> str:
     return phrase
 
 
+# Acronyms used as adjectives: "1/4 BPS solutions", "non-BPS states" are no "1/4 BPS", "non-BPS".
+_ADJECTIVE_ACRONYMS = frozenset({"bps"})
+
+
 def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
     ("privacy-aware", "query-based", "effective")."""
     low = word.lower()
     last = _PARTS.split(low)[-1]
     found = word_class(last)
-    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES)
+    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_ACRONYMS
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
 
 
