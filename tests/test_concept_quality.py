@@ -649,6 +649,7 @@ def test_a_filler_head_after_an_adjective_stays_so_no_bare_adjective_is_left():
     assert trim_filler("team recommendation algorithm") == "team recommendation"
     assert trim_filler("1/4 BPS solutions") == "1/4 BPS solutions"  # BPS qualifies, like an adjective
     assert trim_filler("non-BPS states") == "non-BPS states"
+    assert trim_filler("1/4 Bogomol'nyi-Prasad-Sommerfield solutions").endswith("solutions")  # BPS spelled out
 
 
 def test_a_name_some_form_joins_with_a_dash_keeps_the_dash():

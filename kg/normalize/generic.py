@@ -175,8 +175,9 @@ def trim_filler(phrase: str) -> str:
     return phrase
 
 
-# Acronyms used as adjectives: "1/4 BPS solutions", "non-BPS states" are no "1/4 BPS", "non-BPS".
-_ADJECTIVE_ACRONYMS = frozenset({"bps"})
+# Names used as adjectives, BPS and its long form (the last part of Bogomol'nyi-Prasad-Sommerfield):
+# "1/4 BPS solutions", "non-BPS states" are no "1/4 BPS", "non-BPS".
+_ADJECTIVE_NAMES = frozenset({"bps", "sommerfield"})
 
 
 def _qualifies(word: str) -> bool:
@@ -185,7 +186,7 @@ def _qualifies(word: str) -> bool:
     low = word.lower()
     last = _PARTS.split(low)[-1]
     found = word_class(last)
-    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_ACRONYMS
+    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
 
 
