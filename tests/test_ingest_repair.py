@@ -12,7 +12,8 @@ import json
 import pytest
 
 from kg.ingest import corpus_from_records, load_corpus
-from kg.ingest.repair import decode_latex, join_hyphenation, repair_text, space_sentences, strip_markup
+from kg.ingest.repair import (decode_latex, join_hyphenation, repair_text, restore_quotes, space_sentences,
+                              strip_markup)
 
 # --- missing space after a full stop ----------------------------------------------------
 
@@ -294,3 +295,22 @@ def test_build_prints_the_repairs(tmp_path, hash_embedder, monkeypatch):
 ])
 def test_a_tex_dash_between_words_becomes_the_dash_it_prints(text, repaired):
     assert decode_latex(text) == repaired
+
+
+@pytest.mark.parametrize("damaged, clean", [
+    ("When bidders» values are independent", "When bidders’ values are independent"),
+    ("the user»s query and Amazon»s store", "the user’s query and Amazon’s store"),
+    ("it doesn»t hold", "it doesn’t hold"),
+    ("in a »near future» the items", "in a ‘near future’ the items"),
+    ('search "on the go»», whenever', 'search "on the go”, whenever'),
+    ("channels « France Televisions » as a case", "channels « France Televisions » as a case"),
+    ("a pool of n » k candidates", "a pool of n » k candidates"),
+])
+def test_quote_marks_written_as_guillemets_come_back(damaged, clean):
+    assert restore_quotes(damaged) == clean
+
+
+def test_restored_quote_marks_are_counted_by_kind():
+    corpus = corpus_from_records([{"id": "a", "title": "Bidders» values", "abstract": "When bidders» values differ."}])
+    assert corpus.text_repairs == {"quote marks": 1}
+    assert "»" not in corpus.papers[0].title + corpus.papers[0].abstract

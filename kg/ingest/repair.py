@@ -1,6 +1,6 @@
 """Text repair at ingest: the damage sources leave in titles and abstracts, undone once for every reader.
 
-Four kinds, in the order they run (:data:`KINDS`):
+Five kinds, in the order they run (:data:`KINDS`):
 
 ``markup``
     HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
@@ -8,6 +8,11 @@ Four kinds, in the order they run (:data:`KINDS`):
     ``_`` and ``^`` (``H/sub infinity/`` → ``H_infinity``). Only real tags go: a known
     tag name or a namespaced one (``<jats:p>``), and a bare opening tag only where its
     closing tag follows, so ``a < b`` and ``<S>`` (an expectation value) stay.
+``quote marks``
+    Quote marks a source's conversion turned into ``»`` glued to a word, put back: ``user»s`` →
+    ``user’s``, ``participants» impressions`` → ``participants’ impressions``, ``»near future»`` →
+    ``‘near future’``, ``"on the go»»`` → ``"on the go”`` (ACM-CR has 111). Guillemets set apart by
+    spaces, as French writes them (``« France Télévisions »``), stay.
 ``latex``
     TeX to plain Unicode text (:func:`kg.ingest._latex.decode_latex`): ``$AdS_5\\times S^5$`` →
     ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``.
@@ -33,10 +38,11 @@ from functools import lru_cache
 
 from kg.ingest._latex import decode_latex
 
-__all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "join_hyphenation", "space_sentences", "decode_latex"]
+__all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "join_hyphenation",
+           "space_sentences", "decode_latex"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
-KINDS = ("markup", "latex", "hyphenation", "sentence space")
+KINDS = ("markup", "quote marks", "latex", "hyphenation", "sentence space")
 
 
 # --- markup ---------------------------------------------------------------------------
@@ -261,6 +267,31 @@ def space_sentences(text: str) -> str:
     return _MISSING_SPACE.sub(space, text)
 
 
+# --- quote marks -------------------------------------------------------------------------
+
+_CLOSING_DOUBLE = re.compile(r"(?<=\S)»»")
+# "users» values", "user»s", "doesn»t"
+_CLOSING_SINGLE = re.compile(r"(?<=\w)»(?!\w)|(?<=\w)»(?=(?:s|t|d|m|re|ve|ll)\b)")
+_OPENING_SINGLE = re.compile(r"(?<![\w»])»(?=\w[^»\s]*(?:\s+[^»\s]+){0,5}»)")  # "»near future»"
+
+
+def restore_quotes(text: str) -> str:
+    """``text`` with the quote marks a conversion wrote as ``»`` glued to a word put back.
+
+    Examples
+    --------
+    >>> restore_quotes('users» perceptions, the user»s query, it doesn»t, a »near future», "on the go»»')
+    'users’ perceptions, the user’s query, it doesn’t, a ‘near future’, "on the go”'
+    >>> restore_quotes("« France Télévisions » and k«l n")
+    '« France Télévisions » and k«l n'
+    """
+    if "»" not in text:
+        return text
+    text = _CLOSING_DOUBLE.sub("”", text)
+    text = _OPENING_SINGLE.sub("‘", text)
+    return _CLOSING_SINGLE.sub("’", text)
+
+
 # --- all ---------------------------------------------------------------------------------
 
 
@@ -278,7 +309,7 @@ def repair_text(text: str) -> tuple[str, tuple[str, ...]]:
     ('Nothing to repair here.', ())
     """
     kinds = []
-    for kind, step in zip(KINDS, (strip_markup, _decode_latex, join_hyphenation, space_sentences)):
+    for kind, step in zip(KINDS, (strip_markup, restore_quotes, _decode_latex, join_hyphenation, space_sentences)):
         done = step(text)  # each returns its input at once when there is nothing to do
         if done != text:
             kinds.append(kind)
