@@ -11,8 +11,8 @@ Five kinds, in the order they run (:data:`KINDS`):
 ``quote marks``
     Quote marks a source's conversion turned into ``»`` glued to a word, put back: ``user»s`` →
     ``user’s``, ``participants» impressions`` → ``participants’ impressions``, ``»near future»`` →
-    ``‘near future’``, ``"on the go»»`` → ``"on the go”`` (ACM-CR has 107 records with them). Guillemets set apart by
-    spaces, as French writes them (``« France Télévisions »``), stay.
+    ``‘near future’``, ``"on the go»»`` → ``"on the go”`` (107 records of ACM-CR). Guillemets set
+    apart by spaces, as French writes them (``« France Télévisions »``), stay.
 ``latex``
     TeX to plain Unicode text (:func:`kg.ingest._latex.decode_latex`): ``$AdS_5\\times S^5$`` →
     ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``.
