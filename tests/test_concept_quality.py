@@ -80,6 +80,7 @@ def test_a_plural_rule_never_eats_a_name(phrase, key):
     ("su 2 gauge theory", {"SU(2) gauge theories": 2}, {}, "SU(2) gauge theory"),
     ("n 1 supersymmetry", {"N=1 supersymmetry": 1}, {}, "N=1 supersymmetry"),
     ("1 2 bps operator", {"1/2 BPS operators": 3, "1/2-BPS operator": 1}, {}, "1/2 BPS operator"),
+    ("scatter gather model", {"Scatter/Gather model": 2}, {"scatter": (5, 0), "gather": (0, 9)}, "Scatter/Gather model"),
     ("t duality", {"T-duality": 3, "T-Duality": 1}, {}, "T-duality"),
     ("hilbert space", {"Hilbert space": 1, "Hilbert spaces": 1}, {"hilbert": (12, 0), "space": (0, 40)}, "Hilbert space"),
     ("brans dicke theory", {"brans-Dicke theory": 1, "Brans-Dicke theory": 1}, {"dicke": (5, 0)}, "Brans-Dicke theory"),
@@ -878,6 +879,17 @@ def test_a_conference_a_law_or_an_organization_keeps_its_capitals():
     names = {c.name for c in concepts.values()}
     # written in capitals wherever a sentence does not start, and a name's head: one thing, named as it is written
     assert names == {"General Data Protection Regulation", "retrieval conference", "Digital Public Library of America"}
+
+
+def test_a_collection_or_a_shared_task_keeps_its_capitals():
+    papers = [Paper("a", "The Climate Change Collection is a thematic collection. Reviews of the Climate Change "
+                         "Collection helped, as did a test collection.", "Reviewing a digital library collection"),
+              Paper("b", "We adopt the 2019 TREC Conversational Assistance Track data.", "Conversational search")]
+    keyphrases = {"a": _kp("Climate Change Collection", "test collection"),
+                  "b": _kp("TREC Conversational Assistance Track")}
+    concepts, _ = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    names = {c.name for c in concepts.values()}
+    assert {"Climate Change Collection", "TREC Conversational Assistance Track", "test collection"} <= names, names
 
 
 @pytest.mark.parametrize("text, wanted", [

@@ -329,7 +329,7 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
         run = []
 
 
-_JOINS = re.compile(rf"{_DASH}+|['’]")
+_JOINS = re.compile(rf"{_DASH}+|['’/]")
 _WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.])+")
 
 
@@ -556,11 +556,13 @@ def capitalized(name: str) -> str:
     return re.sub(r"(?<![\w'’])([a-z])(?=[a-z]*\b)", lambda m: m.group(1).upper(), name)
 
 
-# Heads of the names of things that exist once: an event, a law, an organization, a tool ("Text Retrieval
-# Conference", "General Data Protection Regulation", "Digital Public Library of America").
+# Heads of the names of things that exist once: an event, a law, an organization, a tool, a collection or a
+# shared task ("Text Retrieval Conference", "General Data Protection Regulation", "Digital Public Library of
+# America", "Climate Change Collection", "TREC Conversational Assistance Track", "Million Song Dataset").
 ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directive toolkit project partnership
     foundation initiative institute agency association society council consortium archive museum university
-    laboratory committee organization organisation federation alliance""".split())
+    laboratory committee organization organisation federation alliance collection track challenge competition
+    corpus dataset""".split())
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
 _ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
 
