@@ -728,6 +728,19 @@ def test_spellings_of_one_compound_number_or_dimension_are_one_concept_named_as_
     assert not {"c:multitask learning", "c:two dimensional gravity"} & set(concepts)
 
 
+def test_british_spelling_and_greek_letters_are_spellings_of_one_concept():
+    papers = [Paper("a", "The O(3) sigma model on a lattice and free field realization.", "Sigma models"),
+              Paper("b", "The nonlinear σ-model and a free field realisation.", "σ-models"),
+              Paper("c", "A sigma model in two dimensions; free field realization.", "C")]
+    keyphrases = {"a": _kp("sigma model", "free field realization"), "b": _kp("σ-model", "free field realisation"),
+                  "c": _kp("sigma model", "free field realization")}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    linked = {(m.paper_id, m.concept_id) for m in mentions}
+    assert {("b", "c:sigma model"), ("b", "c:free field realization")} <= linked, linked
+    assert concepts["c:sigma model"].name == "sigma model"
+    assert not {"c:σ model", "c:free field realisation"} & set(concepts)
+
+
 def test_a_modifier_written_as_notation_or_a_number_stays_in_an_acronyms_name():
     papers = [Paper("a", "We study N=2 QCD with quarks.", "A"), Paper("b", "Four-dimensional QCD confines.", "B"),
               Paper("c", "Quantum chromodynamics (QCD) is the theory of quarks.", "C")]

@@ -165,13 +165,39 @@ _COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|fou
 
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _DIMENSIONAL = frozenset({"d", "dimensional"})  # "2D", "2-d", "2-dimensional", "two-dimensional"
+# Greek letters by name: "σ-model" is the "sigma model", "ζ-function regularization" the "zeta function ...".
+_GREEK = dict(zip("αβγδεϵζηθϑικλμνξπρστυφϕχψω", """alpha beta gamma delta epsilon epsilon zeta eta theta theta iota
+    kappa lambda mu nu xi pi rho sigma tau upsilon phi phi chi psi omega""".split()))
+# British spellings, American: -isation/-ise/-yse ("quantisation", "realised", "analyse"), -our ("behaviour"),
+# -re ("centre", "fibre") and a doubled l before an ending ("modelling", "labelled", "tunnelling"). Only a
+# grouping form: a key keeps the spelling most of its papers write.
+_BRITISH = ((re.compile(r"(?<=[a-z]{2})is(ations?|e|ed|es|ing|ers?)$"), r"iz\1"),
+            (re.compile(r"(?<=[a-z])ys(e|ed|es|ing|ers?)$"), r"yz\1"),
+            (re.compile(r"^(colo|behavio|flavo|neighbo|favo|labo|hono|humo|vapo|harbo|rumo|tumo|odo|vigo|rigo|endeavo|armo)"
+                        r"ur"), r"\1r"),
+            (re.compile(r"^(cent|fib|lit|theat|met)re(s?)$"), r"\1er\2"),
+            (re.compile(r"(?<=[a-z]{2}[aeo])ll(ed|ing|ers?)$"), r"l\1"))
+
+
+def _american(word: str) -> str:
+    """``word`` with Greek letters named and British spelling made American (a grouping form).
+
+    >>> [_american(w) for w in ["σ", "quantisation", "behaviour", "centre", "modelling", "analysed", "noise", "tour"]]
+    ['sigma', 'quantization', 'behavior', 'center', 'modeling', 'analyzed', 'noize', 'tour']
+    """
+    if not word.isascii():
+        word = "".join(_GREEK.get(ch, ch) for ch in word)
+    for pattern, american in _BRITISH:
+        word = pattern.sub(american, word)
+    return word
 
 
 def spelled_form(key: str) -> str:
     """What is left of a concept key when the spelling choices are taken out: the spaces and
     dashes between the parts of a compound ("multi-task", "multitask"; "data set", "dataset"),
     numbers in words ("two-loop", "2-loop"), the ways of writing a dimension ("2D",
-    "two-dimensional") and the "e-" of "e-commerce".
+    "two-dimensional"), the "e-" of "e-commerce", British spelling ("quantisation", "behaviour",
+    "modelling") and Greek letters ("σ-model", "sigma model").
 
     Examples
     --------
@@ -183,8 +209,12 @@ def spelled_form(key: str) -> str:
     {'ecommerce'}
     >>> spelled_form(concept_key("four-point function")), spelled_form(concept_key("D=4 supergravities"))
     ('4pointfunction', 'd4supergravity')
+    >>> {spelled_form(concept_key(p)) for p in ("σ-models", "sigma model", "Sigma-Model")}
+    {'sigmamodel'}
+    >>> spelled_form(concept_key("free field realisation")) == spelled_form(concept_key("free field realization"))
+    True
     """
-    words = key.split()
+    words = [_american(word) for word in key.split()]
     out: list[str] = []
     for i, word in enumerate(words):
         word = _NUMBER_WORDS.get(word, word)
