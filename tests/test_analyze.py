@@ -109,6 +109,19 @@ def test_eigenvector_on_bipartite_star():
     assert got[1] == pytest.approx(1 / math.sqrt(8))
 
 
+@pytest.mark.parametrize("size", [3, 40])  # dense and ARPACK paths
+def test_eigenvector_shares_the_mass_among_tied_components_whatever_the_node_order(size):
+    pieces = [nx.relabel_nodes(nx.path_graph(size), lambda n, p=p: f"{p}{n}") for p in "abc"]
+    pieces.append(nx.relabel_nodes(nx.path_graph(2), lambda n: f"z{n}"))  # a smaller eigenvalue: no mass
+    forward = nx.compose_all(pieces)
+    backward = nx.Graph()
+    backward.add_nodes_from(reversed(list(forward.nodes)))
+    backward.add_edges_from(reversed(list(forward.edges)))
+    got, again = eigenvector(forward, weight=None), eigenvector(backward, weight=None)
+    assert got == pytest.approx(again, abs=1e-9)
+    assert sum(got[f"{p}0"] for p in "abc") == pytest.approx(3 * got["a0"]) and got["z0"] == 0.0
+
+
 def test_centrality_table_rows_have_ids_and_every_measure(karate):
     rows = centrality_table(karate, weight="weight")
     assert [r["id"] for r in rows[:2]] == [33, 0]

@@ -19,6 +19,7 @@ import random
 import networkx as nx
 import numpy as np
 from scipy import sparse
+from scipy.sparse import csgraph
 from scipy.sparse import linalg as splinalg
 
 from kg.defaults import SEED
@@ -73,7 +74,8 @@ def eigenvector(graph: nx.Graph, *, weight: str = "weight") -> dict:
     The leading eigenvector of the weighted adjacency matrix (ARPACK from a fixed start
     vector, dense for small graphs), so it is deterministic and works on bipartite graphs,
     where power iteration oscillates. On a disconnected graph the mass sits in the
-    component with the largest eigenvalue; the other nodes score 0 or close to it.
+    component with the largest eigenvalue (shared equally by components that tie for it);
+    the other nodes score 0.
     """
     nodes = list(graph.nodes)
     n = len(nodes)
@@ -127,18 +129,46 @@ def edge_adjacency(graph: nx.MultiDiGraph, kind: str, *, weight: str = "weight")
 
 
 def _leading_eigenvector(matrix, nodes: list) -> dict:
-    n = len(nodes)
-    if n <= 64:
-        values, vectors = np.linalg.eigh(matrix.toarray())
-        vector = vectors[:, np.argmax(values)]
-    else:
-        _, vectors = splinalg.eigsh(sparse.csr_matrix(matrix), k=1, which="LA", v0=np.ones(n), tol=1e-10,
-                                    maxiter=max(1000, 10 * n))
-        vector = vectors[:, 0]
+    """The Perron vector of ``matrix`` (symmetric, non-negative), made unique: where components tie for the
+    largest eigenvalue (a graph of like pairs or triangles), their own Perron vectors share the mass equally,
+    so the result never depends on the order of the nodes (an update and a build of the same papers agree)."""
+    top, vector = _eigenpair(matrix)
+    count, label = csgraph.connected_components(matrix, directed=False)
+    if count > 1:
+        tol = 1e-9 * max(top, 1.0)
+        reach = np.zeros(count)  # a component's largest eigenvalue is at most its largest row sum
+        np.maximum.at(reach, label, np.asarray(abs(matrix).sum(axis=1)).ravel())
+        tied = []
+        candidates = np.flatnonzero(reach >= top - tol)
+        for part in candidates if len(candidates) > 1 else ():  # one alone: the vector found is its own
+            rows = np.flatnonzero(label == part)
+            value, own = _eigenpair(matrix[rows][:, rows])
+            if value >= top - tol:
+                tied.append((rows, own))
+        if tied:
+            vector = np.zeros(len(nodes))
+            for rows, own in tied:
+                vector[rows] = own
     vector = np.abs(vector)
     vector /= np.linalg.norm(vector)
     vector[vector < 1e-10] = 0.0  # numerical noise outside the leading component
     return {node: float(value) for node, value in zip(nodes, vector)}
+
+
+def _eigenpair(matrix) -> tuple[float, np.ndarray]:
+    """The largest eigenvalue of a symmetric matrix and its unit eigenvector, made non-negative (ARPACK from a
+    fixed start vector, dense for small matrices)."""
+    n = matrix.shape[0]
+    if n <= 64:
+        values, vectors = np.linalg.eigh(matrix.toarray())
+        at = int(np.argmax(values))
+        value, vector = float(values[at]), vectors[:, at]
+    else:
+        values, vectors = splinalg.eigsh(sparse.csr_matrix(matrix), k=1, which="LA", v0=np.ones(n), tol=1e-10,
+                                         maxiter=max(1000, 10 * n))
+        value, vector = float(values[0]), vectors[:, 0]
+    vector = np.abs(vector)
+    return value, vector / np.linalg.norm(vector)
 
 
 def betweenness_method(graph: nx.Graph | int, *, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES,
