@@ -173,8 +173,8 @@ _GREEK = dict(zip("αβγδεϵζηθϑικλμνξπρστυφϕχψω", """alp
 # grouping form: a key keeps the spelling most of its papers write.
 _BRITISH = ((re.compile(r"(?<=[a-z]{2})is(ations?|e|ed|es|ing|ers?)$"), r"iz\1"),
             (re.compile(r"(?<=[a-z])ys(e|ed|es|ing|ers?)$"), r"yz\1"),
-            (re.compile(r"^(colo|behavio|flavo|neighbo|favo|labo|hono|humo|vapo|harbo|rumo|tumo|odo|vigo|rigo|endeavo|armo)"
-                        r"ur"), r"\1r"),
+            (re.compile(r"^(colo|behavio|flavo|neighbo|favo|labo|hono|humo|vapo|harbo|rumo|tumo|odo|vigo|rigo"
+                        r"|endeavo|armo)ur"), r"\1r"),
             (re.compile(r"^(cent|fib|lit|theat|met)re(s?)$"), r"\1er\2"),
             (re.compile(r"(?<=[a-z]{2}[aeo])ll(ed|ing|ers?)$"), r"l\1"))
 
