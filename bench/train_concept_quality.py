@@ -1,6 +1,6 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 25,231 concepts of random papers of ACM-CR, hep-th and Inspec
+``bench/data/concept_labels.jsonl`` holds 25,585 concepts of random papers of ACM-CR, hep-th and Inspec
 (the packaged weights were fitted on the first 12,799; samples r25 to r34 came after; r28 to r34's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
