@@ -27,6 +27,8 @@ class TorchBackend:
     batch_tokens = 8192
 
     def __init__(self, model, precision: str):
+        # torch's int8 layers quantize their input with one scale per call (see OnnxBackend)
+        self.alone = precision == "int8"
         import torch  # torch is heavy (seconds): only the torch backend needs it
 
         self.model = model
@@ -77,7 +79,10 @@ class TorchBackend:
 class OnnxBackend:
     """The int8 ONNX Runtime model with the model's own fast tokenizer (``tokenizer.json``)."""
 
-    batch_tokens = 2048
+    # Its int8 layers quantize their input with one scale per call, taken over the whole batch,
+    # so a text's vector would depend on the texts run with it (cosine distance about 0.01 for
+    # phrases): each text runs alone.
+    alone = True
 
     def __init__(self, folder: Path, cache_dir, load_model, threads: int | None = None):
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
