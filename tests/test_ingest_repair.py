@@ -314,3 +314,25 @@ def test_restored_quote_marks_are_counted_by_kind():
     corpus = corpus_from_records([{"id": "a", "title": "Bidders» values", "abstract": "When bidders» values differ."}])
     assert corpus.text_repairs == {"quote marks": 1}
     assert "»" not in corpus.papers[0].title + corpus.papers[0].abstract
+
+
+def test_footnote_marks_leave_titles_and_stray_braces_leave_both_but_names_stay():
+    records = [{"id": "a", "title": "Listing K-Cliques in Sparse Real-World Graphs*",
+                "abstract": "We list k-cliques with A* search in graphs*."},
+               {"id": "b", "title": "Fair Team Formation in Online Labour Marketplaces✱",
+                "abstract": "Marketplaces match workers."},
+               {"id": "c", "title": "Twistor-like Formulation of D=10, type IIA, Superstrings $^*$",
+                "abstract": "Superstrings in $D=10$.}"},
+               {"id": "d", "title": "The Geometry of Matrix Models for N=1*", "abstract": "The N=1* theory."},
+               {"id": "e", "title": "Heuristic Search with A*", "abstract": "A* search."}]
+    corpus = corpus_from_records(records)
+    titles = [p.title for p in corpus.papers]
+    assert titles == ["Listing K-Cliques in Sparse Real-World Graphs", "Fair Team Formation in Online Labour Marketplaces",
+                      "Twistor-like Formulation of D=10, type IIA, Superstrings", "The Geometry of Matrix Models for N=1*",
+                      "Heuristic Search with A*"]
+    # an abstract keeps its marks (only the brace nothing opened goes)
+    assert [p.abstract for p in corpus.papers][0] == "We list k-cliques with A* search in graphs*."
+    assert corpus.papers[2].abstract == "Superstrings in D=10."
+    assert corpus.text_repairs == {"latex": 1, "stray marks": 3}  # records, not fields
+    again = corpus_from_records([{"id": p.id, "title": p.title, "abstract": p.abstract} for p in corpus.papers])
+    assert again.text_repairs == {} and [p.title for p in again.papers] == titles

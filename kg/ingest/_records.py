@@ -220,7 +220,7 @@ def paper_from_record(record: Mapping[str, object], *, source: str) -> Paper:
     venue, other_venues = _as_venue(record.get("venue"))
     if other_venues:
         fields.append(VENUE_LIST)
-    title, title_repairs = repair_text(one_line(record.get("title")))
+    title, title_repairs = repair_text(one_line(record.get("title")), title=True)
     derived = not title
     if derived:
         title = derive_title(abstract)

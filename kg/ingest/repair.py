@@ -1,6 +1,6 @@
 """Text repair at ingest: the damage sources leave in titles and abstracts, undone once for every reader.
 
-Five kinds, in the order they run (:data:`KINDS`):
+Six kinds, in the order they run (:data:`KINDS`):
 
 ``markup``
     HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
@@ -16,6 +16,11 @@ Five kinds, in the order they run (:data:`KINDS`):
 ``latex``
     TeX to plain Unicode text (:func:`kg.ingest._latex.decode_latex`): ``$AdS_5\\times S^5$`` →
     ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``.
+``stray marks``
+    Marks that belong to no word: a footnote mark or comma closing a title (``… Graphs*``,
+    ``… Marketplaces✱``, ``… Algebras ^*``, ``… Facebook Data,``; ``A*``, ``N=1*`` and
+    ``α^′`` are names and stay), and a closing brace that nothing opened, left by broken TeX
+    (``Theories} in 2+1 Dimensions}``).
 ``hyphenation``
     Words split at a line break joined again: ``doc-ument`` → ``document``, ``un- labeled`` →
     ``unlabeled``; only where the joined word is an English word and the hyphenated form
@@ -30,19 +35,19 @@ text changes nothing, so a build's ``corpus.jsonl`` reads back as written.
 
 from __future__ import annotations
 
+import functools
 import html
 import importlib.util
 import os
 import re
-from functools import lru_cache
 
 from kg.ingest._latex import decode_latex
 
-__all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "join_hyphenation",
-           "space_sentences", "decode_latex"]
+__all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "drop_stray_marks",
+           "join_hyphenation", "space_sentences", "decode_latex"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
-KINDS = ("markup", "quote marks", "latex", "hyphenation", "sentence space")
+KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space")
 
 
 # --- markup ---------------------------------------------------------------------------
@@ -135,7 +140,7 @@ _PREFIXES = frozenset("a an anti auto bi bio co counter cross de di dis e eco ex
 _SPLIT = re.compile(r"-( ?)([a-z]{2,})(?![\w\-])")
 
 
-@lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=1)
 def _english() -> frozenset[str] | dict[str, str]:
     """The words of the TextBlob/Pattern tagger lexicon (kg's part-of-speech tagger).
 
@@ -292,14 +297,56 @@ def restore_quotes(text: str) -> str:
     return _CLOSING_SINGLE.sub("’", text)
 
 
+# --- stray marks -------------------------------------------------------------------------
+
+# A footnote mark after a word of two letters or more ending in a small letter ("Graphs*"; "A*" and
+# "NCR*" may be names), ACM's heavy asterisk after any word, a superscript mark set apart by a space
+# ("Superstrings ^*"), or a comma or semicolon ending the title.
+_TITLE_END = re.compile(r"(?:(?<=[^\W\d_][a-z])\^?[*†‡]+|(?<=\w)✱+|(?<=[\w)])\^[*†‡]+|\s\^[*†‡]+|\s*[,;]+)+\s*$")
+
+
+def drop_stray_marks(text: str, *, title: bool = False) -> str:
+    """``text`` without closing braces that nothing opened and, in a ``title``, without the
+    footnote mark or comma that ends it.
+
+    Examples
+    --------
+    >>> drop_stray_marks("Listing K-Cliques in Sparse Real-World Graphs*", title=True)
+    'Listing K-Cliques in Sparse Real-World Graphs'
+    >>> [drop_stray_marks(t, title=True) for t in ("Twistor-like Superstrings ^*", "Moment Maps into Loop Algebras^†",
+    ...     "Uber Data in Delhi-NCR✱", "Using Facebook Data,")]
+    ['Twistor-like Superstrings', 'Moment Maps into Loop Algebras', 'Uber Data in Delhi-NCR', 'Using Facebook Data']
+    >>> drop_stray_marks("Sparse Graphs*, ", title=True)
+    'Sparse Graphs'
+    >>> [drop_stray_marks(t, title=True) for t in ("Search with A*", "Matrix Models for N=1*", "Map of Witten's *",
+    ...     "Matrix Model at Large α^′", "QCD_{3+1}")]
+    ['Search with A*', 'Matrix Models for N=1*', "Map of Witten's *", 'Matrix Model at Large α^′', 'QCD_{3+1}']
+    >>> drop_stray_marks("Spin 1 Theories} in 2+1 Dimensions} and H_{n}")
+    'Spin 1 Theories in 2+1 Dimensions and H_{n}'
+    """
+    if "}" in text:
+        depth, kept = 0, []
+        for char in text:
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                if not depth:
+                    continue
+                depth -= 1
+            kept.append(char)
+        text = "".join(kept)
+    return _TITLE_END.sub("", text) if title else text
+
+
 # --- all ---------------------------------------------------------------------------------
 
 
-def repair_text(text: str) -> tuple[str, tuple[str, ...]]:
+def repair_text(text: str, *, title: bool = False) -> tuple[str, tuple[str, ...]]:
     """``text`` repaired, and the :data:`KINDS` of repair that changed it (in that order).
 
     ``text`` is one line as :func:`~kg.identifiers.one_line` gives it; the runs of
     spaces that dropped tags or TeX leave are collapsed. Repairing the result changes nothing.
+    A ``title`` also loses the footnote mark or comma that ends it.
 
     Examples
     --------
@@ -309,7 +356,9 @@ def repair_text(text: str) -> tuple[str, tuple[str, ...]]:
     ('Nothing to repair here.', ())
     """
     kinds = []
-    for kind, step in zip(KINDS, (strip_markup, restore_quotes, _decode_latex, join_hyphenation, space_sentences)):
+    stray = functools.partial(drop_stray_marks, title=title)
+    for kind, step in zip(KINDS, (strip_markup, restore_quotes, _decode_latex, stray, join_hyphenation,
+                                  space_sentences)):
         done = step(text)  # each returns its input at once when there is nothing to do
         if done != text:
             kinds.append(kind)
