@@ -36,20 +36,22 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     {}
     >>> _text_keys("Supergravity in six dimensions.", {"six dimension"}, {"dimension"})
     {}
+    >>> _text_keys("A 1/2-supersymmetric null brane.", {"1 2 supersymmetric brane"}, {"brane"})
+    {'1 2 supersymmetric brane': '1/2-supersymmetric null brane'}
     """
     found: dict[str, str] = {}
     for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
-        run: list[tuple[str, str, str]] = []
+        run: list[tuple[str, str, str, str]] = []
         joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
         headed = False  # whether a run word after the first is the head word of a key
         for token in chunk.split() + [""]:
             parts = _parts(token)
-            if len(parts) > 1 and any(word in STOP_WORDS for _, word, _ in parts):
-                parts = (("", "", ""),)  # "out-of-vocabulary", "state-of-the-art": one word, no key starts inside
-            for k, (raw, word, singular) in enumerate(parts):
+            if len(parts) > 1 and any(word in STOP_WORDS for _, word, _, _ in parts):
+                parts = (("", "", "", ""),)  # "out-of-vocabulary", "state-of-the-art": one word, no key starts inside
+            for k, (raw, word, singular, glue) in enumerate(parts):
                 if word and word not in STOP_WORDS:
                     headed = headed or (bool(run) and singular in heads)
-                    run.append((word, raw, singular))
+                    run.append((word, raw, singular, glue))
                     joined.append(k > 0)
                     continue
                 if headed:
@@ -58,15 +60,28 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     return found
 
 
+_SPLIT = re.compile(f"({_SEPARATORS.pattern})")
+
+
 @lru_cache(maxsize=1 << 18)
-def _parts(token: str) -> tuple[tuple[str, str, str], ...]:
-    """A token's words (split at hyphens and slashes) as ``(raw, folded, singular)``: tokens repeat."""
-    parts = _SEPARATORS.sub(" ", token).split() or [""]
-    folded = [(raw, fold_accents(_DROP.sub("", raw).casefold()).strip(".")) for raw in parts]
-    return tuple((raw, word, singularize(word)) for raw, word in folded)
+def _parts(token: str) -> tuple[tuple[str, str, str, str], ...]:
+    """A token's words (split at hyphens and slashes) as ``(raw, folded, singular, glue)``, ``glue``
+    being what joins the word to the next one as written (the separator inside the token, else a
+    space): tokens repeat.
+
+    Examples
+    --------
+    >>> [(raw, glue) for raw, _, _, glue in _parts("1/2-supersymmetric")]
+    [('1', '/'), ('2', '-'), ('supersymmetric', ' ')]
+    """
+    pieces = _SPLIT.split(token)
+    parts = [(raw, pieces[i + 1] if i + 2 < len(pieces) and pieces[i + 2] else " ")
+             for i, raw in enumerate(pieces) if i % 2 == 0 and raw] or [("", " ")]
+    folded = [(raw, fold_accents(_DROP.sub("", raw).casefold()).strip("."), glue) for raw, glue in parts]
+    return tuple((raw, word, singularize(word), glue) for raw, word, glue in folded)
 
 
-def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
+def _match_run(run: list[tuple[str, str, str, str]], joined: list[bool], wanted, heads, max_modifiers: int,
                found: dict[str, str]) -> None:
     """Add to ``found`` the keys of ``wanted`` that one stop-word-free run of words contains.
 
@@ -83,7 +98,7 @@ def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, head
         if starts is None:
             continue
         first = max(0, j - max_modifiers)
-        before = [w for w, _, _ in run[first:j]]
+        before = [w for w, _, _, _ in run[first:j]]
         n = len(before)
         for start in range(n):  # the key's words: before[start:gap_from] + before[gap_to:] + head
             if joined[first + start] or (starts and before[start] not in starts):
@@ -96,7 +111,7 @@ def _match_run(run: list[tuple[str, str, str]], joined: list[bool], wanted, head
                     written = before[start:gap_from] + before[gap_to:] + [run[j][0]]
                     if key in wanted and key not in found and not (
                             head != run[j][0] and _COUNTED.search(" ".join(written))):  # "six dimensions" are six
-                        found[key] = " ".join(r for _, r, _ in run[first + start : j + 1])
+                        found[key] = "".join(r + g for _, r, _, g in run[first + start : j]) + run[j][1]
 
 
 def _nounish(word: str) -> bool:
