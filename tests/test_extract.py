@@ -514,3 +514,16 @@ def test_the_model_digest_is_kept_and_follows_the_files(tmp_path):
     assert _digest(model, cache) == first  # read back
     (model / "weights.safetensors").write_bytes(b"\x01" * 1001)
     assert _digest(model, cache) != first and len(list((cache / "onnx").glob("digest-*.txt"))) == 2
+
+
+@pytest.mark.parametrize("text, kept, cut", [
+    ("We consider only linear models.", "linear models", "models"),
+    ("Two methods, namely deep neural networks and forests.", "deep neural networks", "neural networks"),
+    ("This holds mainly for convolutional networks.", "convolutional networks", "networks"),
+    ("A novel algorithm, namely Effective Large Scale Annotation Browser (ELSABer), browses tags.",
+     "Effective Large Scale Annotation Browser", "Large Scale Annotation Browser"),
+    ("We study asymptotically flat black holes.", "black holes", "flat black holes"),
+])
+def test_an_adverb_drops_the_adjective_it_qualifies_but_not_one_it_singles_out(text, kept, cut):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and cut not in phrases, phrases

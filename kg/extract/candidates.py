@@ -622,6 +622,12 @@ class Candidate:
     in_title: bool
 
 
+# Adverbs that single out or sum up a whole noun phrase, not its adjective: "only linear models", "namely deep
+# neural networks", "mainly convolutional networks" keep their adjective.
+_FOCUS_ADVERBS = frozenset("only namely mainly mostly largely primarily chiefly solely exclusively merely "
+                           "usually typically generally commonly respectively".split())
+
+
 def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: bool = True):
     """(start, phrase) of every noun-phrase run in a tagged token list (``prose``: written in sentence
     case, where a capitalized word inside a sentence is a name; not a title-cased title)."""
@@ -632,8 +638,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         run.clear()
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
-            if (before_pos == "RB" and before.lower().endswith("ly")
-                    and words[0][1].lower().rpartition("-")[2] not in _PARTICLES):  # not "anti-de Sitter"
+            if (before_pos == "RB" and before.lower().endswith("ly") and before.lower() not in _FOCUS_ADVERBS
+                    and words[0][1].lower().rpartition("-")[2] not in _PARTICLES  # not "anti-de Sitter"
+                    and not (prose and words[0][1][:1].isupper() and before.islower())):  # "namely Effective Large Scale Annotation Browser"
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
