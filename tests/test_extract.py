@@ -358,6 +358,8 @@ def test_first_run_exports_the_int8_model_in_a_child_and_never_loads_torch(real_
      "meta learning based framework"),
     ("Text-to-image models have garnered immense attention.", "immense attention", "attention"),
     ("We decouple them by **M**ixture **o**f **w**eak experts.", "M ixture", "Mixture"),
+    ("However, RNNs neglect variational information.", "RNNs neglect variational information", "variational information"),
+    ("LLMs lack grounding in the physical world.", "LLMs lack", "LLMs"),
 ])
 def test_candidates_never_cross_a_verb(text, junk, kept):
     phrases = candidate_phrases(text)

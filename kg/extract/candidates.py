@@ -756,6 +756,15 @@ def _loose_plural(word: str, pos: str) -> bool:
             and not word.endswith(("ss", "us", "is", "ics")) and word not in _PLURAL_MODIFIERS)
 
 
+_PLURAL_ACRONYM = re.compile(r"[A-Z][A-Z0-9]*[A-Z]s")
+
+
+def _plural_acronym(word: str, pos: str) -> bool:
+    """A plural acronym ("RNNs", "LLMs"): before another word of its run, a subject whose verb the tagger
+    took for a noun ("RNNs neglect variational information", "LLMs lack grounding")."""
+    return pos == "NNS" and _PLURAL_ACRONYM.fullmatch(word) is not None
+
+
 def _before_a_verb(words: list[tuple[int, str, str]]) -> list[list[tuple[int, str, str]]]:
     """The noun phrases of a run of ``(index, word, tag)`` that holds a subject and its verb read as
     nouns: a plural that starts the run before more words goes ("users behavior analysis"), and
@@ -771,11 +780,13 @@ def _before_a_verb(words: list[tuple[int, str, str]]) -> list[list[tuple[int, st
     [['search', 'engines'], ['results']]
     >>> words([(0, "news", "NN"), (1, "articles", "NNS")])
     [['news', 'articles']]
+    >>> words([(0, "RNNs", "NNS"), (1, "neglect", "NN"), (2, "variational", "JJ"), (3, "information", "NN")])
+    [['RNNs'], ['variational', 'information']]
     """
     if len(words) > 1 and _loose_plural(words[0][1], words[0][2]):
         words = words[1:]
     for j, (_, word, pos) in enumerate(words[:-1]):
-        if _loose_plural(word, pos):
+        if _loose_plural(word, pos) or _plural_acronym(word, pos):
             return [words[:j + 1], *(_before_a_verb(words[j + 2:]) if j + 2 < len(words) else [])]
     return [list(words)]
 
