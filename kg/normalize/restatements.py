@@ -12,8 +12,21 @@ __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_
            "synonym_swaps", "CLOSE_WORDS"]
 
 
+# Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal
+_SAME_WORD = {"super": "supersymmetric", "susy": "supersymmetric", "extremal": "extreme"}
+
+
+def _lemma(word: str) -> str:
+    """A word's singular, the same for the forms of one modifier: "dilatonic" and "dilaton" (-onic
+    adjectives of particles and fields: fermionic, bosonic, solitonic), "super" and "supersymmetric"."""
+    word = singularize(word)
+    if word.endswith("onic") and len(word) > 6:
+        return word[:-2]
+    return _SAME_WORD.get(word, word)
+
+
 def _lemmas(key: str) -> tuple[str, ...]:
-    return tuple(singularize(w) for w in key.split())
+    return tuple(_lemma(w) for w in key.split())
 
 
 def restatements(keys: Sequence[str]) -> dict[str, str]:
@@ -29,6 +42,9 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     >>> restatements(["networked team recommendation", "team recommendation", "team formation",
     ...               "knowledge graph embedding", "knowledge graph", "graph"])
     {'team recommendation': 'networked team recommendation', 'graph': 'knowledge graph'}
+    >>> restatements(["extreme dilaton black hole", "dilatonic black hole", "extremal black hole",
+    ...               "n 4 super yang mills theory", "supersymmetric yang mills theory"])
+    {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
     """
     kept: list[tuple[str, tuple[str, ...], frozenset[str]]] = []
     out: dict[str, str] = {}
