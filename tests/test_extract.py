@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
@@ -298,11 +299,12 @@ def test_int8_onnx_model_is_close_to_fp32_and_exported_once(real_embedder, model
         assert np.array_equal(int8.embed(many), concurrent)
     finally:
         backend.workers = workers
-    # activations are quantized with one scale per forward pass, so each text runs alone: a row
-    # never depends on the texts embedded with it
-    assert np.array_equal(concurrent[-len(texts):], ours)
-    assert np.array_equal(int8.embed(texts[::-1])[::-1], ours)
-    assert np.array_equal(int8.embed([texts[2]])[0], ours[2])
+    # activations are quantized with fixed scales: a row does not depend on the texts embedded with it
+    # (to float rounding; dynamic scales per batch moved rows by a cosine distance of about 0.01)
+    assert np.allclose(concurrent[-len(texts):], ours, atol=1e-6)
+    assert np.allclose(int8.embed(texts[::-1])[::-1], ours, atol=1e-6)
+    assert np.allclose(int8.embed([texts[2]])[0], ours[2], atol=1e-6)
+    assert not [n for n in onnx.load(str(int8._onnx.path)).graph.node if n.op_type == "DynamicQuantizeLinear"]
     # stand-ins: a one-token phrase is its own table row; the table is computed once
     approx = int8.approximate(["graph", "graph neural network", "Graph Neural Network"])
     assert np.allclose(np.linalg.norm(approx, axis=1), 1.0, atol=1e-5)

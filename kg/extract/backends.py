@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from kg.errors import KgError
-from kg.extract.onnx_model import OnnxInt8Model, user_cache_dir
+from kg.extract.onnx_model import OnnxInt8Model, fast_tokenizer, user_cache_dir
 
 __all__ = ["TorchBackend", "OnnxBackend", "fast_tokenizer"]
 
@@ -27,7 +27,8 @@ class TorchBackend:
     batch_tokens = 8192
 
     def __init__(self, model, precision: str):
-        # torch's int8 layers quantize their input with one scale per call (see OnnxBackend)
+        # torch's int8 layers quantize their input with one scale per call, taken over the whole batch, so a
+        # text's vector would depend on the texts run with it: each text runs alone
         self.alone = precision == "int8"
         import torch  # torch is heavy (seconds): only the torch backend needs it
 
@@ -79,10 +80,8 @@ class TorchBackend:
 class OnnxBackend:
     """The int8 ONNX Runtime model with the model's own fast tokenizer (``tokenizer.json``)."""
 
-    # Its int8 layers quantize their input with one scale per call, taken over the whole batch,
-    # so a text's vector would depend on the texts run with it (cosine distance about 0.01 for
-    # phrases): each text runs alone.
-    alone = True
+    batch_tokens = 2048
+    alone = False  # fixed activation scales (kg.extract.onnx_model): a row never depends on its batch
 
     def __init__(self, folder: Path, cache_dir, load_model, threads: int | None = None):
         cache = Path(cache_dir) if cache_dir is not None else user_cache_dir()
@@ -125,16 +124,6 @@ class OnnxBackend:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
-
-
-def fast_tokenizer(folder: Path):
-    """The model's ``tokenizer.json`` as a ``tokenizers.Tokenizer`` that neither truncates nor pads."""
-    from tokenizers import Tokenizer  # tokenizers: only when the model runs
-
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return tokenizer
 
 
 def _special_tokens(encode) -> tuple[list[int], list[int]]:

@@ -45,7 +45,7 @@ __all__ = ["CachedEmbedder", "CacheError", "check_cache"]
 _CHUNK = 500
 _FORMAT = "kg-embedding-cache"
 # 1: hex SHA-1 text keys, float32 vectors, table "vectors" (no kg_meta); 2: int8 vectors of
-# texts embedded in batches, which depend on the batch (kg.extract.embedder, batch_tokens)
+# texts embedded in batches, which depended on the batch (kg.extract.onnx_model)
 _VERSION = "3"
 _PAGE_SIZE = 65536
 _OLD_SCHEMA = "CREATE TABLE vectors (key TEXT PRIMARY KEY, vec BLOB)"
