@@ -261,6 +261,7 @@ def normalize_concepts(
             surfaces, best = _apply_merges(merged, surfaces, best)
 
     concepts: dict[str, Concept] = {}
+    spelled_out: dict[str, str] = {}  # concept id -> its spelled-out name, where its name keeps an acronym
     linked = Counter(key for _, key in best)
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
@@ -272,13 +273,17 @@ def normalize_concepts(
             aliases.add(acronym)
         own, long_forms = respell(surfaces[key], spellings), respell(defined.get(key, Counter()), spellings)
         written = own + long_forms + respell(_spelled_out(key, surfaces[key], spelled), spellings)
-        name = preferred.get(key) or _acronym_form(key, own, long_forms or None, truecase) or _display_name(
-            key, written, truecase=truecase, evidence=written_in.get(key))
+        name = preferred.get(key) or _acronym_form(key, own, long_forms or None, truecase)
+        if name is None or key in preferred:
+            name = name or _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
+        else:  # as the texts write it, acronym and all; spelled out where another concept has that name
+            spelled_out[cid] = _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():
             acronym = None  # the name is the acronym ("BERT")
         concepts[cid] = Concept(cid, name, tuple(sorted(aliases)), acronym)
+    _tell_apart(concepts, spelled_out)
 
     by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
     for (pid, key), (score, surface) in best.items():
@@ -386,6 +391,30 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     if mine >= 2:
         return True
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
+
+
+def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str]) -> None:
+    """Give two concepts shown under one name (case aside) their spelled-out names where their names keep
+    an acronym: "RNN query" is a reverse nearest neighbor query in one paper and a recurrent neural
+    network query in another; a user searching by name must be able to tell them apart.
+
+    Examples
+    --------
+    >>> concepts = {"c:a": Concept("c:a", "RNN query", (), None), "c:b": Concept("c:b", "RNN query", (), None)}
+    >>> _tell_apart(concepts, {"c:a": "reverse nearest neighbor query", "c:b": "recurrent neural network query"})
+    >>> [c.name for c in concepts.values()]
+    ['reverse nearest neighbor query', 'recurrent neural network query']
+    """
+    shown: dict[str, list[str]] = defaultdict(list)
+    for cid, concept in concepts.items():
+        shown[concept.name.casefold()].append(cid)
+    for cids in shown.values():
+        if len(cids) < 2:
+            continue
+        for cid in cids:
+            if cid in spelled_out:
+                concept = concepts[cid]
+                concepts[cid] = Concept(cid, spelled_out[cid], concept.aliases, concept.acronym)
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
