@@ -10,6 +10,7 @@ from kg.ingest.thesaurus import load_thesaurus
 from kg.models import Keyphrase, Paper
 from kg.normalize import (concept_key, find_acronyms, near_synonyms, normalize_concepts,
                           thesaurus_text)
+from kg.normalize.keys import singularize
 
 
 @pytest.mark.parametrize("a, b", [
@@ -440,3 +441,9 @@ def test_a_phrase_cut_before_its_head_is_no_concept():
     # a thesaurus term stays whatever the corpus writes after it
     concepts, _ = normalize_concepts(papers, keyphrases, thesaurus={"local gauge": "local gauge"})
     assert "c:local gauge" in concepts
+
+
+@pytest.mark.parametrize("word", ["diabetes", "measles", "rabies", "herpes", "news", "species", "humanities"])
+def test_words_without_a_singular_keep_their_form(word):
+    assert singularize(word) == word
+    assert concept_key(f"type 2 {word}") == f"type 2 {word}"

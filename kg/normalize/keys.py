@@ -37,7 +37,8 @@ _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis willi
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
     series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
-    earnings headquarters goods savings surroundings belongings clothes outskirts whereabouts odds""".split()
+    earnings headquarters goods savings surroundings belongings clothes outskirts whereabouts odds
+    diabetes herpes rabies measles mumps scabies rickets""".split()
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
