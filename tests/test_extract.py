@@ -531,3 +531,13 @@ def test_the_model_digest_is_kept_and_follows_the_files(tmp_path):
 def test_an_adverb_drops_the_adjective_it_qualifies_but_not_one_it_singles_out(text, kept, cut):
     phrases = candidate_phrases(text)
     assert kept in phrases and cut not in phrases, phrases
+
+
+@pytest.mark.parametrize("title, kept, junk", [
+    ("Improving User Search Performance Resulting from Search Tips", "User Search Performance",
+     "User Search Performance Resulting"),
+    ("Errors Arising from Label Noise", "Errors", "Errors Arising"),
+])
+def test_a_title_participle_before_a_preposition_ends_the_phrase(title, kept, junk):
+    phrases = [c.phrase for c in find_candidates("Some text.", title=title)]
+    assert kept in phrases and junk not in phrases, phrases

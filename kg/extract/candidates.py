@@ -420,6 +420,8 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ('VBG-V', 'NNP')
     >>> [t for _, t in _title_verb(tag("Automatically Generating Labels"))]
     ['RB', 'VBG-V', 'NNP']
+    >>> [w for w, t in _title_verb(tag("Errors Arising from Label Noise")) if t == "VBG-V"]
+    ['Arising']
     """
     out = list(tagged)
     starts = [0] + [i + 1 for i, (word, _) in enumerate(tagged) if word in _SUBTITLE_MARKS]
@@ -435,10 +437,16 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
         if any((word_class(f) or "").startswith(("VB", "NN")) for f in forms):
             out[at] = (out[at][0], "VBG-V")
+    for at in range(1, len(out) - 1):
+        if out[at][0].lower() in _TITLE_CLAUSES and out[at + 1][1] in ("IN", "TO"):
+            out[at] = (out[at][0], "VBG-V")  # "User Search Performance Resulting from Search Tips"
     return out
 
 
 _SUBTITLE_MARKS = frozenset(":–—")
+# -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
+# Label Noise"); title case hides the participle from the tagger
+_TITLE_CLAUSES = frozenset("resulting arising stemming leading coming ranging deriving emerging".split())
 
 
 def _verb_capable(word: str) -> bool:
