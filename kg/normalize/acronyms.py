@@ -153,6 +153,10 @@ class _Acronyms:
         return None
 
 
+# a number or fraction joined by a dash to an acronym: "1/4-BPS", "3-SAT"
+_NUMBERED = re.compile(r"^(\d+(?:/\d+)?)-(?=[A-Z]{2,}s?$)")
+
+
 def _expand(surface: str, acronyms: _Acronyms) -> str:
     """Replace acronym tokens in ``surface`` by their long forms.
 
@@ -174,8 +178,13 @@ def _expand(surface: str, acronyms: _Acronyms) -> str:
     >>> table = _Acronyms({"QoS": "quality of service", "TCP": "transmission control protocol"})
     >>> _expand("QoS service", table), _expand("TCP protocols", table), _expand("QoS routing", table)
     ('quality of service', 'transmission control protocols', 'quality of service routing')
+
+    An acronym joined to a number by a dash is a word of its own: "1/4-BPS states" are "1/4 BPS states".
+
+    >>> _expand("quantum 1/4-BPS state", _Acronyms({"BPS": "Bogomol'nyi-Prasad-Sommerfield"}))
+    "quantum 1/4 Bogomol'nyi-Prasad-Sommerfield state"
     """
-    tokens = surface.split()
+    tokens = [part for token in surface.split() for part in _NUMBERED.sub(r"\1 ", token).split()]
     if len(tokens) == 1:
         return acronyms.lookup(surface, folded=True) or surface
     words: list[str] = []
