@@ -447,3 +447,16 @@ def test_a_phrase_cut_before_its_head_is_no_concept():
 def test_words_without_a_singular_keep_their_form(word):
     assert singularize(word) == word
     assert concept_key(f"type 2 {word}") == f"type 2 {word}"
+
+
+def test_an_acronym_joined_to_a_fraction_is_one_concept_with_its_spaced_form():
+    papers = [Paper("a", "Bogomol'nyi-Prasad-Sommerfield (BPS) states: the 1/4 BPS states of the string.", "A"),
+              Paper("b", "We count quantum 1/4-BPS states and 1/4-BPS dyonic configurations.", "B")]
+    keyphrases = {"a": _kp("1/4 BPS states"), "b": _kp("quantum 1/4-BPS states", "1/4-BPS dyonic configurations")}
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    keys = {m.concept_id for m in mentions}
+    # "1/4-BPS" is "1/4 BPS": both expand, so the quantum states restate the states of paper a
+    assert "c:1 4 bogomol nyi prasad sommerfield state" in keys
+    assert "c:quantum 1 4 bogomol nyi prasad sommerfield state" in keys
+    dyonic = concepts["c:1 4 bogomol nyi prasad sommerfield dyonic configuration"]
+    assert dyonic.name == "1/4-BPS dyonic configuration"

@@ -340,7 +340,7 @@ def normalize_concepts(
 
 
 _GERUND_FIRST = re.compile(r"[^\W\d_]+ing\s", re.IGNORECASE)  # a phrase's first word a gerund, not "mining-based"
-_ACRONYM_TOKEN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]+s?(?![\w-])")
+_ACRONYM_TOKEN = re.compile(r"(?:(?<![\w-])|(?<=\d-))[A-Z][A-Z0-9]+s?(?![\w-])")  # "1/4-BPS" holds one
 
 
 _SWAP_DEPTH = 15  # the keys of a paper's ranking compared for words swapped (a top 10 and those that may move in)
@@ -435,6 +435,8 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     'N=2 QCD'
     >>> _acronym_form("four dimensional quantum chromodynamics", Counter({"4-dimensional QCD": 2}), None, None)
     '4-dimensional QCD'
+    >>> _acronym_form("1 4 bogomol nyi prasad sommerfield state", Counter({"1/4-BPS states": 2}), None, None)
+    '1/4-BPS state'
     """
     if defined or not surfaces or any(concept_key(s) == key for s in surfaces):
         return None
@@ -442,7 +444,7 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     if not _ACRONYM_TOKEN.search(written):
         return None
     words, kept = written.split(), {spelled_form(w) for w in key.split()}
-    while (len(words) > 1 and not _ACRONYM_TOKEN.fullmatch(words[0])
+    while (len(words) > 1 and not _ACRONYM_TOKEN.search(words[0])
            and not {spelled_form(w) for w in concept_key(words[0]).split()} <= kept):
         words.pop(0)  # a modifier the key leaves out ("standard factoid QA benchmark"), not "N=2" of "N=2 QCD"
     surface = " ".join(words)
