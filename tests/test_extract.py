@@ -15,7 +15,8 @@ import pytest
 from kg.extract import CachedEmbedder, extract_keyphrases, keyphrases_jsonl, paper_candidates
 from kg.extract import POSITION_WEIGHT, TITLE_WEIGHT, document_text
 from kg.extract.local import embed_in_chunks
-from kg.extract.embedder import SentenceTransformerEmbedder, _batches
+from kg.extract.batching import token_batches
+from kg.extract.embedder import SentenceTransformerEmbedder
 from kg.extract.candidates import Candidate, candidate_phrases, find_candidates, tag
 from kg.extract.ranking import prior_scores, rank_candidates, variant_key
 from kg.models import Paper
@@ -189,7 +190,7 @@ def test_corpus_vectors_come_back_in_input_order_from_length_sorted_chunks(hash_
 
 def test_batches_respect_the_token_budget_and_pad_little():
     widths = [3] * 5 + [4] * 3 + [9, 10, 40, 128, 128]
-    spans = list(_batches(widths, budget=12))
+    spans = list(token_batches(widths, budget=12))
     assert [i for a, b in spans for i in range(a, b)] == list(range(len(widths)))  # each row once, in order
     for a, b in spans:
         assert widths[b - 1] * (b - a) <= 12 or b - a == 1  # the budget, or one row that exceeds it alone

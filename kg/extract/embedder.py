@@ -46,6 +46,7 @@ import numpy as np
 
 from kg.errors import ModelNotFoundError
 from kg.extract.backends import OnnxBackend, TorchBackend, fast_tokenizer
+from kg.extract.batching import padded, token_batches
 from kg.extract.onnx_model import user_cache_dir
 
 __all__ = ["Embedder", "SentenceTransformerEmbedder", "default_model_path", "load_embedder",
@@ -284,17 +285,10 @@ class SentenceTransformerEmbedder:
         # a backend whose activation scale is per call (torch int8) runs each text alone, so that a text's
         # vector never depends on its neighbours: a build from the cache equals a cold build
         budget = 0 if engine.alone else self.batch_tokens or engine.batch_tokens
-        spans = list(_batches([len(pieces[j]) + extra for j in order], budget))
+        spans = list(token_batches([len(pieces[j]) + extra for j in order], budget))
 
         def arrays(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-            batch = [prefix + pieces[j] + suffix for j in order[span[0]:span[1]]]
-            longest = max(len(b) for b in batch)
-            input_ids = np.full((len(batch), longest), pad, dtype=np.int64)
-            mask = np.zeros((len(batch), longest), dtype=np.int64)
-            for row, b in enumerate(batch):
-                input_ids[row, : len(b)] = b
-                mask[row, : len(b)] = 1
-            return input_ids, mask
+            return padded([prefix + pieces[j] + suffix for j in order[span[0]:span[1]]], pad)
 
         vectors = np.zeros((len(pieces), engine.dim), dtype=np.float32)
         for (begin, end), rows in zip(spans, engine.run_all(map(arrays, spans))):
@@ -306,27 +300,6 @@ class SentenceTransformerEmbedder:
         result = result[same]  # repeated texts share the first one's row
         norms = np.linalg.norm(result, axis=1, keepdims=True)
         return (result / np.where(norms == 0, 1, norms)).astype(np.float32)
-
-
-def _batches(widths: Sequence[int], budget: int, slack: float = 0.1):
-    """``(start, stop)`` spans of ascending ``widths``: each span's rows padded to its last
-    width cost at most ``budget`` tokens (one row at least), and no row is padded by more
-    than ``slack`` of its own width, so short phrases never pay for a longer neighbour.
-
-    Examples
-    --------
-    >>> list(_batches([4, 4, 4, 5, 9, 9], budget=12))
-    [(0, 3), (3, 4), (4, 5), (5, 6)]
-    """
-    start = 0
-    while start < len(widths):
-        limit = widths[start] * (1 + slack)
-        stop = start + 1
-        while (stop < len(widths) and widths[stop] <= limit
-               and widths[stop] * (stop - start + 1) <= budget):
-            stop += 1
-        yield start, stop
-        start = stop
 
 
 @functools.lru_cache(maxsize=1)
