@@ -273,11 +273,12 @@ def normalize_concepts(
             aliases.add(acronym)
         own, long_forms = respell(surfaces[key], spellings), respell(defined.get(key, Counter()), spellings)
         written = own + long_forms + respell(_spelled_out(key, surfaces[key], spelled), spellings)
-        name = preferred.get(key) or _acronym_form(key, own, long_forms or None, truecase)
-        if name is None or key in preferred:
-            name = name or _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
-        else:  # as the texts write it, acronym and all; spelled out where another concept has that name
-            spelled_out[cid] = _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
+        name = preferred.get(key)
+        if not name:
+            short = _acronym_form(key, own, long_forms or None, truecase)  # as the texts write it, acronym and all
+            name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
+            if short is not None:
+                spelled_out[cid], name = name, short  # spelled out where another concept has that name
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
             acronym = acronym[:-1]  # LLMs -> LLM
         if acronym and acronym.casefold() == name.casefold():
