@@ -798,6 +798,25 @@ def test_a_phrase_the_corpus_writes_capitalized_is_named_as_a_proper_name():
     assert concepts["c:hidden markov model"].name == "hidden Markov model"
 
 
+def test_the_words_of_one_name_take_the_case_the_papers_write_them_in():
+    # ACM-CR: per-word casing over the corpus gave "digital Humanities community" and "LinkedIn economic graph"
+    texts = ["Open access has been debated in the Digital Libraries and Digital Humanities communities.",
+             "Leadership in systems design for LinkedIn Economic Graph, Google Search and Google Research.",
+             "Most digital libraries hold digital images and digital maps; digital preservation is costly.",
+             "Economic growth, graph theory and economic models; a graph of economic data.",
+             "We decode a hidden Markov model; a Hidden Markov Model in one paper is no name."]
+    papers = [Paper(str(i), text, f"Paper {i}") for i, text in enumerate(texts)]
+    keyphrases = {"0": _kp("Digital Humanities communities"), "1": _kp("LinkedIn Economic Graph"),
+                  "2": _kp("digital libraries", "digital images"), "3": _kp("economic growth", "graph theory"),
+                  "4": _kp("hidden Markov model")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:digital humanities community"].name == "Digital Humanities community"
+    assert concepts["c:linkedin economic graph"].name == "LinkedIn Economic Graph"
+    assert concepts["c:hidden markov model"].name == "hidden Markov model"  # the papers write it both ways
+    assert [concepts[cid].name for cid in ("c:digital library", "c:economic growth", "c:graph theory")] == \
+        ["digital library", "economic growth", "graph theory"]  # where the papers write the words in lower case
+
+
 @pytest.mark.parametrize("text, wanted, unwanted", [
     ("We study Compton scattering and compute string scattering amplitudes.",
      {"Compton scattering", "string scattering amplitudes"}, {"Compton", "string", "amplitudes"}),

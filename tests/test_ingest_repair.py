@@ -13,7 +13,7 @@ import pytest
 
 from kg.ingest import corpus_from_records, load_corpus
 from kg.ingest.repair import (decode_latex, join_hyphenation, repair_text, restore_quotes, space_sentences,
-                              strip_markup)
+                              split_glued_words, strip_markup)
 
 # --- missing space after a full stop ----------------------------------------------------
 
@@ -182,6 +182,33 @@ def test_dollars_quotes_and_apostrophes_that_are_no_tex_stay(text):
 
 
 # --- all repairs, once ---------------------------------------------------------------------
+
+
+# --- words glued together ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damaged, repaired", [
+    # ACM-CR
+    ("We propose a new frameworkwhereby crawlers automatically learn patterns",
+     "We propose a new framework whereby crawlers automatically learn patterns"),
+    ("proposed in [1], and show that thismodel is deficient", "proposed in [1], and show that this model is deficient"),
+    # hep-th
+    ("Artifacts of gauge fixing are qualitatively analyzedwith a simple mechanical example",
+     "Artifacts of gauge fixing are qualitatively analyzed with a simple mechanical example"),
+])
+def test_glued_words_are_split(damaged, repaired):
+    assert repair_text(damaged) == (repaired, ("glued words",))
+
+
+@pytest.mark.parametrize("text", [
+    "clickthrough data and walkthrough videos",  # compounds with a small word
+    "formatting, explainability, interpretability, overfitting and generalises",  # forms of known words
+    "intonation, therefore, whereas, notwithstanding, software, husband",  # words of the lexicon
+    "see www.thismodel.org, #andrecall, user@thismodel, BERTand, ThisModel and this-model",  # names and addresses
+    "groundstate, handlebodies and promisinglinks",  # no small word: two words, or one compound, left alone
+])
+def test_words_that_only_look_glued_stay(text):
+    assert split_glued_words(text) == text
 
 
 SAMPLES = [

@@ -1,6 +1,6 @@
 """Text repair at ingest: the damage sources leave in titles and abstracts, undone once for every reader.
 
-Six kinds, in the order they run (:data:`KINDS`):
+Seven kinds, in the order they run (:data:`KINDS`):
 
 ``markup``
     HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
@@ -28,6 +28,10 @@ Six kinds, in the order they run (:data:`KINDS`):
 ``sentence space``
     The space lost after a full stop put back: ``graphs.DeepWalk is`` → ``graphs. DeepWalk is``;
     ``e.g.``, ``3.5``, ``Node.js``, ``U.S.``, ``Amazon.Com`` and web addresses stay.
+``glued words``
+    The space lost between a word and a small word put back: ``frameworkwhereby`` → ``framework
+    whereby``, ``thismodel`` → ``this model``; compounds and forms of words the lexicon knows stay
+    (``clickthrough``, ``formatting``, ``intonation``).
 
 :func:`repair_text` applies them all and says which changed the text; repairing repaired
 text changes nothing, so a build's ``corpus.jsonl`` reads back as written.
@@ -44,10 +48,10 @@ import re
 from kg.ingest._latex import decode_latex
 
 __all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "drop_stray_marks",
-           "join_hyphenation", "space_sentences", "decode_latex"]
+           "join_hyphenation", "space_sentences", "split_glued_words", "decode_latex"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
-KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space")
+KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space", "glued words")
 
 
 # --- markup ---------------------------------------------------------------------------
@@ -272,6 +276,71 @@ def space_sentences(text: str) -> str:
     return _MISSING_SPACE.sub(space, text)
 
 
+# --- glued words --------------------------------------------------------------------------
+
+# The small words a conversion glues to their neighbour ("frameworkwhereby", "thismodel", "showedthat").
+_GLUE_WORDS = frozenset("and the for with using from into that which whereby where through between within via are "
+                        "was were our their these this based".split())
+_GLUE_BEFORE = _GLUE_WORDS - {"through"}  # "clickthrough", "walkthrough": compounds
+# Endings of forms of a known word ("formatting", "explainability"): such a word is no glue.
+_FORM_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly", "ability", "ibility", "ness", "able", "ably", "ist",
+                 "ists", "ism", "isms", "ity", "ities", "ation", "ations")
+_LONG_WORD = re.compile(r"(?<![\w\-'’./@#&=\\])[a-z]{8,}(?![\w\-'’@#/]|\.[a-z])")
+
+
+def _form_of_word(word: str) -> bool:
+    """Whether ``word`` is a word of the lexicon or a form of one ("formatting", "generalises")."""
+    if _part(word):
+        return True
+    words = _english()
+    for ending in _FORM_ENDINGS:
+        stem = word[:-len(ending)]
+        if word.endswith(ending) and len(stem) >= 3:
+            for form in (stem, stem.replace("is", "iz")):
+                if form in words or form + "e" in words or (form[-1] == form[-2] and form[:-1] in words):
+                    return True
+    return False
+
+
+def _glued(word: str) -> tuple[str, str] | None:
+    """The two words ``word`` is made of, where one is a small word and ``word`` is no word itself."""
+    if _form_of_word(word):
+        return None
+    found = []
+    for at in range(3, len(word) - 2):
+        left, right = word[:at], word[at:]
+        if left in _GLUE_WORDS and len(right) >= 5 and right not in _GLUE_WORDS and _part(right):
+            found.append((left, right))
+        elif right in _GLUE_BEFORE and len(left) >= 5 and left not in _GLUE_WORDS and left not in _PREFIXES \
+                and _part(left):
+            found.append((left, right))
+    return found[0] if len(found) == 1 else None
+
+
+def split_glued_words(text: str) -> str:
+    """``text`` with the space put back between a word and a small word glued to it.
+
+    A lower-case run of eight letters or more that the lexicon does not know, nor any form of a word it
+    knows, is split where one part is one of a few small words ("the", "and", "this", "whereby", …) and
+    the other a word of five letters or more, if only one such split exists. Names, web addresses and
+    compounds stay.
+
+    Examples
+    --------
+    >>> split_glued_words("a new frameworkwhereby crawlers learn; thismodel and clickthrough formatting")
+    'a new framework whereby crawlers learn; this model and clickthrough formatting'
+    >>> split_glued_words("www.thismodel.org, #andrecall, intonation, BERTand")
+    'www.thismodel.org, #andrecall, intonation, BERTand'
+    """
+    out, done = [], 0
+    for match in _LONG_WORD.finditer(text):
+        parts = _glued(match.group())
+        if parts:
+            out += [text[done:match.start()], " ".join(parts)]
+            done = match.end()
+    return "".join(out) + text[done:] if out else text
+
+
 # --- quote marks -------------------------------------------------------------------------
 
 _CLOSING_DOUBLE = re.compile(r"(?<=\S)»»")
@@ -358,7 +427,7 @@ def repair_text(text: str, *, title: bool = False) -> tuple[str, tuple[str, ...]
     kinds = []
     stray = functools.partial(drop_stray_marks, title=title)
     for kind, step in zip(KINDS, (strip_markup, restore_quotes, _decode_latex, stray, join_hyphenation,
-                                  space_sentences)):
+                                  space_sentences, split_glued_words)):
         done = step(text)  # each returns its input at once when there is nothing to do
         if done != text:
             kinds.append(kind)

@@ -23,7 +23,7 @@ from kg.normalize.gerunds import gerund_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
-                                proper_names, title_evidence, truecase_counts)
+                                one_case_per_run, proper_names, title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -337,6 +337,15 @@ def normalize_concepts(
     for cid in named_entities(texts, names):  # "General Data Protection Regulation", "Text Retrieval Conference"
         concept = concepts[cid]
         concepts[cid] = Concept(cid, entity_name(concept.name), concept.aliases, concept.acronym)
+    abstract = {p.id: p.abstract for p in papers}
+    texts_of: dict[str, list[str]] = defaultdict(list)  # a concept's papers' abstracts
+    for m in mentions:
+        texts_of[m.concept_id].append(abstract[m.paper_id])
+    for cid in names:  # "Digital Humanities community", not "digital Humanities community"
+        concept = concepts[cid]
+        name = one_case_per_run(concept.name, texts_of.get(cid, ()))
+        if name != concept.name:
+            concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions
 
 

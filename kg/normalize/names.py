@@ -11,7 +11,8 @@ from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name"]
+__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
+           "one_case_per_run"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -159,7 +160,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if any(t.islower() for t in letters):
             for i, token in enumerate(tokens):
                 acronyms[i] |= token.isupper() and sum(ch.isalpha() for ch in token) > 1
-        titled = len(letters) > 1 and all(t[:1].isupper() for t in letters)
+        titled = len(letters) > 1 and (all(t[:1].isupper() for t in letters) or _titled_compounds(surface))
         if template:  # the form most occurrences write, whatever their case and number ("multi-agent system(s)")
             templates.append((shouting or titled, -shapes[_shape(surface)], -n, tokens[-1].casefold() != words[-1], surface))
         for i, token in enumerate(tokens):
@@ -287,6 +288,25 @@ def _dashes(surfaces: Counter[str]) -> dict[tuple[str, str], str]:
         for match in _DASH_JOIN.finditer(unicodedata.normalize("NFKC", surface)):
             out.setdefault((match.group(1).casefold(), match.group(3).casefold()), match.group(2))
     return out
+
+
+_AFTER_DASH = re.compile(rf"(?<={_DASH})[^\W\d_]+")
+
+
+def _titled_compounds(surface: str) -> bool:
+    """Whether ``surface`` is in title case with compounds whose second word a title keeps in lower case:
+    "Cloud-based Virtual Assistant", "Real-time Search Engines"; not "Fact-finders" (one word, a sentence's
+    first), not "Japanese-to-English Text Retrieval" (a small word; its capitals are names').
+
+    >>> _titled_compounds("Cloud-based Virtual Assistant"), _titled_compounds("Fact-finders")
+    (True, False)
+    >>> _titled_compounds("Japanese-to-English Text Retrieval"), _titled_compounds("cloud-based virtual assistant")
+    (False, False)
+    """
+    chunks = [w for w in surface.split() if w[:1].isalpha()]
+    lower = [w for w in _AFTER_DASH.findall(surface) if w.islower()]
+    return len(chunks) > 1 and all(w[:1].isupper() for w in chunks) and bool(lower) \
+        and not any(w in STOP_WORDS for w in lower)
 
 
 def _shape(surface: str) -> str:
@@ -622,3 +642,77 @@ def entity_name(name: str) -> str:
         return m.group() if m.group() in STOP_WORDS and m.start() else m.group(1).upper() + m.group(2)
 
     return re.sub(r"(?<![\w'’\-])([a-z])([\w'’]*)", capital, name)
+
+
+_RUN_WORD = re.compile(r"[a-z]+")  # a lower-case word a run may capitalize
+_RUN_ANCHOR = re.compile(r"[A-Z][a-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")  # "Humanities", "LinkedIn"; not "BERT", not "N=1"
+
+
+def _pair_pattern(first: str, second: str, last: bool) -> re.Pattern[str]:
+    """Two words of a name as a text writes them together (in any case; the second in the plural
+    where it ends the name: "Constitutional Articles", "Digital Humanities communities")."""
+    tail = re.escape(second)
+    if last:
+        tail = re.escape(second[:-1]) + "(?:y|ies)" if second.endswith("y") else tail + "(?:e?s)?"
+    return re.compile(rf"(?<![\w'’\-])({re.escape(first)})[ \-]+({tail})(?![\w'’])", re.IGNORECASE)
+
+
+def one_case_per_run(name: str, texts: Iterable[str]) -> str:
+    """``name`` with each lower-case word next to a capitalized one capitalized where ``texts`` (the
+    papers that mention the concept) write the two words together capitalized away from a sentence's
+    start, every time they write them together: a name's words take one case ("Digital Humanities
+    community", "Face with Rolling Eyes emoji", "LinkedIn Economic Graph", "Odd Sketch"), where
+    per-word casing, which reads each word over the whole corpus, gave "digital Humanities community"
+    ("digital" is mostly lower case) and "Odd sketch". A pair the texts never write together, or
+    write once in lower case, stays as it is ("de Sitter space", "hidden Markov model"); a word in
+    capitals is no anchor ("RDF data").
+
+    Examples
+    --------
+    >>> one_case_per_run("digital Humanities community", ["in the Digital Libraries and Digital Humanities communities."])
+    'Digital Humanities community'
+    >>> one_case_per_run("LinkedIn economic graph", ["leadership in systems design for LinkedIn Economic Graph, Google"])
+    'LinkedIn Economic Graph'
+    >>> one_case_per_run("Odd sketch", ["we introduce the Odd Sketch, a compact sketch. Odd Sketches are"])
+    'Odd Sketch'
+    >>> one_case_per_run("hidden Markov model", ["A Hidden Markov Model here and a hidden Markov model there."])
+    'hidden Markov model'
+    >>> one_case_per_run("de Sitter space", ["De Sitter space is studied."])
+    'de Sitter space'
+    """
+    words = name.split(" ")
+    if len(words) < 2 or not any(_RUN_ANCHOR.fullmatch(w) for w in words) \
+            or not any(_RUN_WORD.fullmatch(w) and w not in STOP_WORDS for w in words):
+        return name
+    texts = list(texts)
+    changed = True
+    while changed:
+        changed = False
+        for i, word in enumerate(words):
+            if not _RUN_WORD.fullmatch(word) or word in STOP_WORDS:
+                continue
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(words) and _RUN_ANCHOR.fullmatch(words[j]) and \
+                        _written_capitalized(min(i, j), words, texts):
+                    words[i] = word[:1].upper() + word[1:]
+                    changed = True
+                    break
+    return " ".join(words)
+
+
+def _written_capitalized(at: int, words: list[str], texts: list[str]) -> bool:
+    """Whether ``texts`` write ``words[at]`` and ``words[at + 1]`` together, away from a sentence's start, and
+    always with both capitalized."""
+    pattern = _pair_pattern(words[at].casefold(), words[at + 1].casefold(), at + 2 == len(words))
+    seen = False
+    for text in texts:
+        for match in pattern.finditer(text):
+            i = match.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            if i < 0 or text[i] in _SENTENCE_END:
+                continue  # a sentence's first word may be any word
+            if not (match.group(1)[:1].isupper() and match.group(2)[:1].isupper()):
+                return False
+            seen = True
+    return seen
