@@ -23,7 +23,7 @@ from kg.normalize.gerunds import gerund_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
-                                one_case_per_run, proper_names, title_evidence, truecase_counts)
+                                one_case_per_run, pair_cases, proper_names, title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -284,7 +284,7 @@ def normalize_concepts(
         if acronym and acronym.casefold() == name.casefold():
             acronym = None  # the name is the acronym ("BERT")
         concepts[cid] = Concept(cid, name, tuple(sorted(aliases)), acronym)
-    _tell_apart(concepts, spelled_out)
+    _tell_apart(concepts, spelled_out, {CONCEPT_PREFIX + key: n for key, n in linked.items()})
 
     by_paper: dict[str, list[tuple[float, str, str]]] = defaultdict(list)
     for (pid, key), (score, surface) in best.items():
@@ -341,9 +341,10 @@ def normalize_concepts(
     texts_of: dict[str, list[str]] = defaultdict(list)  # a concept's papers' abstracts
     for m in mentions:
         texts_of[m.concept_id].append(abstract[m.paper_id])
+    cases = pair_cases(abstract.values(), (concepts[cid].name for cid in names))
     for cid in names:  # "Digital Humanities community", not "digital Humanities community"
         concept = concepts[cid]
-        name = one_case_per_run(concept.name, texts_of.get(cid, ()))
+        name = one_case_per_run(concept.name, texts_of.get(cid, ()), cases)
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions
@@ -403,17 +404,24 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
 
 
-def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str]) -> None:
+def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], papers: Mapping[str, int]) -> None:
     """Give two concepts shown under one name (case aside) their spelled-out names where their names keep
     an acronym: "RNN query" is a reverse nearest neighbor query in one paper and a recurrent neural
-    network query in another; a user searching by name must be able to tell them apart.
+    network query in another; a user searching by name must be able to tell them apart. The one of
+    more ``papers`` (id -> count) than any other keeps the name: "BPS soliton" of 16 papers stays, the
+    "Fluxons BPS Solitons" of one title is spelled out.
 
     Examples
     --------
     >>> concepts = {"c:a": Concept("c:a", "RNN query", (), None), "c:b": Concept("c:b", "RNN query", (), None)}
-    >>> _tell_apart(concepts, {"c:a": "reverse nearest neighbor query", "c:b": "recurrent neural network query"})
+    >>> spelled = {"c:a": "reverse nearest neighbor query", "c:b": "recurrent neural network query"}
+    >>> _tell_apart(concepts, spelled, {"c:a": 1, "c:b": 1})
     >>> [c.name for c in concepts.values()]
     ['reverse nearest neighbor query', 'recurrent neural network query']
+    >>> concepts = {"c:a": Concept("c:a", "RNN query", (), None), "c:b": Concept("c:b", "RNN query", (), None)}
+    >>> _tell_apart(concepts, spelled, {"c:a": 1, "c:b": 5})
+    >>> [c.name for c in concepts.values()]
+    ['reverse nearest neighbor query', 'RNN query']
     """
     shown: dict[str, list[str]] = defaultdict(list)
     for cid, concept in concepts.items():
@@ -421,6 +429,9 @@ def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str]) ->
     for cids in shown.values():
         if len(cids) < 2:
             continue
+        most = sorted(cids, key=lambda cid: -papers.get(cid, 0))
+        if papers.get(most[0], 0) > papers.get(most[1], 0):
+            cids.remove(most[0])  # the name is its own
         for cid in cids:
             if cid in spelled_out:
                 concept = concepts[cid]

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Collection, Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 
 from kg.extract.candidates import STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
-           "one_case_per_run"]
+           "one_case_per_run", "pair_cases"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -644,28 +644,69 @@ def entity_name(name: str) -> str:
     return re.sub(r"(?<![\w'’\-])([a-z])([\w'’]*)", capital, name)
 
 
-_RUN_WORD = re.compile(r"[a-z]+")  # a lower-case word a run may capitalize
+_RUN_WORD = re.compile(r"[a-z]{3,}")  # a lower-case word a run may capitalize
 _RUN_ANCHOR = re.compile(r"[A-Z][a-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")  # "Humanities", "LinkedIn"; not "BERT", not "N=1"
+_PAIR_TOKEN = re.compile(r"[^\W\d_]+|[^\w\s\-‐‑–'’]")  # words, and the marks between them (a dash joins)
 
 
-def _pair_pattern(first: str, second: str, last: bool) -> re.Pattern[str]:
-    """Two words of a name as a text writes them together (in any case; the second in the plural
-    where it ends the name: "Constitutional Articles", "Digital Humanities communities")."""
-    tail = re.escape(second)
-    if last:
-        tail = re.escape(second[:-1]) + "(?:y|ies)" if second.endswith("y") else tail + "(?:e?s)?"
-    return re.compile(rf"(?<![\w'’\-])({re.escape(first)})[ \-]+({tail})(?![\w'’])", re.IGNORECASE)
+def _run_pairs(words: Sequence[str]) -> list[int]:
+    """Where in ``words`` a lower-case word meets a capitalized one: the first word's index of each such pair."""
+    if len(words) < 2 or not any(_RUN_ANCHOR.fullmatch(w) for w in words):
+        return []
+    return [i for i in range(len(words) - 1)
+            if any(_RUN_WORD.fullmatch(w) and w not in STOP_WORDS and _RUN_ANCHOR.fullmatch(v)
+                   for w, v in ((words[i], words[i + 1]), (words[i + 1], words[i])))]
 
 
-def one_case_per_run(name: str, texts: Iterable[str]) -> str:
+def _plurals(word: str) -> tuple[str, ...]:
+    return (word, word + "s", word + "es", word[:-1] + "ies") if word.endswith("y") else (word, word + "s", word + "es")
+
+
+def pair_cases(texts: Iterable[str], names: Iterable[str]) -> dict[tuple[str, str], tuple[int, int]]:
+    """For each two neighbouring words of ``names`` where a lower-case word meets a capitalized one, how often
+    ``texts`` write the two together (the second also in the plural) away from a sentence's start: with both
+    capitalized, and otherwise. The corpus's view of a run such as "Digital Humanities" or "Minkowski space",
+    for :func:`one_case_per_run`.
+
+    >>> pair_cases(["Minkowski Space. We study Minkowski space; the Minkowski Space is flat."],
+    ...            ["Minkowski space", "Minkowski spacetime", "flat space"])
+    {('minkowski', 'space'): (1, 1)}
+    """
+    wanted: dict[str, dict[str, tuple[str, str]]] = {}
+    for name in names:
+        words = name.split(" ")
+        if not _run_pairs(words):
+            continue
+        for first, second in zip(words, words[1:]):  # every pair: a word capitalized may make the next one a pair
+            pair = (first.casefold(), second.casefold())
+            for form in _plurals(pair[1]):
+                wanted.setdefault(pair[0], {})[form] = pair
+    counts: dict[tuple[str, str], list[int]] = {}
+    for text in texts if wanted else ():
+        tokens = _PAIR_TOKEN.findall(text)
+        for i in range(1, len(tokens) - 1):  # the first token starts a sentence
+            seconds = wanted.get(tokens[i].lower())
+            if seconds is None or tokens[i - 1] in _SENTENCE_END:
+                continue
+            pair = seconds.get(tokens[i + 1].lower())
+            if pair is not None:
+                row = counts.setdefault(pair, [0, 0])
+                row[0 if tokens[i][:1].isupper() and tokens[i + 1][:1].isupper() else 1] += 1
+    return {pair: (c, o) for pair, (c, o) in counts.items()}
+
+
+def one_case_per_run(name: str, texts: Iterable[str],
+                     corpus: Mapping[tuple[str, str], tuple[int, int]] | None = None) -> str:
     """``name`` with each lower-case word next to a capitalized one capitalized where ``texts`` (the
     papers that mention the concept) write the two words together capitalized away from a sentence's
-    start, every time they write them together: a name's words take one case ("Digital Humanities
-    community", "Face with Rolling Eyes emoji", "LinkedIn Economic Graph", "Odd Sketch"), where
-    per-word casing, which reads each word over the whole corpus, gave "digital Humanities community"
-    ("digital" is mostly lower case) and "Odd sketch". A pair the texts never write together, or
-    write once in lower case, stays as it is ("de Sitter space", "hidden Markov model"); a word in
-    capitals is no anchor ("RDF data").
+    start, every time they write them together, and the corpus (``corpus``, :func:`pair_cases`; without
+    it, ``texts`` alone) in two thirds of its occurrences or more: a name's words take one case ("Digital
+    Humanities community", "Face with Rolling Eyes emoji", "LinkedIn Economic Graph", "Odd Sketch"),
+    where per-word casing, which reads each word over the whole corpus, gave "digital Humanities
+    community" ("digital" is mostly lower case) and "Odd sketch". A pair the texts never write together,
+    or write in lower case, stays as it is ("de Sitter space", "hidden Markov model"), and so does a
+    field's term one paper capitalizes ("Minkowski space", "Borel transform"); a word in capitals is no
+    anchor ("RDF data").
 
     Examples
     --------
@@ -679,40 +720,22 @@ def one_case_per_run(name: str, texts: Iterable[str]) -> str:
     'hidden Markov model'
     >>> one_case_per_run("de Sitter space", ["De Sitter space is studied."])
     'de Sitter space'
+    >>> one_case_per_run("Borel transform", ["We take the Borel Transform."], {("borel", "transform"): (1, 4)})
+    'Borel transform'
     """
     words = name.split(" ")
-    if len(words) < 2 or not any(_RUN_ANCHOR.fullmatch(w) for w in words) \
-            or not any(_RUN_WORD.fullmatch(w) and w not in STOP_WORDS for w in words):
+    if not _run_pairs(words):
         return name
-    texts = list(texts)
+    own = pair_cases(texts, [name])
     changed = True
     while changed:
         changed = False
-        for i, word in enumerate(words):
-            if not _RUN_WORD.fullmatch(word) or word in STOP_WORDS:
-                continue
-            for j in (i - 1, i + 1):
-                if 0 <= j < len(words) and _RUN_ANCHOR.fullmatch(words[j]) and \
-                        _written_capitalized(min(i, j), words, texts):
-                    words[i] = word[:1].upper() + word[1:]
-                    changed = True
-                    break
+        for at in _run_pairs(words):
+            key = (words[at].casefold(), words[at + 1].casefold())
+            capital, other = own.get(key, (0, 0))
+            every = (corpus or {}).get(key, (capital, other))
+            if capital and not other and 3 * every[0] >= 2 * sum(every):
+                i = at if _RUN_WORD.fullmatch(words[at]) else at + 1
+                words[i] = words[i][:1].upper() + words[i][1:]
+                changed = True
     return " ".join(words)
-
-
-def _written_capitalized(at: int, words: list[str], texts: list[str]) -> bool:
-    """Whether ``texts`` write ``words[at]`` and ``words[at + 1]`` together, away from a sentence's start, and
-    always with both capitalized."""
-    pattern = _pair_pattern(words[at].casefold(), words[at + 1].casefold(), at + 2 == len(words))
-    seen = False
-    for text in texts:
-        for match in pattern.finditer(text):
-            i = match.start() - 1
-            while i >= 0 and text[i].isspace():
-                i -= 1
-            if i < 0 or text[i] in _SENTENCE_END:
-                continue  # a sentence's first word may be any word
-            if not (match.group(1)[:1].isupper() and match.group(2)[:1].isupper()):
-                return False
-            seen = True
-    return seen
