@@ -12,7 +12,7 @@ from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concep
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
-           "one_case_per_run", "pair_cases"]
+           "one_case_per_run", "phrase_cases", "run_phrases"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -646,67 +646,81 @@ def entity_name(name: str) -> str:
 
 _RUN_WORD = re.compile(r"[a-z]{3,}")  # a lower-case word a run may capitalize
 _RUN_ANCHOR = re.compile(r"[A-Z][a-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")  # "Humanities", "LinkedIn"; not "BERT", not "N=1"
-_PAIR_TOKEN = re.compile(r"[^\W\d_]+|[^\w\s\-‐‑–'’]")  # words, and the marks between them (a dash joins)
-
-
-def _run_pairs(words: Sequence[str]) -> list[int]:
-    """Where in ``words`` a lower-case word meets a capitalized one: the first word's index of each such pair."""
-    if len(words) < 2 or not any(_RUN_ANCHOR.fullmatch(w) for w in words):
-        return []
-    return [i for i in range(len(words) - 1)
-            if any(_RUN_WORD.fullmatch(w) and w not in STOP_WORDS and _RUN_ANCHOR.fullmatch(v)
-                   for w, v in ((words[i], words[i + 1]), (words[i + 1], words[i])))]
+_PHRASE_TOKEN = re.compile(r"[^\W\d_]+|[^\w\s\-‐‑–'’]")  # words, and the marks between them (a dash joins)
+_LONGEST_RUN = 6  # words
 
 
 def _plurals(word: str) -> tuple[str, ...]:
     return (word, word + "s", word + "es", word[:-1] + "ies") if word.endswith("y") else (word, word + "s", word + "es")
 
 
-def pair_cases(texts: Iterable[str], names: Iterable[str]) -> dict[tuple[str, str], tuple[int, int]]:
-    """For each two neighbouring words of ``names`` where a lower-case word meets a capitalized one, how often
-    ``texts`` write the two together (the second also in the plural) away from a sentence's start: with both
-    capitalized, and otherwise. The corpus's view of a run such as "Digital Humanities" or "Minkowski space",
-    for :func:`one_case_per_run`.
+def _runs(words: Sequence[str]) -> list[tuple[int, int]]:
+    """The spans of ``words`` one case could join: each run of a capitalized word and lower-case words next to it
+    (no small word, no word in capitals), longest first."""
+    ok = [bool(_RUN_ANCHOR.fullmatch(w) or (_RUN_WORD.fullmatch(w) and w not in STOP_WORDS)) for w in words]
+    spans = [(a, b) for a in range(len(words)) for b in range(a + 2, min(len(words), a + _LONGEST_RUN) + 1)
+             if all(ok[a:b]) and any(_RUN_ANCHOR.fullmatch(w) for w in words[a:b])
+             and any(w.islower() for w in words[a:b])]
+    return sorted(spans, key=lambda span: (span[0] - span[1], span[0]))
 
-    >>> pair_cases(["Minkowski Space. We study Minkowski space; the Minkowski Space is flat."],
-    ...            ["Minkowski space", "Minkowski spacetime", "flat space"])
-    {('minkowski', 'space'): (1, 1)}
+
+def phrase_cases(texts: Iterable[str],
+                 phrases: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], tuple[int, int, int]]:
+    """How often ``texts`` write each phrase of ``phrases`` (words in lower case; the last also in the
+    plural) away from a sentence's start: with every word capitalized, every word in lower case, and
+    otherwise.
+
+    >>> phrase_cases(["Minkowski Space. We study Minkowski space; the Minkowski Spaces are flat in minkowski space."],
+    ...              [("minkowski", "space"), ("flat", "space")])
+    {('minkowski', 'space'): (1, 1, 1)}
     """
-    wanted: dict[str, dict[str, tuple[str, str]]] = {}
+    wanted: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = defaultdict(dict)  # first word -> rest -> phrase
+    for phrase in phrases:
+        for last in _plurals(phrase[-1]):
+            wanted[phrase[0]][(*phrase[1:-1], last)] = phrase
+    lengths = {first: {len(rest) for rest in rests} for first, rests in wanted.items()}
+    counts: dict[tuple[str, ...], list[int]] = {}
+    for text in texts if wanted else ():
+        tokens = _PHRASE_TOKEN.findall(text)
+        for i in range(1, len(tokens) - 1):  # the first token starts a sentence
+            rests = wanted.get(tokens[i].lower())
+            if rests is None or tokens[i - 1] in _SENTENCE_END:
+                continue
+            for n in lengths[tokens[i].lower()]:
+                phrase = rests.get(tuple(t.lower() for t in tokens[i + 1:i + 1 + n]))
+                if phrase is not None:
+                    row = counts.setdefault(phrase, [0, 0, 0])
+                    written = tokens[i:i + 1 + n]
+                    row[0 if all(t[:1].isupper() for t in written) else 1 if all(t.islower() for t in written) else 2] += 1
+    return {phrase: (c, low, mixed) for phrase, (c, low, mixed) in counts.items()}
+
+
+def run_phrases(names: Iterable[str]) -> set[tuple[str, ...]]:
+    """The phrases of ``names`` that :func:`one_case_per_run` asks the corpus about (:func:`phrase_cases`)."""
+    out = set()
     for name in names:
         words = name.split(" ")
-        if not _run_pairs(words):
-            continue
-        for first, second in zip(words, words[1:]):  # every pair: a word capitalized may make the next one a pair
-            pair = (first.casefold(), second.casefold())
-            for form in _plurals(pair[1]):
-                wanted.setdefault(pair[0], {})[form] = pair
-    counts: dict[tuple[str, str], list[int]] = {}
-    for text in texts if wanted else ():
-        tokens = _PAIR_TOKEN.findall(text)
-        for i in range(1, len(tokens) - 1):  # the first token starts a sentence
-            seconds = wanted.get(tokens[i].lower())
-            if seconds is None or tokens[i - 1] in _SENTENCE_END:
-                continue
-            pair = seconds.get(tokens[i + 1].lower())
-            if pair is not None:
-                row = counts.setdefault(pair, [0, 0])
-                row[0 if tokens[i][:1].isupper() and tokens[i + 1][:1].isupper() else 1] += 1
-    return {pair: (c, o) for pair, (c, o) in counts.items()}
+        out.update(tuple(w.casefold() for w in words[a:b]) for a, b in _runs(words))
+    return out
 
 
 def one_case_per_run(name: str, texts: Iterable[str],
-                     corpus: Mapping[tuple[str, str], tuple[int, int]] | None = None) -> str:
-    """``name`` with each lower-case word next to a capitalized one capitalized where ``texts`` (the
-    papers that mention the concept) write the two words together capitalized away from a sentence's
-    start, every time they write them together, and the corpus (``corpus``, :func:`pair_cases`; without
-    it, ``texts`` alone) in two thirds of its occurrences or more: a name's words take one case ("Digital
-    Humanities community", "Face with Rolling Eyes emoji", "LinkedIn Economic Graph", "Odd Sketch"),
-    where per-word casing, which reads each word over the whole corpus, gave "digital Humanities
-    community" ("digital" is mostly lower case) and "Odd sketch". A pair the texts never write together,
-    or write in lower case, stays as it is ("de Sitter space", "hidden Markov model"), and so does a
-    field's term one paper capitalizes ("Minkowski space", "Borel transform"); a word in capitals is no
-    anchor ("RDF data").
+                     corpus: Mapping[tuple[str, ...], tuple[int, int, int]] | None = None,
+                     truecase: Mapping[str, tuple[int, int]] | None = None) -> str:
+    """``name`` with the words of a run of a capitalized word and lower-case words next to it in one case,
+    as ``texts`` (the papers that mention the concept) and the corpus write the run away from a sentence's
+    start (``corpus``, :func:`phrase_cases` over all papers; without it, ``texts`` alone).
+
+    The longest run the texts write capitalized every time (once at least), and the corpus in two thirds
+    of its occurrences or more, is capitalized: "Digital Humanities community", "Face with Rolling Eyes
+    emoji", "LinkedIn Economic Graph", "Chicago Public Library" (per-word casing, which reads each word
+    over the whole corpus, gave "LinkedIn economic graph" and "Chicago Public library"). Where no run is,
+    a common word capitalized next to a lower-case word the corpus writes the two in lower case with (two
+    thirds of three occurrences or more), and writes in lower case more often than capitalized on its own
+    (``truecase``, :func:`truecase_counts`), goes to lower case ("digital humanities community" where the
+    corpus writes so; "Web page" stays where the corpus capitalizes "Web"). A field's term one paper capitalizes stays as the corpus writes it ("Borel
+    transform", "Minkowski space"), and so do "de Sitter space" and "hidden Markov model"; a word in
+    capitals is no anchor ("RDF data").
 
     Examples
     --------
@@ -720,22 +734,40 @@ def one_case_per_run(name: str, texts: Iterable[str],
     'hidden Markov model'
     >>> one_case_per_run("de Sitter space", ["De Sitter space is studied."])
     'de Sitter space'
-    >>> one_case_per_run("Borel transform", ["We take the Borel Transform."], {("borel", "transform"): (1, 4)})
+    >>> one_case_per_run("Borel transform", ["We take the Borel Transform."], {("borel", "transform"): (1, 0, 4)})
     'Borel transform'
+    >>> one_case_per_run("digital Humanities community", ["the Digital Humanities community"],
+    ...                  {("digital", "humanities", "community"): (1, 0, 0), ("digital", "humanities"): (2, 6, 1)},
+    ...                  {"humanities": (10, 30)})
+    'digital humanities community'
+    >>> one_case_per_run("Web page", [], {("web", "page"): (2, 973, 10)}, {"web": (900, 300)})
+    'Web page'
     """
     words = name.split(" ")
-    if not _run_pairs(words):
+    spans = _runs(words)
+    if not spans:
         return name
-    own = pair_cases(texts, [name])
-    changed = True
-    while changed:
-        changed = False
-        for at in _run_pairs(words):
-            key = (words[at].casefold(), words[at + 1].casefold())
-            capital, other = own.get(key, (0, 0))
-            every = (corpus or {}).get(key, (capital, other))
-            if capital and not other and 3 * every[0] >= 2 * sum(every):
-                i = at if _RUN_WORD.fullmatch(words[at]) else at + 1
+    texts = list(texts)
+    keys = {span: tuple(w.casefold() for w in words[slice(*span)]) for span in spans}
+    own = phrase_cases(texts, set(keys.values()))
+    every = corpus if corpus is not None else own
+    done: set[int] = set()
+    for span in spans:  # longest first
+        if done.intersection(range(*span)):
+            continue
+        capital, lower, mixed = own.get(keys[span], (0, 0, 0))
+        seen = every.get(keys[span], (capital, lower, mixed))
+        if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen):
+            for i in range(*span):
                 words[i] = words[i][:1].upper() + words[i][1:]
-                changed = True
+            done.update(range(*span))
+    for a, b in spans:
+        if b - a != 2 or done.intersection((a, b - 1)):
+            continue
+        seen = every.get(keys[a, b], (0, 0, 0))
+        anchor = a if words[a][:1].isupper() else a + 1
+        capital, lower = (truecase or {}).get(words[anchor].lower(), (0, 0))
+        if seen[1] >= 3 and 3 * seen[1] >= 2 * sum(seen) and lower > capital and words[anchor].isalpha() \
+                and not _NAME_FORM.search(words[anchor]) and _common_word(words[anchor].lower()):
+            words[anchor] = words[anchor].lower()
     return " ".join(words)
