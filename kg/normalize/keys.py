@@ -166,6 +166,7 @@ _COUNTED = re.compile(r"(?:^|\s)(?:\d*[02-9]|\d+1\d*|\d+(?:\+\d+)+|two|three|fou
 
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 _DIMENSIONAL = frozenset({"d", "dimensional"})  # "2D", "2-d", "2-dimensional", "two-dimensional"
+_SPACE_AND_TIME = re.compile(r"\d{1,2}\+1")  # "2+1" dimensions: space and time, three in all
 # Greek letters by name: "σ-model" is the "sigma model", "ζ-function regularization" the "zeta function ...".
 _GREEK = dict(zip("αβγδεϵζηθϑικλμνξπρστυφϕχψω", """alpha beta gamma delta epsilon epsilon zeta eta theta theta iota
     kappa lambda mu nu xi pi rho sigma tau upsilon phi phi chi psi omega""".split()))
@@ -197,7 +198,7 @@ def spelled_form(key: str) -> str:
     """What is left of a concept key when the spelling choices are taken out: the spaces and
     dashes between the parts of a compound ("multi-task", "multitask"; "data set", "dataset"),
     numbers in words ("two-loop", "2-loop"), the ways of writing a dimension ("2D",
-    "two-dimensional"), the "e-" of "e-commerce", British spelling ("quantisation", "behaviour",
+    "two-dimensional", "(1+1)-dimensional"), the "e-" of "e-commerce", British spelling ("quantisation", "behaviour",
     "modelling") and Greek letters ("σ-model", "sigma model").
 
     Examples
@@ -206,6 +207,10 @@ def spelled_form(key: str) -> str:
     True
     >>> {spelled_form(concept_key(p)) for p in ("2D gravity", "two-dimensional gravity", "2-d gravity")}
     {'2dgravity'}
+    >>> {spelled_form(concept_key(p)) for p in ("(2+1)-dimensional black holes", "three-dimensional black hole")}
+    {'3dblackhole'}
+    >>> spelled_form(concept_key("2+1 dimensions")), spelled_form(concept_key("(2+2)-dimensional space"))
+    ('2+1dimensions', '2+2dimensionalspace')
     >>> {spelled_form(concept_key(p)) for p in ("e-commerce", "electronic commerce", "ecommerce", "E-Commerce")}
     {'ecommerce'}
     >>> spelled_form(concept_key("four-point function")), spelled_form(concept_key("D=4 supergravities"))
@@ -219,6 +224,8 @@ def spelled_form(key: str) -> str:
     out: list[str] = []
     for i, word in enumerate(words):
         word = _NUMBER_WORDS.get(word, word)
+        if _SPACE_AND_TIME.fullmatch(word) and i + 1 < len(words) and words[i + 1] in _DIMENSIONAL:
+            word = str(int(word[:-2]) + 1)  # "(2+1)-dimensional" is three-dimensional
         if word in _DIMENSIONAL and out and out[-1].isdigit():
             out[-1] += "d"
             continue
