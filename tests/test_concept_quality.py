@@ -85,6 +85,10 @@ def test_a_plural_rule_never_eats_a_name(phrase, key):
     ("hilbert space", {"Hilbert space": 1, "Hilbert spaces": 1}, {"hilbert": (12, 0), "space": (0, 40)}, "Hilbert space"),
     ("brans dicke theory", {"brans-Dicke theory": 1, "Brans-Dicke theory": 1}, {"dicke": (5, 0)}, "Brans-Dicke theory"),
     ("graph neural network", {"Graph neural networks": 2, "graph neural networks": 1}, {"graph": (1, 30)}, "graph neural network"),
+    # short words in capitals are acronyms, not a title shouting ("OWL FA: A Metamodeling Extension of OWL DL")
+    ("owl dl", {"OWL DL": 3, "Owl Dl": 1}, {}, "OWL DL"),
+    ("deep learning", {"DEEP LEARNING": 1}, {"deep": (0, 50)}, "deep learning"),
+    ("data set", {"DATA SET": 1}, {"data": (0, 50)}, "data set"),
 ])
 def test_a_name_is_written_as_the_corpus_writes_it(key, surfaces, truecase, name):
     assert _display_name(key, Counter(surfaces), truecase=truecase) == name

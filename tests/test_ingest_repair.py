@@ -184,6 +184,12 @@ def test_dollars_quotes_and_apostrophes_that_are_no_tex_stay(text):
 # --- all repairs, once ---------------------------------------------------------------------
 
 
+def test_an_underline_that_lost_its_backslash_goes():
+    damaged = "we study the problem of searching the underlineB est underlineC o-located underlineC ommunity (BCC)"
+    assert repair_text(damaged) == ("we study the problem of searching the Best Co-located Community (BCC)", ("latex",))
+    assert repair_text("the underlined TFT structure")[1] == ()
+
+
 # --- words glued together ------------------------------------------------------------------
 
 

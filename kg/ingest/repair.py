@@ -437,8 +437,15 @@ def repair_text(text: str, *, title: bool = False) -> tuple[str, tuple[str, ...]
     return text, tuple(kinds)
 
 
+# "\underline{B}est" that lost its backslash and braces: "underlineB est" (3 records of ACM-CR)
+_BARE_UNDERLINE = re.compile(r"\bunderline([A-Z]) (?=[a-z])")
+
+
 def _decode_latex(text: str) -> str:
-    """:func:`decode_latex` until nothing changes: a ``$`` left unpaired may pair once its neighbours are gone."""
+    """:func:`decode_latex` until nothing changes: a ``$`` left unpaired may pair once its neighbours are gone.
+    An underlined capital that lost its backslash and braces loses the command too (``underlineB est`` → ``Best``)."""
+    if "underline" in text:
+        text = _BARE_UNDERLINE.sub(r"\1", text)
     for _ in range(3):
         done = decode_latex(text)
         if done == text or ("$" not in done and "\\" not in done):

@@ -156,7 +156,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         tokens = _cased_words(surface)
         notation = {t for m in NOTATION.finditer(surface) for t in _cased_words(m.group())}  # not SU of SU(2)
         letters = [t for t in tokens if sum(ch.isalpha() for ch in t) > 1 and t not in notation]  # not the N of N=2
-        shouting = len(letters) > 1 and all(t.isupper() for t in letters)
+        shouting = len(letters) > 1 and all(t.isupper() for t in letters) \
+            and (any(len(t) > 4 for t in letters) or all(_common_word(t.lower()) for t in letters))  # not "OWL DL"
         if any(t.islower() for t in letters):
             for i, token in enumerate(tokens):
                 acronyms[i] |= token.isupper() and sum(ch.isalpha() for ch in token) > 1
