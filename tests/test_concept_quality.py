@@ -802,6 +802,22 @@ def test_a_phrase_the_corpus_writes_capitalized_is_named_as_a_proper_name():
     assert concepts["c:hidden markov model"].name == "hidden Markov model"
 
 
+def test_a_count_of_dimensions_written_two_ways_is_one_idea_of_a_paper():
+    # hep-th: "three-dimensional QED" and "(2+1)-dimensional QED" are one theory; "10-" and "ten-dimensional" one count
+    papers = [Paper("a", "Screening in three-dimensional massive QED, that is (2+1)-dimensional QED.", "A"),
+              Paper("b", "Ten-dimensional IIA supergravity and its massive form.", "B")]
+    keyphrases = {"a": _kp("three-dimensional massive quantum electrodynamics", "(2+1)-dimensional quantum electrodynamics",
+                           "screening"),
+                  "b": _kp("10-dimensional massive IIA supergravity", "ten-dimensional IIA supergravity")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
+    first = {m.paper_id: m.concept_id for m in mentions if m.rank == 1}
+    assert first == {"a": "c:three dimensional massive quantum electrodynamics",
+                     "b": "c:10 dimensional massive iia supergravity"}
+    second = {m.paper_id: m.concept_id for m in mentions if m.rank == 2}  # restatements move down, or go
+    assert second.get("a") != "c:2+1 dimensional quantum electrodynamics"
+    assert second.get("b") != "c:ten dimensional iia supergravity"
+
+
 def test_the_words_of_one_name_take_the_case_the_papers_write_them_in():
     # ACM-CR: per-word casing over the corpus gave "digital Humanities community" and "LinkedIn economic graph"
     texts = ["Open access has been debated in the Digital Libraries and Digital Humanities communities.",

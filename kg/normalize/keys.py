@@ -12,7 +12,7 @@ from importlib import resources
 
 from kg.extract.candidates import word_class
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "fold_accents", "singularize", "generic_phrases", "misspellings",
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
            "spelled_form", "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
@@ -192,6 +192,37 @@ def _american(word: str) -> str:
     for pattern, american in _BRITISH:
         word = pattern.sub(american, word)
     return word
+
+
+_DIMENSION_COUNT = re.compile(r"^(?:\d{1,2}|\d{1,2}\+1|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                              r"twelve)$")
+
+
+def dimension_form(key: str) -> str:
+    """``key`` with each count of dimensions written one way, "3d": "three dimensional", "3 dimensional", "3 d",
+    "3d" and "2+1 dimensional" (space and time), and "2+1" alone ("1+1 gravity"). For telling that two keys
+    of one paper name one idea, not for grouping keys (a "1+1 gravity" need not be a paper's "2d gravity").
+
+    >>> dimension_form("2+1 dimensional quantum electrodynamics"), dimension_form("hot 3 d quantum electrodynamics")
+    ('3d quantum electrodynamics', 'hot 3d quantum electrodynamics')
+    >>> dimension_form("ten dimensional iia supergravity"), dimension_form("1+1 gravity theory")
+    ('10d iia supergravity', '2d gravity theory')
+    >>> dimension_form("two loop amplitude"), dimension_form("4d n 1 theory")
+    ('two loop amplitude', '4d n 1 theory')
+    """
+    words = key.split()
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if word in _DIMENSIONAL and out and out[-1].endswith("d") and out[-1][:-1].isdigit() and \
+                i > 0 and _DIMENSION_COUNT.match(words[i - 1]):
+            continue  # the count before it was written as a dimension already
+        if _DIMENSION_COUNT.match(word) and (_SPACE_AND_TIME.fullmatch(word) or
+                                             (i + 1 < len(words) and words[i + 1] in _DIMENSIONAL)):
+            count = _NUMBER_WORDS.get(word, word)
+            out.append(f"{int(count[:-2]) + 1 if '+' in count else int(count)}d")
+            continue
+        out.append(word)
+    return " ".join(out)
 
 
 def spelled_form(key: str) -> str:

@@ -649,6 +649,7 @@ _RUN_WORD = re.compile(r"[a-z]{3,}")  # a lower-case word a run may capitalize
 _RUN_ANCHOR = re.compile(r"[A-Z][a-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")  # "Humanities", "LinkedIn"; not "BERT", not "N=1"
 _PHRASE_TOKEN = re.compile(r"[^\W\d_]+|[^\w\s\-‐‑–'’]")  # words, and the marks between them (a dash joins)
 _LONGEST_RUN = 6  # words
+_RUN_SMALL = frozenset("of and for on the".split())  # small words a name's run holds: "National Library of Medicine"
 
 
 def _plurals(word: str) -> tuple[str, ...]:
@@ -657,11 +658,13 @@ def _plurals(word: str) -> tuple[str, ...]:
 
 def _runs(words: Sequence[str]) -> list[tuple[int, int]]:
     """The spans of ``words`` one case could join: each run of a capitalized word and lower-case words next to it
-    (no small word, no word in capitals), longest first."""
+    (no word in capitals; a small word only inside: "Library of medicine"), longest first."""
     ok = [bool(_RUN_ANCHOR.fullmatch(w) or (_RUN_WORD.fullmatch(w) and w not in STOP_WORDS)) for w in words]
+    small = [w in _RUN_SMALL for w in words]
     spans = [(a, b) for a in range(len(words)) for b in range(a + 2, min(len(words), a + _LONGEST_RUN) + 1)
-             if all(ok[a:b]) and any(_RUN_ANCHOR.fullmatch(w) for w in words[a:b])
-             and any(w.islower() for w in words[a:b])]
+             if ok[a] and ok[b - 1] and all(ok[i] or small[i] for i in range(a, b))
+             and any(_RUN_ANCHOR.fullmatch(w) for w in words[a:b])
+             and any(w.islower() and not s for w, s in zip(words[a:b], small[a:b]))]
     return sorted(spans, key=lambda span: (span[0] - span[1], span[0]))
 
 
@@ -692,7 +695,8 @@ def phrase_cases(texts: Iterable[str],
                 if phrase is not None:
                     row = counts.setdefault(phrase, [0, 0, 0])
                     written = tokens[i:i + 1 + n]
-                    row[0 if all(t[:1].isupper() for t in written) else 1 if all(t.islower() for t in written) else 2] += 1
+                    capital = all(t[:1].isupper() or (t in _RUN_SMALL and 0 < k < n) for k, t in enumerate(written))
+                    row[0 if capital else 1 if all(t.islower() for t in written) else 2] += 1
     return {phrase: (c, low, mixed) for phrase, (c, low, mixed) in counts.items()}
 
 
@@ -731,6 +735,8 @@ def one_case_per_run(name: str, texts: Iterable[str],
     'LinkedIn Economic Graph'
     >>> one_case_per_run("Odd sketch", ["we introduce the Odd Sketch, a compact sketch. Odd Sketches are"])
     'Odd Sketch'
+    >>> one_case_per_run("National Library of medicine", ["indexed by the National Library of Medicine (NLM)"])
+    'National Library of Medicine'
     >>> one_case_per_run("hidden Markov model", ["A Hidden Markov Model here and a hidden Markov model there."])
     'hidden Markov model'
     >>> one_case_per_run("de Sitter space", ["De Sitter space is studied."])
@@ -760,7 +766,8 @@ def one_case_per_run(name: str, texts: Iterable[str],
         seen = every.get(keys[span], (capital, lower, mixed))
         if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen):
             for i in range(*span):
-                words[i] = words[i][:1].upper() + words[i][1:]
+                if words[i] not in _RUN_SMALL:
+                    words[i] = words[i][:1].upper() + words[i][1:]
             done.update(range(*span))
     for a, b in spans:
         if b - a != 2 or done.intersection((a, b - 1)):

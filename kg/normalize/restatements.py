@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Container, Sequence
 
-from kg.normalize.keys import singularize
+from kg.normalize.keys import dimension_form, singularize
 
 __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "word_swaps",
            "synonym_swaps", "CLOSE_WORDS"]
@@ -26,7 +26,8 @@ def _lemma(word: str) -> str:
 
 
 def _lemmas(key: str) -> tuple[str, ...]:
-    return tuple(_lemma(w) for w in key.split())
+    """The lemmas of ``key``'s words, a count of dimensions written one way ("(2+1)-dimensional" is "3d")."""
+    return tuple(_lemma(w) for w in dimension_form(key).split())
 
 
 def restatements(keys: Sequence[str]) -> dict[str, str]:
@@ -42,6 +43,9 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     >>> restatements(["networked team recommendation", "team recommendation", "team formation",
     ...               "knowledge graph embedding", "knowledge graph", "graph"])
     {'team recommendation': 'networked team recommendation', 'graph': 'knowledge graph'}
+    >>> restatements(["three dimensional massive quantum electrodynamics", "2+1 dimensional quantum electrodynamics",
+    ...               "10 dimensional massive iia supergravity", "ten dimensional iia supergravity"])
+    {'2+1 dimensional quantum electrodynamics': 'three dimensional massive quantum electrodynamics', 'ten dimensional iia supergravity': '10 dimensional massive iia supergravity'}
     >>> restatements(["extreme dilaton black hole", "dilatonic black hole", "extremal black hole",
     ...               "n 4 super yang mills theory", "supersymmetric yang mills theory"])
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
