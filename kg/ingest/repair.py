@@ -302,6 +302,7 @@ def _form_of_word(word: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _glued(word: str) -> tuple[str, str] | None:
     """The two words ``word`` is made of, where one is a small word and ``word`` is no word itself."""
     if _form_of_word(word):
