@@ -25,9 +25,10 @@ def _lemma(word: str) -> str:
     return _SAME_WORD.get(word, word)
 
 
-def _lemmas(key: str) -> tuple[str, ...]:
-    """The lemmas of ``key``'s words, a count of dimensions written one way ("(2+1)-dimensional" is "3d")."""
-    return tuple(_lemma(w) for w in dimension_form(key).split())
+def _lemmas(key: str, *, dimensions: bool = False) -> tuple[str, ...]:
+    """The lemmas of ``key``'s words; with ``dimensions``, a count of dimensions written one way
+    ("(2+1)-dimensional" is "3d")."""
+    return tuple(_lemma(w) for w in (dimension_form(key) if dimensions else key).split())
 
 
 def restatements(keys: Sequence[str]) -> dict[str, str]:
@@ -53,7 +54,7 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     kept: list[tuple[str, tuple[str, ...], frozenset[str]]] = []
     out: dict[str, str] = {}
     for key in keys:
-        words = _lemmas(key)
+        words = _lemmas(key, dimensions=True)
         if not words:
             continue
         bag = frozenset(words)
