@@ -51,19 +51,19 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     ...               "n 4 super yang mills theory", "supersymmetric yang mills theory"])
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
     """
-    kept: list[tuple[str, tuple[str, ...], frozenset[str]]] = []
+    kept: list[tuple[str, list[tuple[str, frozenset[str]]]]] = []  # a key, and its words read both ways
     out: dict[str, str] = {}
     for key in keys:
-        words = _lemmas(key, dimensions=True)
-        if not words:
+        forms = [(words[-1], frozenset(words)) for words in {_lemmas(key), _lemmas(key, dimensions=True)} if words]
+        if not forms:
             continue
-        bag = frozenset(words)
-        for other, other_words, other_bag in kept:
-            if words[-1] == other_words[-1] and (bag <= other_bag or other_bag <= bag):
+        for other, other_forms in kept:  # either reading: "dimensional X" stays under "(1+1)-dimensional X"
+            if any(head == other_head and (bag <= other_bag or other_bag <= bag)
+                   for head, bag in forms for other_head, other_bag in other_forms):
                 out[key] = other
                 break
         else:
-            kept.append((key, words, bag))
+            kept.append((key, forms))
     return out
 
 
