@@ -723,9 +723,9 @@ def one_case_per_run(name: str, texts: Iterable[str],
     a common word capitalized next to a lower-case word the corpus writes the two in lower case with (two
     thirds of three occurrences or more), and writes in lower case more often than capitalized on its own
     (``truecase``, :func:`truecase_counts`), goes to lower case ("digital humanities community" where the
-    corpus writes so; "Web page" stays where the corpus capitalizes "Web"). A field's term one paper capitalizes stays as the corpus writes it ("Borel
-    transform", "Minkowski space"), and so do "de Sitter space" and "hidden Markov model"; a word in
-    capitals is no anchor ("RDF data").
+    corpus writes so; "Web page" stays where the corpus capitalizes "Web"). A field's term one paper
+    capitalizes stays as the corpus writes it ("Borel transform", "Minkowski space"), and so do "de Sitter
+    space" and "hidden Markov model"; a word in capitals is no anchor ("RDF data").
 
     Examples
     --------
