@@ -48,7 +48,7 @@ import re
 from kg.ingest._latex import decode_latex
 
 __all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "drop_stray_marks",
-           "join_hyphenation", "space_sentences", "split_glued_words", "decode_latex"]
+           "join_hyphenation", "space_sentences", "split_glued_words", "decode_latex", "form_of_word"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
 KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space", "glued words")
@@ -288,7 +288,7 @@ _FORM_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly", "ability", "ibility"
 _LONG_WORD = re.compile(r"(?<![\w\-'’./@#&=\\])[a-z]{8,}(?![\w\-'’@#/]|\.[a-z])")
 
 
-def _form_of_word(word: str) -> bool:
+def form_of_word(word: str) -> bool:
     """Whether ``word`` is a word of the lexicon or a form of one ("formatting", "generalises")."""
     if _part(word):
         return True
@@ -305,7 +305,7 @@ def _form_of_word(word: str) -> bool:
 @functools.lru_cache(maxsize=1 << 16)
 def _glued(word: str) -> tuple[str, str] | None:
     """The two words ``word`` is made of, where one is a small word and ``word`` is no word itself."""
-    if _form_of_word(word):
+    if form_of_word(word):
         return None
     found = []
     for at in range(3, len(word) - 2):

@@ -23,7 +23,7 @@ from kg.normalize.gerunds import gerund_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
-                                one_case_per_run, phrase_cases, proper_names, run_phrases, title_evidence,
+                                cases_after_names, one_case_per_run, phrase_cases, proper_names, run_phrases, title_evidence,
                                 truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
@@ -342,10 +342,12 @@ def normalize_concepts(
     texts_of: dict[str, list[str]] = defaultdict(list)  # a concept's papers' abstracts
     for m in mentions:
         texts_of[m.concept_id].append(abstract[m.paper_id])
-    cases = phrase_cases(abstract.values(), run_phrases(concepts[cid].name for cid in names))
+    phrases = run_phrases(concepts[cid].name for cid in names)
+    cases = phrase_cases(abstract.values(), phrases)
+    after_names = cases_after_names(abstract.values(), {word for phrase in phrases for word in phrase})
     for cid in names:  # "Digital Humanities community", not "digital Humanities community"
         concept = concepts[cid]
-        name = one_case_per_run(concept.name, texts_of.get(cid, ()), cases, truecase)
+        name = one_case_per_run(concept.name, texts_of.get(cid, ()), cases, truecase, after_names)
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions

@@ -11,6 +11,7 @@ from functools import lru_cache
 from importlib import resources
 
 from kg.extract.candidates import word_class
+from kg.ingest.repair import form_of_word
 
 __all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
            "spelled_form", "spelling_variants"]
@@ -120,6 +121,8 @@ def concept_key(phrase: str) -> str:
     ('3 manifold', '10 dimensions', 'd 4 supergravity')
     >>> concept_key("end-to-end models"), concept_key("bag-of-words representations"), concept_key("bag-of-words")
     ('end to end model', 'bag of words representation', 'bag of words')
+    >>> concept_key("Kerr-AdS"), concept_key("AdS"), concept_key("dS"), concept_key("Kerr-AdS black holes")
+    ('kerr ads', 'ads', 'ds', 'kerr ads black hole')
     """
     text = written = unicodedata.normalize("NFKC", phrase).strip()
     named = _named_head(text)
@@ -132,6 +135,7 @@ def concept_key(phrase: str) -> str:
     if len(last) > 2 and last.endswith("s") and last[:-1].isupper():  # GANs, LLMs
         words[-1] = last[:-1]
     acronym = len(last) > 2 and last.isupper() and last.isalpha()  # MEMS, DBMS, GPS: the S is a letter of it
+    acronym |= last.endswith("S") and not last.isupper()  # AdS, dS, Kerr-AdS: a capital S after lower case is no plural
     words = [fold_accents(w.casefold()).strip(".") for w in words]
     words = [w for w in words if w]
     if not words:
@@ -291,33 +295,45 @@ def spelling_variants(df: Mapping[str, int], *, pinned: Collection[str] = ()) ->
 
 _MIN_TYPO_LETTERS = 7  # shorter words are too often another word one letter away ("quark", "squark")
 _TYPO_RATIO = 10  # the right spelling is in this many times as many papers at least
+_RARE_TYPO = 2  # a word with a letter left out is a typo in this many papers at most
 
 
 def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
     """Keys with a misspelt word -> the key spelled right, where the corpus has it.
 
-    A word is misspelt when the lexicon does not know it, it has seven letters or more, and the
-    same word with a letter doubled or undoubled inside it is in ten times as many papers, five
-    at least ("Twittter", "symmmetry", "supersymetric"). Other one-letter changes make other words
-    too often: "dilaton" and "dilation", "squark" and "quark". ``df`` is key -> papers.
+    A word is misspelt when the lexicon does not know it nor a form of a word it knows, it has seven
+    letters or more, and the right word is in ten times as many papers, five at least: the same word
+    with a letter doubled or undoubled inside it ("Twittter", "symmmetry", "supersymetric"), or, for a
+    word of one or two papers inside a phrase, the one word of the lexicon it is with a letter left out
+    inside it ("Hagedorn temperaure", "link plynomials"; alone, "dilaton" of a corpus that writes
+    "dilation" more may be a term). Other one-letter changes make other words too often ("squark" and
+    "quark"), and a frequent word with a letter left out is a term ("soliton", not "solution"). ``df``
+    is key -> papers.
 
     Examples
     --------
     >>> misspellings({"twitter": 300, "twittter": 1, "twittter data": 1, "twitter data": 9,
     ...               "wikipedian": 2, "wikipedia": 90, "dilaton": 1, "dilation": 40})
     {'twittter': 'twitter', 'twittter data': 'twitter data'}
+    >>> misspellings({"hagedorn temperaure": 1, "hagedorn temperature": 40, "soliton": 300, "solution": 9000,
+    ...               "radially": 1, "radically": 30, "radially symmetric": 1, "radically symmetric": 1})
+    {'hagedorn temperaure': 'hagedorn temperature'}
     """
     words: Counter[str] = Counter()
     for key, n in df.items():
         for word in set(key.split()):
             words[word] += n
     doubled: dict[str, list[str]] = defaultdict(list)  # a frequent word with one of its doubled letters single
+    left_out: dict[str, set[str]] = defaultdict(set)  # a frequent word of the lexicon with a letter left out
     for word, n in words.items():
         if n >= 5 and len(word) >= _MIN_TYPO_LETTERS - 1 and word.isalpha():
             for i in range(1, len(word) - 1):
                 if word[i] == word[i - 1]:
                     doubled[word[:i] + word[i + 1:]].append(word)
+                elif len(word) > _MIN_TYPO_LETTERS and word_class(word):
+                    left_out[word[:i] + word[i + 1:]].add(word)
     right: dict[str, str] = {}
+    in_phrase: dict[str, str] = {}  # only inside a phrase whose right spelling the corpus has: not "dilaton" alone
     for word, n in words.items():
         if len(word) < _MIN_TYPO_LETTERS or not word.isalpha() or word_class(word) or word_class(word.capitalize()):
             continue
@@ -328,11 +344,16 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
         best = max(found, key=lambda w: (words[w], w), default=None)
         if best and words[best] >= _TYPO_RATIO * n:
             right[word] = best
+        elif n <= _RARE_TYPO and len(left_out.get(word, ())) == 1 and not form_of_word(word):
+            best = next(iter(left_out[word]))  # "temperaure"
+            if words[best] >= _TYPO_RATIO * n:
+                in_phrase[word] = best
     out: dict[str, str] = {}
     for key in df:
         if key in pinned:
             continue
-        spelled = " ".join(right.get(w, w) for w in key.split())
+        words_of = key.split()
+        spelled = " ".join(right.get(w, in_phrase.get(w, w) if len(words_of) > 1 else w) for w in words_of)
         if spelled != key and spelled in df:
             out[key] = spelled
     return out

@@ -12,7 +12,7 @@ from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concep
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
-           "one_case_per_run", "phrase_cases", "run_phrases"]
+           "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -700,6 +700,40 @@ def phrase_cases(texts: Iterable[str],
     return {phrase: (c, low, mixed) for phrase, (c, low, mixed) in counts.items()}
 
 
+_AFTER_NAME = re.compile(r"(?<![\w'’\-])([A-Z][a-z]{2,})(?=[ \t]+([A-Za-z][a-z]+)\b)")  # the name, then the word
+_NAME_HEAD_SHARE = 0.9  # a noun the corpus writes in lower case after names this often (of ten times or more)
+
+
+def cases_after_names(texts: Iterable[str], words: Collection[str]) -> dict[str, tuple[int, int]]:
+    """For each word of ``words`` (lower case; its plural counted with it), how often ``texts`` write it in
+    lower case and capitalized right after a name (a capitalized word that is no English word, away from a
+    sentence's start): how the field writes a noun after a person's name ("Dirac operator", "Lagrange
+    multipliers"; ACM-CR's "Google Scholar").
+
+    >>> cases_after_names(["The Dirac operator and Lagrange multipliers. A Krein Operator. Operator in"],
+    ...                   {"operator", "multiplier"})
+    {'operator': (1, 1), 'multiplier': (1, 0)}
+    """
+    forms = {form: word for word in words for form in _plurals(word)}
+    counts: dict[str, list[int]] = {}
+    for text in texts:
+        for match in _AFTER_NAME.finditer(text):
+            word = forms.get(match.group(2).lower())
+            if word is None or _common_word(match.group(1).lower()):
+                continue
+            before = text[:match.start()].rstrip()
+            if not before or before[-1] in _SENTENCE_END:
+                continue
+            row = counts.setdefault(word, [0, 0])
+            row[0 if match.group(2).islower() else 1] += 1
+    return {w: (low, capital) for w, (low, capital) in counts.items()}
+
+
+def _lower_after_names(word: str, after_names: Mapping[str, tuple[int, int]]) -> bool:
+    low, capital = after_names.get(word.lower(), (0, 0))
+    return word.islower() and low >= 10 and low >= _NAME_HEAD_SHARE * (low + capital)
+
+
 def run_phrases(names: Iterable[str]) -> set[tuple[str, ...]]:
     """The phrases of ``names`` that :func:`one_case_per_run` asks the corpus about (:func:`phrase_cases`)."""
     out = set()
@@ -711,7 +745,8 @@ def run_phrases(names: Iterable[str]) -> set[tuple[str, ...]]:
 
 def one_case_per_run(name: str, texts: Iterable[str],
                      corpus: Mapping[tuple[str, ...], tuple[int, int, int]] | None = None,
-                     truecase: Mapping[str, tuple[int, int]] | None = None) -> str:
+                     truecase: Mapping[str, tuple[int, int]] | None = None,
+                     after_names: Mapping[str, tuple[int, int]] | None = None) -> str:
     """``name`` with the words of a run of a capitalized word and lower-case words next to it in one case,
     as ``texts`` (the papers that mention the concept) and the corpus write the run away from a sentence's
     start (``corpus``, :func:`phrase_cases` over all papers; without it, ``texts`` alone).
@@ -725,7 +760,9 @@ def one_case_per_run(name: str, texts: Iterable[str],
     (``truecase``, :func:`truecase_counts`), goes to lower case ("digital humanities community" where the
     corpus writes so; "Web page" stays where the corpus capitalizes "Web"). A field's term one paper
     capitalizes stays as the corpus writes it ("Borel transform", "Minkowski space"), and so do "de Sitter
-    space" and "hidden Markov model"; a word in capitals is no anchor ("RDF data").
+    space" and "hidden Markov model"; a word in capitals is no anchor ("RDF data"). No run capitalizes a noun
+    the corpus writes in lower case after names nine times in ten (``after_names``, :func:`cases_after_names`):
+    "Schur multiplier", "Krein operator", "Lagrangian master equation", though their papers capitalize them.
 
     Examples
     --------
@@ -749,6 +786,9 @@ def one_case_per_run(name: str, texts: Iterable[str],
     'digital humanities community'
     >>> one_case_per_run("Web page", [], {("web", "page"): (2, 973, 10)}, {"web": (900, 300)})
     'Web page'
+    >>> one_case_per_run("Schur multiplier", ["SU(3)-orbifolds which have non-trivial Schur Multipliers."],
+    ...                  after_names={"multiplier": (66, 2)})
+    'Schur multiplier'
     """
     words = name.split(" ")
     spans = _runs(words)
@@ -764,7 +804,8 @@ def one_case_per_run(name: str, texts: Iterable[str],
             continue
         capital, lower, mixed = own.get(keys[span], (0, 0, 0))
         seen = every.get(keys[span], (capital, lower, mixed))
-        if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen):
+        if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen) \
+                and not any(_lower_after_names(w, after_names or {}) for w in words[slice(*span)]):
             for i in range(*span):
                 if words[i] not in _RUN_SMALL:
                     words[i] = words[i][:1].upper() + words[i][1:]
