@@ -789,6 +789,9 @@ def one_case_per_run(name: str, texts: Iterable[str],
     >>> one_case_per_run("Schur multiplier", ["SU(3)-orbifolds which have non-trivial Schur Multipliers."],
     ...                  after_names={"multiplier": (66, 2)})
     'Schur multiplier'
+    >>> one_case_per_run("Lagrangian master equation", ["the resulting Lagrangian Master Equation"],
+    ...                  after_names={"equation": (1116, 5)})
+    'Lagrangian master equation'
     """
     words = name.split(" ")
     spans = _runs(words)
@@ -804,12 +807,12 @@ def one_case_per_run(name: str, texts: Iterable[str],
             continue
         capital, lower, mixed = own.get(keys[span], (0, 0, 0))
         seen = every.get(keys[span], (capital, lower, mixed))
-        if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen) \
-                and not any(_lower_after_names(w, after_names or {}) for w in words[slice(*span)]):
-            for i in range(*span):
-                if words[i] not in _RUN_SMALL:
-                    words[i] = words[i][:1].upper() + words[i][1:]
-            done.update(range(*span))
+        if capital and not lower + mixed and 3 * seen[0] >= 2 * sum(seen):
+            if not any(_lower_after_names(w, after_names or {}) for w in words[slice(*span)]):
+                for i in range(*span):
+                    if words[i] not in _RUN_SMALL:
+                        words[i] = words[i][:1].upper() + words[i][1:]
+            done.update(range(*span))  # a field's term stays as it was, its parts too ("Lagrangian master equation")
     for a, b in spans:
         if b - a != 2 or done.intersection((a, b - 1)):
             continue
