@@ -837,6 +837,42 @@ def test_the_words_of_one_name_take_the_case_the_papers_write_them_in():
         ["digital library", "economic growth", "graph theory"]  # where the papers write the words in lower case
 
 
+def test_a_term_the_field_writes_in_lower_case_after_names_stays_so_where_one_paper_capitalizes_it():
+    # hep-th: one paper's "non-trivial Schur Multipliers" and "the Quantum Master Equation" gave the names
+    # "Schur Multiplier" and "Lagrangian Master Equation"; physicists write "Lagrange multipliers", "Dirac equation"
+    names = ["Lagrange", "Dirac", "Poisson", "Schwinger", "Wheeler"]
+    texts = [f"We impose {name} multipliers and solve the {name} equation of motion." for name in names * 2]
+    texts += ["SU(3)-orbifolds which have non-trivial Schur Multipliers are listed.",
+              "We solve the resulting Lagrangian Master Equation for the action.",
+              "Leadership in systems design for LinkedIn Economic Graph, Google Search and Google Research."]
+    papers = [Paper(str(i), text, f"Paper {i}") for i, text in enumerate(texts)]
+    keyphrases = {"10": _kp("Schur multipliers"), "11": _kp("Lagrangian Master Equation"),
+                  "12": _kp("LinkedIn Economic Graph")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    assert concepts["c:schur multiplier"].name == "Schur multiplier"
+    assert concepts["c:lagrangian master equation"].name == "Lagrangian master equation"
+    assert concepts["c:linkedin economic graph"].name == "LinkedIn Economic Graph"  # no field term: a name
+
+
+def test_a_word_with_a_letter_left_out_joins_the_phrase_spelled_right():
+    # hep-th: "Hagedorn temperaure" and "link plynomials" were concepts of their own, shown misspelt
+    texts = [f"The Hagedorn temperature of string {i} and link polynomials of knots." for i in range(12)]
+    texts += ["Above the Hagedorn temperaure strings condense; link plynomials follow."]
+    papers = [Paper(str(i), text, f"Paper {i}") for i, text in enumerate(texts)]
+    keyphrases = {str(i): _kp("Hagedorn temperature", "link polynomials") for i in range(12)}
+    keyphrases["12"] = _kp("Hagedorn temperaure", "link plynomials")
+    concepts, mentions = normalize_concepts(papers, keyphrases)
+    assert {m.concept_id for m in mentions if m.paper_id == "12"} == {"c:hagedorn temperature", "c:link polynomial"}
+    assert "c:hagedorn temperaure" not in concepts
+
+
+def test_a_capital_s_after_lower_case_letters_is_no_plural():
+    # hep-th: "Kerr-AdS" was cut to the concept "Kerr-ad"
+    papers = [Paper("a", "Kerr-AdS black holes rotate; we study Kerr-AdS and AdS.", "A")]
+    concepts, _ = normalize_concepts(papers, {"a": _kp("Kerr-AdS")})
+    assert concepts["c:kerr ads"].name == "Kerr-AdS"
+
+
 @pytest.mark.parametrize("text, wanted, unwanted", [
     ("We study Compton scattering and compute string scattering amplitudes.",
      {"Compton scattering", "string scattering amplitudes"}, {"Compton", "string", "amplitudes"}),
