@@ -838,19 +838,19 @@ def test_the_words_of_one_name_take_the_case_the_papers_write_them_in():
 
 
 def test_a_term_the_field_writes_in_lower_case_after_names_stays_so_where_one_paper_capitalizes_it():
-    # hep-th: one paper's "non-trivial Schur Multipliers" and "the Quantum Master Equation" gave the names
-    # "Schur Multiplier" and "Lagrangian Master Equation"; physicists write "Lagrange multipliers", "Dirac equation"
+    # hep-th: one paper's "non-trivial Schur Multipliers" and "the Haldane Shastry Model" gave the names
+    # "Schur Multiplier" and "Haldane Shastry Model"; physicists write "Lagrange multipliers", "Ising model"
     names = ["Lagrange", "Dirac", "Poisson", "Schwinger", "Wheeler"]
-    texts = [f"We impose {name} multipliers and solve the {name} equation of motion." for name in names * 2]
+    texts = [f"We impose {name} multipliers and solve the {name} model of motion." for name in names * 2]
     texts += ["SU(3)-orbifolds which have non-trivial Schur Multipliers are listed.",
-              "We solve the resulting Lagrangian Master Equation for the action.",
+              "We solve the Haldane Shastry Model on the circle.",
               "Leadership in systems design for LinkedIn Economic Graph, Google Search and Google Research."]
     papers = [Paper(str(i), text, f"Paper {i}") for i, text in enumerate(texts)]
-    keyphrases = {"10": _kp("Schur multipliers"), "11": _kp("Lagrangian Master Equation"),
+    keyphrases = {"10": _kp("Schur multipliers"), "11": _kp("Haldane Shastry Model"),
                   "12": _kp("LinkedIn Economic Graph")}
     concepts, _ = normalize_concepts(papers, keyphrases)
     assert concepts["c:schur multiplier"].name == "Schur multiplier"
-    assert concepts["c:lagrangian master equation"].name == "Lagrangian master equation"
+    assert concepts["c:haldane shastry model"].name == "Haldane Shastry model"
     assert concepts["c:linkedin economic graph"].name == "LinkedIn Economic Graph"  # no field term: a name
 
 
