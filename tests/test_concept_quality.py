@@ -764,6 +764,11 @@ def test_a_modifier_written_as_notation_or_a_number_stays_in_an_acronyms_name():
     ("Skylines matter in multi-criteria decision making applications.",
      ["multi-criteria decision making applications"], ["multi-criteria decision"]),
     ("How Do People Interact in Conversational Search Tasks", [], ["People Interact"]),
+    ("When Do Data Mining Results Violate Privacy?", ["Data Mining Results", "Privacy"],
+     ["Data Mining Results Violate Privacy"]),
+    ("Semantic Components Enhance Retrieval of Domain-Specific Documents", ["Semantic Components"],
+     ["Semantic Components Enhance Retrieval"]),
+    ("Mind the Data Skew: Distributed Inferencing", ["Data Skew"], []),
     ("We estimate the a priori relevance of documents.", ["a priori relevance"], ["priori relevance"]),
 ])
 def test_a_verb_after_a_subject_to_which_or_before_an_article_ends_the_concept(text, wanted, unwanted):
