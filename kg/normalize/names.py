@@ -49,6 +49,32 @@ def _word_name(word: str, forms: Counter[str], last: bool, acronym: bool = False
 
 
 _NAME_PARTS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")
+_CAPITAL_PARTS = re.compile(r"[A-Z][a-z]*|[a-z]+")
+
+
+_CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}|[A-Z]{3,}[a-z].*")  # "WiFi", "PostScript"; "RESTful", not "TExt"
+
+
+def _odd_capitals(form: str) -> bool:
+    """Whether ``form`` is an ordinary word of four letters or more with capitals inside that cut it into
+    no words: a source's acronym spelled into a phrase ("TExt", "detectiON", "DiscovERy"), not a compound
+    name ("PostScript", "WiFi"), an acronym's start ("RESTful") or "AdS".
+
+    >>> [_odd_capitals(f) for f in ["TExt", "detectiON", "PostScript", "WiFi", "RESTful", "AdS", "BERT", "Text"]]
+    [True, True, False, False, False, False, False, False]
+    """
+    if len(form) < 4 or not form.isalpha() or form.isupper() or not _NAME_FORM.search(form) or _CAMEL.fullmatch(form):
+        return False
+    return _common_word(form.lower())
+
+
+def _plain_odd_capitals(cased: list[str]) -> None:
+    """Lower-case the words of ``cased`` (in place) written with odd capitals (:func:`_odd_capitals`) where another
+    word of the name is in lower case: "interactive text management system", not "Online Catalog Taxonomy EnrichmenT",
+    whose capitals may be the name's own."""
+    if any(word.islower() for word in cased):
+        for i, word in enumerate(cased):
+            cased[i] = "-".join(part.lower() if _odd_capitals(part) else part for part in word.split("-"))
 
 
 def _plural_name(name: str) -> bool:
@@ -136,6 +162,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     ...               truecase={"semantic": (3, 40), "web": (500, 100)})
     'semantic Web'
 
+    >>> _display_name("interactive text management system", Counter({"interactive TExt management system": 1}))
+    'interactive text management system'
     >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
     ...               truecase={"conformal": (0, 40)})
     'super conformal field theory'
@@ -171,6 +199,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a)
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     if not templates:
+        _plain_odd_capitals(cased)
         return _accented(" ".join(cased), [*surfaces, *(evidence or ())])
     titled_template, _, _, _, template = min(templates)
     template = unicodedata.normalize("NFKC", template)
@@ -189,6 +218,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
                         and not (titled_template and cased[j].islower() and written[1:].islower()):
                     cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's "D-Brane"
         group = [i]
+    _plain_odd_capitals(cased)
     joins = _dashes(surfaces)
     out, at = [], 0
     for i, ((start, end), word) in enumerate(zip(spans, cased)):
