@@ -58,13 +58,15 @@ _CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}|[A-Z]{3,}[a-z].*")  # "WiFi", "PostScr
 def _odd_capitals(form: str) -> bool:
     """Whether ``form`` is an ordinary word of four letters or more with capitals inside that cut it into
     no words: a source's acronym spelled into a phrase ("TExt", "detectiON", "DiscovERy"), not a compound
-    name ("PostScript", "WiFi"), an acronym's start ("RESTful") or "AdS".
+    name ("PostScript", "WiFi"), an acronym's start ("RESTful"), "AdS" or a short name ("CoIL", "GuLP").
 
-    >>> [_odd_capitals(f) for f in ["TExt", "detectiON", "PostScript", "WiFi", "RESTful", "AdS", "BERT", "Text"]]
+    >>> [_odd_capitals(f) for f in ["TExt", "detectiON", "PostScript", "WiFi", "RESTful", "AdS", "CoIL", "Text"]]
     [True, True, False, False, False, False, False, False]
     """
     if len(form) < 4 or not form.isalpha() or form.isupper() or not _NAME_FORM.search(form) or _CAMEL.fullmatch(form):
         return False
+    if len(form) < 6 and not form[:2].isupper():
+        return False  # "CoIL", "GuLP", "aDORe": a short word's capitals spell a name more often
     return _common_word(form.lower())
 
 
