@@ -545,7 +545,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VB")  # "convenient to view Hawking radiation"
         elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and (
                 word_class(low) in ("VBZ", "VBD") or (word_class(low) == "VBP" and prev_pos == "NNS")
-                or (word_class(low) in ("VB", "VBP") and prev_word.endswith("s") and word_class(prev_word.lower()) == "NNS")):
+                or (word_class(low) in ("VB", "VBP") and prev_word.endswith("s")
+                    and word_class(prev_word.lower()) == "NNS")):
             out[i] = (word, word_class(low))  # a title's verb: "Compactness Meets Topical", "How Do People Interact",
             # "Data Mining Results Violate Privacy", "Semantic Components Enhance Retrieval" (not "Data Skew")
         elif low.endswith("ing") and pos in ("NN", "VBG", "JJ") and word.islower() and next_word.lower() in _ARTICLES \

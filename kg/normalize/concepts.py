@@ -22,9 +22,9 @@ from kg.normalize.generic import generic_words, incidental_modifiers, trim_fille
 from kg.normalize.gerunds import gerund_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
-from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cut_name, entity_name, named_entities,
-                                cases_after_names, one_case_per_run, phrase_cases, proper_names, run_phrases, title_evidence,
-                                truecase_counts)
+from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
+                                named_entities, one_case_per_run, phrase_cases, proper_names, run_phrases,
+                                title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 

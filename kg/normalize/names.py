@@ -49,9 +49,6 @@ def _word_name(word: str, forms: Counter[str], last: bool, acronym: bool = False
 
 
 _NAME_PARTS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")
-_CAPITAL_PARTS = re.compile(r"[A-Z][a-z]*|[a-z]+")
-
-
 _CAMEL = re.compile(r"(?:[A-Z][a-z]+){2,}|[A-Z]{3,}[a-z].*")  # "WiFi", "PostScript"; "RESTful", not "TExt"
 
 
@@ -753,8 +750,10 @@ def cases_after_names(texts: Iterable[str], words: Collection[str]) -> dict[str,
             word = forms.get(match.group(2).lower())
             if word is None or _common_word(match.group(1).lower()):
                 continue
-            before = text[:match.start()].rstrip()
-            if not before or before[-1] in _SENTENCE_END:
+            i = match.start() - 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+            if i < 0 or text[i] in _SENTENCE_END:
                 continue
             row = counts.setdefault(word, [0, 0])
             row[0 if match.group(2).islower() else 1] += 1
