@@ -731,6 +731,7 @@ def phrase_cases(texts: Iterable[str],
 
 _AFTER_NAME = re.compile(r"(?<![\w'’\-])([A-Z][a-z]{2,})(?=[ \t]+([A-Za-z][a-z]+)\b)")  # the name, then the word
 _NAME_HEAD_SHARE = 0.9  # a noun the corpus writes in lower case after names this often (of ten times or more)
+_PERSON_LIKE = re.compile(r"[A-Z][a-z]+")  # "Schur", "Lagrange"; not a product's "GenoMetric", "InfoSphere", "HTRC"
 
 
 def cases_after_names(texts: Iterable[str], words: Collection[str]) -> dict[str, tuple[int, int]]:
@@ -762,10 +763,11 @@ def cases_after_names(texts: Iterable[str], words: Collection[str]) -> dict[str,
 
 def _term_after_name(words: Sequence[str], i: int, after_names: Mapping[str, tuple[int, int]]) -> bool:
     """Whether ``words[i]`` follows a name and is a noun the corpus writes in lower case after names
-    (:func:`cases_after_names`): "Schur multiplier", not "Linked Data" (no name) or "Library of Medicine"."""
+    (:func:`cases_after_names`): "Schur multiplier", not "Linked Data" (no name), "Library of Medicine" or a
+    product's "GenoMetric Query Language"."""
     low, capital = after_names.get(words[i].lower(), (0, 0))
     return i > 0 and words[i].islower() and low >= 10 and low >= _NAME_HEAD_SHARE * (low + capital) \
-        and words[i - 1][:1].isupper() and not _common_word(words[i - 1].lower())
+        and _PERSON_LIKE.fullmatch(words[i - 1]) is not None and not _common_word(words[i - 1].lower())
 
 
 def run_phrases(names: Iterable[str]) -> set[tuple[str, ...]]:
