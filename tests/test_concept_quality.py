@@ -871,6 +871,19 @@ def test_a_word_with_a_letter_left_out_joins_the_phrase_spelled_right():
     assert "c:hagedorn temperaure" not in concepts
 
 
+def test_an_ordinary_word_written_with_odd_capitals_is_shown_in_lower_case_beside_lower_case_words():
+    # ACM-CR: sources spell an acronym into a phrase; reviewers judged "interactive TExt management system" broken
+    papers = [Paper("a", "We present an interactive TExt management system (ITMS) for archives.", "A"),
+              Paper("b", "Timely cyberbullying detectiON on social media.", "B"),
+              Paper("c", "The CoIL challenge and PostScript documents over WiFi networks.", "C")]
+    keyphrases = {"a": _kp("interactive TExt management system"), "b": _kp("cyberbullying detectiON"),
+                  "c": _kp("CoIL challenge", "PostScript documents", "WiFi networks")}
+    concepts, _ = normalize_concepts(papers, keyphrases)
+    names = {c.name for c in concepts.values()}
+    assert {"interactive text management system", "cyberbullying detection"} <= names
+    assert {"CoIL challenge", "PostScript document", "WiFi network"} <= names  # a name's own capitals
+
+
 def test_a_capital_s_after_lower_case_letters_is_no_plural():
     # hep-th: "Kerr-AdS" was cut to the concept "Kerr-ad"
     papers = [Paper("a", "Kerr-AdS black holes rotate; we study Kerr-AdS and AdS.", "A")]
