@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 from kg.analyze.cooccurrence import concept_names, dated_mentions  # noqa: E402
 from kg.analyze.forecast import SAMPLE, backtest  # noqa: E402
 from kg.analyze.gaps import gap_backtest  # noqa: E402
+from kg.analyze.textnames import text_names  # noqa: E402
 from kg.graphfile import load_graph  # noqa: E402
 from kg.report import md_table  # noqa: E402
 from kg.vectors import load_concept_vectors, load_paper_vectors  # noqa: E402
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> dict:
     names = concept_names(graph)
     vectors = load_concept_vectors(args.build)
     paper_vectors = load_paper_vectors(args.build)
+    named = text_names(graph, min_papers=5)
     print(f"{args.build}: {len(papers)} dated papers with concepts, {years(papers)}; concept vectors: "
           f"{'yes' if vectors else 'no'}; paper vectors: {'yes' if paper_vectors else 'no'}; read in "
           f"{time.perf_counter() - started:.1f} s", flush=True)
@@ -90,7 +92,8 @@ def main(argv: list[str] | None = None) -> dict:
         runs = {}
         for seed in args.seed:
             runs[seed] = _report(backtest(papers, until=until, horizon=args.horizon, seed=seed, sample=args.sample,
-                                          vectors=vectors, names=names, paper_vectors=paper_vectors),
+                                          vectors=vectors, names=names, paper_vectors=paper_vectors,
+                                          named=named),
                                  until, args.horizon, seed)
         results[str(until)] = {"forecast": runs[args.seed[0]]}
         if len(runs) > 1:

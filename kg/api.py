@@ -28,6 +28,7 @@ from kg.analyze.evolution import with_evolution
 from kg.analyze.forecast import HORIZON, backtest, forecast
 from kg.analyze.gaps import concept_gaps, gap_backtest
 from kg.analyze.numbering import keep_numbers
+from kg.analyze.textnames import text_names
 from kg.analyze.related import RELATED_BY, find_paper, related_by
 from kg.analyze.result import (AnalysisMismatchError, analysis_settings, load_analysis, paper_community,
                                save_analysis, saved_pagerank)
@@ -280,7 +281,8 @@ class KnowledgeGraph:
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return forecast(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
                         vectors=vectors, names=names,
-                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors)
+                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors,
+                        named=text_names(self.graph, min_papers=min_papers))
 
     def backtest(self, *, until: int, horizon: int = HORIZON, top: int = 10, min_papers: int = 5,
                  seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None,
@@ -291,7 +293,8 @@ class KnowledgeGraph:
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return backtest(papers, until=until, horizon=horizon, top=top, min_papers=min_papers, seed=seed,
                         vectors=vectors, names=names,
-                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors)
+                        paper_vectors=self._paper_vectors() if paper_vectors is None else paper_vectors,
+                        named=text_names(self.graph, min_papers=min_papers))
 
     def gaps(self, *, until: int | None = None, top: int = 10, min_size: int = 5, seed: int | None = None,
              vectors: "tuple[Sequence[str], object] | None" = None) -> dict:

@@ -101,7 +101,8 @@ FEATURES = ("papers_lo", "papers_hi", "recent_lo", "recent_hi", "growth_lo", "gr
             "degree_lo", "degree_hi", "new_partners_lo", "new_partners_hi", "last_year_lo", "last_year_hi",
             "preferential", "recent_preferential", "common", "adamic_adar", "jaccard", "same_cluster",
             "cluster_density", "cosine", "shared_words", "walk_hi", "walk_lo", "recent_walk_hi", "recent_walk_lo",
-            "paths3", "spectral", "toward_lo", "toward_hi", "neighbourhoods", "toward_weighted_lo",
+            "paths3", "spectral", "text_together", "text_recent", "text_cosine", "text_papers_lo",
+            "text_papers_hi", "text_adamic_adar", "text_walk_hi", "text_walk_lo", "toward_lo", "toward_hi", "neighbourhoods", "toward_weighted_lo",
             "toward_weighted_hi", "neighbourhoods_weighted", "paper_centroids", "closest_paper_lo",
             "closest_paper_hi")
 _CHUNK = 1_000_000  # candidate pairs scored at once
@@ -133,7 +134,7 @@ RANKER_ROUNDS = 250
 # classifier's AUC rose (module notes) and the ranker's precision@1000 fell at 2012 (0.116 → 0.110, acm-final12);
 # nor the paper-vector features: with them, measured on ACM-CR (acm-base) at 2012 / 2013 / 2015, precision@1000
 # 0.116 / 0.126 / 0.096 → 0.108 / 0.123 / 0.102 and precision@100 0.22 / 0.23 / 0.17 → 0.20 / 0.18 / 0.17
-RANKED = FEATURES.index("spectral") + 1
+RANKED = FEATURES.index("text_walk_lo") + 1
 RERANK = 5000
 # the pool's order: the ranker's rank plus half the pair's Adamic–Adar rank within the pool. Both models learn from
 # the years before T - H, and what made concepts grow then need not hold at T: on ACM-CR's build of 2026-12
@@ -176,7 +177,8 @@ def _threads(rows: int):
 class _Pairs:
     """Every pair feature of one window, computed once as dense matrices (rows and columns: concepts)."""
 
-    def __init__(self, window: Window, vectors: np.ndarray | None, paper_vectors: np.ndarray | None = None):
+    def __init__(self, window: Window, vectors: np.ndarray | None, paper_vectors: np.ndarray | None = None,
+                 named: Mapping[str, Sequence[str]] | None = None):
         self.window = window
         adjacency = window.adjacency()
         self.adjacency = adjacency
@@ -202,6 +204,7 @@ class _Pairs:
         self.spectral = _spectral(window.cooc, SPECTRAL_RANK)
         self.meaning = _neighbourhood_meaning(window, adjacency, vectors)
         self.papers = _paper_meaning(window, paper_vectors)
+        self.text = _Named(window, named) if named is not None else None
         counts = window.counts
         self.node = {
             "papers": np.log1p(counts), "recent": np.log1p(window.recent),
@@ -235,6 +238,7 @@ class _Pairs:
             a, b = walk[i, j], walk[j, i]
             columns += [np.log(np.maximum(a, b) + _FLOOR), np.log(np.minimum(a, b) + _FLOOR)]
         columns += [self.paths3[i, j], self.spectral[i, j]]
+        columns += self.text.features(i, j) if self.text is not None else [np.zeros(len(i), dtype=np.float32)] * 8
         for toward, between in self.meaning:
             if toward is None:
                 columns += [np.zeros(len(i), dtype=np.float32)] * 3
@@ -248,6 +252,40 @@ class _Pairs:
             a, b = closest[i, j], closest[j, i]
             columns += [between[i, j], np.minimum(a, b), np.maximum(a, b)]
         return np.column_stack([np.asarray(c, dtype=np.float32) for c in columns])
+
+
+class _Named:
+    """What the papers' texts name together: from :func:`kg.analyze.textnames.text_names` (paper id -> the concepts
+    its title and abstract name, linked or not), over the window's papers (all up to its cut-off), dense matrices of
+    the papers naming both concepts (in all, and in the last ``span`` years), and on the network of concepts named
+    together, Adamic–Adar and the two-step walk of :func:`_two_steps`. A paper links only the concepts its extraction ranked highest; two concepts its text
+    already names together, unlinked, are what the next papers link."""
+
+    def __init__(self, window: Window, named: Mapping[str, Sequence[str]]):
+        rows, cols, recent = [], [], []
+        for row, (pid, year, _) in enumerate(window.papers):
+            at = [window.index[c] for c in named.get(pid, ()) if c in window.index]
+            rows += [row] * len(at)
+            cols += at
+            recent += [year > window.until - window.span] * len(at)
+        shape = (len(window.papers), window.size)
+        incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=shape)
+        self.together = np.asarray((incidence.T @ incidence).todense())
+        latest = sparse.csr_matrix((np.asarray(recent, dtype=np.float32), (rows, cols)), shape=shape)
+        self.recent = np.asarray((latest.T @ latest).todense())
+        self.papers = np.diag(self.together).copy()
+        linked = (self.together > 0).astype(np.float32)
+        np.fill_diagonal(linked, 0.0)
+        weights = (1.0 / np.log(np.maximum(linked.sum(axis=1), 2.0))).astype(np.float32)
+        self.adamic_adar = (linked * weights[None, :]) @ linked
+        self.walk = _two_steps(sparse.csr_matrix(self.together - np.diag(self.papers)))
+
+    def features(self, i: np.ndarray, j: np.ndarray) -> list[np.ndarray]:
+        together, a, b = self.together[i, j], self.papers[i], self.papers[j]
+        return [np.log1p(together), np.log1p(self.recent[i, j]), together / np.sqrt(np.maximum(a * b, 1.0)),
+                np.log1p(np.minimum(a, b)), np.log1p(np.maximum(a, b)), self.adamic_adar[i, j],
+                np.log(np.maximum(self.walk[i, j], self.walk[j, i]) + _FLOOR),
+                np.log(np.minimum(self.walk[i, j], self.walk[j, i]) + _FLOOR)]
 
 
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:
@@ -347,14 +385,14 @@ def _spectral(cooc: sparse.csr_matrix, rank: int) -> np.ndarray:
 
 
 def _training_window(papers, start: int, until: int, horizon: int, *, min_papers: int, span: int, seed: int,
-                     vectors, paper_vectors, rows: int, rng: np.random.Generator):
+                     vectors, paper_vectors, named, rows: int, rng: np.random.Generator):
     """Features at ``start`` and labels (pairs first joined in ``start + 1 … start + horizon``, never after
     ``until``) of a sample of ``rows`` candidate pairs: every new link (at most half), then non-links at random,
     and each pair's weight; and the ranker's query of that window (:func:`_ranker_query`): its features (those the
     ranker reads) and labels."""
     window = concept_window([p for p in papers if p[1] <= start], start, min_papers=min_papers, span=span,
                             seed=seed)
-    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors))
+    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors), named)
     i, j = pairs.candidates()
     later = [p for p in papers if p[1] <= min(start + horizon, until)]  # the labels: never a paper after the cut-off
     found = future_pairs(later, window, horizon)
@@ -395,7 +433,7 @@ def _ranker_query(pairs: _Pairs, i: np.ndarray, j: np.ndarray, size: int | None 
 
 
 def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, paper_vectors,
-           rows: int, rank: bool):
+           named, rows: int, rank: bool):
     """The classifier, learned from the features of up to ``WINDOWS`` earlier years (``until - horizon``,
     ``until - horizon - 1``, …) and the links each made in the ``horizon`` years after it, never after ``until``."""
     from sklearn.ensemble import HistGradientBoostingClassifier  # scikit-learn: only the forecast needs it
@@ -411,7 +449,7 @@ def _train(papers, until: int, horizon: int, *, min_papers: int, span: int, seed
             break
         window, x, y, w, new_links, candidates, query = _training_window(
             papers, at, until, horizon, min_papers=min_papers, span=span, seed=seed, vectors=vectors,
-            paper_vectors=paper_vectors, rows=rows, rng=rng)
+            paper_vectors=paper_vectors, named=named, rows=rows, rng=rng)
         if offset == 0:
             latest = {"concepts": window.size, "new_links": new_links, "candidates": candidates}
         if y.any() and not y.all():
@@ -463,6 +501,8 @@ def _shortlist(pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     if len(i) <= SHORTLIST_FROM:
         return np.arange(len(i))
     keep = pairs.common[i, j] > 0
+    if pairs.text is not None:
+        keep |= pairs.text.together[i, j] > 0
     if keep.sum() > SHORTLIST_MOST:
         keep[:] = False
         keep[_top(pairs.adamic_adar[i, j], SHORTLIST_MOST)] = True
@@ -490,16 +530,16 @@ def near_synonyms(pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
 
 
 def _run(papers, until: int, horizon: int, *, min_papers: int, span: int, seed: int, vectors, paper_vectors,
-         rows: int):
+         named, rows: int):
     """The window at ``until``, its candidate pairs ``i, j``, the model's scores (``-inf`` off the shortlist: those
     rank last), the shortlist and the model."""
     past = [p for p in papers if p[1] <= until]  # nothing after the cut-off goes further than this line
     window = concept_window(past, until, min_papers=min_papers, span=span, seed=seed)
-    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors))
+    pairs = _Pairs(window, aligned_vectors(window, vectors), _aligned_paper_vectors(window, paper_vectors), named)
     i, j = pairs.candidates()
     shortlist = _shortlist(pairs, i, j)
     model, ranker, training = _train(past, until, horizon, min_papers=min_papers, span=span, seed=seed,
-                                     vectors=vectors, paper_vectors=paper_vectors, rows=rows,
+                                     vectors=vectors, paper_vectors=paper_vectors, named=named, rows=rows,
                                      rank=len(shortlist) >= RERANK_FROM)
     scores = np.full(len(i), -np.inf)
     scores[shortlist] = _score(model, pairs, i[shortlist], j[shortlist])
@@ -544,7 +584,8 @@ def _check(top: int, min_papers: int, seed: int) -> None:
 def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | None = None, horizon: int = HORIZON,
              top: int = 20, min_papers: int = MIN_PAPERS, span: int = SPAN, seed: int = SEED,
              vectors: tuple[Sequence[str], np.ndarray] | None = None, names: Mapping[str, str] | None = None,
-             train_rows: int = TRAIN_ROWS, paper_vectors: tuple[Sequence[str], np.ndarray] | None = None) -> dict:
+             train_rows: int = TRAIN_ROWS, paper_vectors: tuple[Sequence[str], np.ndarray] | None = None,
+             named: Mapping[str, Sequence[str]] | None = None) -> dict:
     """The concept pairs most likely to be mentioned together for the first time within ``horizon`` years of ``until``.
 
     Parameters
@@ -572,6 +613,10 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
     paper_vectors : (ids, matrix), optional
         Document vectors (``kg.vectors.load_paper_vectors``); those of the papers up to ``until`` give the
         features of what each concept's papers are about (their centroid, the paper closest to the other's).
+    named : mapping, optional
+        Paper id -> the concepts its title and abstract name, linked or not
+        (:func:`kg.analyze.textnames.text_names`); those of the papers up to ``until`` give the features of what
+        the texts name together.
 
     Returns
     -------
@@ -590,7 +635,8 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
     until = check_until(papers, until, horizon, backtest=False)
     window, pairs, i, j, scores, ranking, training, _ = _run(papers, until, horizon, min_papers=min_papers,
                                                              span=span, seed=seed, vectors=vectors,
-                                                             paper_vectors=paper_vectors, rows=train_rows)
+                                                             paper_vectors=paper_vectors, named=named,
+                                                             rows=train_rows)
     synonyms = near_synonyms(pairs, i, j)
     best = _top(np.where(synonyms, -np.inf, ranking), top)
     best = best[np.isfinite(scores[best]) & ~synonyms[best]]
@@ -599,6 +645,7 @@ def forecast(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int | N
     return {
         "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
                        "vectors": vectors is not None, "paper_vectors": paper_vectors is not None,
+                       "named": named is not None,
                        "model": "HistGradientBoostingClassifier, its best pairs reordered by LightGBM rank_xendcg "
                                 "blended with Adamic–Adar and the classifier's rank",
                        "features": list(FEATURES)},
@@ -623,7 +670,8 @@ def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, ho
              sample: int = SAMPLE, ks: Sequence[int] = KS, top: int = 10, min_papers: int = MIN_PAPERS,
              span: int = SPAN, seed: int = SEED, vectors: tuple[Sequence[str], np.ndarray] | None = None,
              names: Mapping[str, str] | None = None, train_rows: int = TRAIN_ROWS,
-             paper_vectors: tuple[Sequence[str], np.ndarray] | None = None) -> dict:
+             paper_vectors: tuple[Sequence[str], np.ndarray] | None = None,
+             named: Mapping[str, Sequence[str]] | None = None) -> dict:
     """The forecast made at ``until`` checked against the papers of ``until + 1 … until + horizon``.
 
     Candidate pairs: two concepts of ``min_papers``+ papers up to ``until`` that no paper up to
@@ -646,7 +694,8 @@ def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, ho
     until = check_until(papers, until, horizon, backtest=True)
     window, pairs, i, j, scores, ranking, training, model = _run(papers, until, horizon, min_papers=min_papers,
                                                                  span=span, seed=seed, vectors=vectors,
-                                                                 paper_vectors=paper_vectors, rows=train_rows)
+                                                                 paper_vectors=paper_vectors, named=named,
+                                                                 rows=train_rows)
     made, made_cpu = time.perf_counter() - started, time.process_time() - cpu
     truth = (future_pairs(papers, window, horizon).toarray() > 0)[i, j]  # grading only
     rng = np.random.default_rng(seed)
@@ -684,7 +733,7 @@ def backtest(papers: Sequence[tuple[str, int, Sequence[str]]], *, until: int, ho
     return {
         "parameters": {"until": until, "horizon": horizon, "min_papers": min_papers, "span": span, "seed": seed,
                        "sample": int(len(drawn)), "vectors": vectors is not None,
-                       "paper_vectors": paper_vectors is not None},
+                       "paper_vectors": paper_vectors is not None, "named": named is not None},
         "counts": {"papers": sum(1 for p in papers if p[1] <= until), "concepts": window.size,
                    "candidates": int(len(i)), "positives": int(truth.sum()),
                    "base_rate": round(float(truth.mean()), 6) if len(truth) else None,
