@@ -7,7 +7,9 @@ Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-
 * a pair is positive when a paper published in T+1 … T+H mentions both;
 * everything a forecast uses comes from the papers up to T (counts, co-occurrence, growth, clusters);
   concept vectors are allowed (they come from the model, not from later papers), and so are the document
-  vectors of the papers up to T (each concept's papers: their centroid, spread, closest paper). kg's models learn
+  vectors of the papers up to T (each concept's papers: their centroid, spread, closest paper), and what the titles
+  and abstracts of the papers up to T name (kg.analyze.textnames: the concepts each text names, linked or not; a
+  concept's written forms are its name, aliases and the words its mentions were found as). kg's models learn
   from three earlier windows (features at T−H, T−H−1 and T−H−2, each with the links of its next H years,
   never after T), then are applied at T;
 * reported: AUC over every candidate pair up to 2,000,000 (above, a seeded random sample of 2,000,000; the
