@@ -253,7 +253,8 @@ def _forecast_section(result: Mapping) -> dict:
             f"{window[0]}). Evidence: the concepts both already occur with (papers with each), each concept's "
             "papers (all, and those of the 3 years before the last 3 → the last 3), the concept clusters the "
             "link would bridge, and the paper nearest to both (it mentions one concept and the most of the "
-            "other's neighbours). kg forecast DIR --until YEAR shows how such a forecast did on past years.")
+            "other's neighbours); and the papers whose title or abstract already names both concepts (in all, in the "
+            "last 3 years, the latest). kg forecast DIR --until YEAR shows how such a forecast did on past years.")
     rows = []
     for rank, pair in enumerate(result.get("pairs") or [], start=1):
         e = pair.get("evidence") or {}
@@ -267,10 +268,20 @@ def _forecast_section(result: Mapping) -> dict:
             (f"{clusters['source']['label']} ↔ {clusters['target']['label']}" if clusters.get("bridges")
              else "same cluster") if clusters else "",
             "; ".join(f"{q['title']} [{q['id']}] ({q['year']})" for q in (e.get("papers") or [])[:1]),
+            _named_together(e.get("named_together")),
         ])
     return _section("Concepts likely to meet next", text,
                     ["#", "concept", "id", "concept", "id", "score", "shared neighbours (papers with each)",
-                     "papers (before→recent)", "clusters bridged", "nearest paper [id]"], rows)
+                     "papers (before→recent)", "clusters bridged", "nearest paper [id]",
+                     "texts naming both (recent; latest [id])"], rows)
+
+
+def _named_together(named: Mapping | None) -> str:
+    """The forecast evidence's papers whose text names both concepts, for a table cell ("" when not read)."""
+    if not named:
+        return ""
+    latest = "; ".join(f"{q['title']} [{q['id']}] ({q['year']})" for q in named.get("latest", [])[:1])
+    return f"{named.get('papers')} ({named.get('recent')})" + (f"; {latest}" if latest else "")
 
 
 def _md_escape(value: object) -> str:

@@ -283,6 +283,7 @@ class _Named:
             recent += [year > window.until - window.span] * len(at)
         shape = (len(window.papers), window.size)
         incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=shape)
+        self.by_concept = incidence.tocsc()  # for the evidence: the papers naming a concept
         self.together = np.asarray((incidence.T @ incidence).todense())
         latest = sparse.csr_matrix((np.asarray(recent, dtype=np.float32), (rows, cols)), shape=shape)
         self.recent = np.asarray((latest.T @ latest).todense())
@@ -292,6 +293,12 @@ class _Named:
         weights = (1.0 / np.log(np.maximum(linked.sum(axis=1), 2.0))).astype(np.float32)
         self.adamic_adar = (linked * weights[None, :]) @ linked
         self.walk = _two_steps(sparse.csr_matrix(self.together - np.diag(self.papers)))
+
+    def both(self, i: int, j: int) -> np.ndarray:
+        """Rows (in ``window.papers``) of the papers whose text names both concepts."""
+        column = self.by_concept
+        return np.intersect1d(column.indices[column.indptr[i]:column.indptr[i + 1]],
+                              column.indices[column.indptr[j]:column.indptr[j + 1]])
 
     def features(self, i: np.ndarray, j: np.ndarray) -> list[np.ndarray]:
         together, a, b = self.together[i, j], self.papers[i], self.papers[j]
@@ -792,8 +799,22 @@ def _pair_row(window: Window, pairs: _Pairs, i: int, j: int, score: float, names
                          "bridges": ca != cb},
             "cosine": round(float(pairs.cosine[i, j]), 4) if pairs.cosine is not None else None,
             "papers": _nearest_papers(window, pairs, i, j, names),
+            "named_together": _named_together(window, pairs, i, j, names),
         },
     }
+
+
+def _named_together(window: Window, pairs: _Pairs, i: int, j: int, names: Mapping[str, str],
+                    top: int = 3) -> dict | None:
+    """The papers up to the cut-off whose title or abstract names both concepts (linking them or not, though a
+    candidate pair's papers link at most one): how many, how many of the last ``span`` years, and the latest
+    ``top``. None without the texts' names."""
+    if pairs.text is None:
+        return None
+    rows = pairs.text.both(i, j)
+    found = sorted(((window.papers[r][1], window.papers[r][0]) for r in rows), key=lambda r: (-r[0], r[1]))
+    return {"papers": len(found), "recent": sum(1 for year, _ in found if year > window.until - window.span),
+            "latest": [{"id": pid, "title": names.get(pid, pid), "year": year} for year, pid in found[:top]]}
 
 
 def _nearest_papers(window: Window, pairs: _Pairs, i: int, j: int, names: Mapping[str, str], top: int = 3) -> list:

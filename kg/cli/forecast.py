@@ -41,6 +41,14 @@ def _growth(g: dict) -> str:
     return f"{g['papers']} ({g['before']}→{g['recent']})"
 
 
+def _named(named: dict) -> str:
+    """"3 papers (2 recent), latest: Title" for the papers whose text names both concepts."""
+    if not named["papers"]:
+        return "none"
+    latest = named["latest"][0]
+    return f"{named['papers']} papers ({named['recent']} recent), latest: {latest['title']} ({latest['year']})"
+
+
 def _pair_rows(pairs: list[dict]) -> list[dict]:
     out = []
     for rank, p in enumerate(pairs, start=1):
@@ -54,6 +62,7 @@ def _pair_rows(pairs: list[dict]) -> list[dict]:
             "bridges": (f"{clusters['source']['label']} ↔ {clusters['target']['label']}" if clusters["bridges"]
                         else "same cluster"),
             "nearest paper": e["papers"][0]["title"] if e["papers"] else "",
+            **({"named together": _named(e["named_together"])} if e.get("named_together") else {}),
         })
     return out
 
