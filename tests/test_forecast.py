@@ -719,6 +719,8 @@ def test_forecast_writes_the_report_section_and_the_page_view(tmp_path, folder):
         {(p["source"], p["target"]) for p in pairs}
     source = data["nodes"][ids.index(pairs[0]["source"])]
     assert source["info"]["meets"] and "score" in source["info"]["meets"][0]
+    assert "named together in" in source["info"]["meets"][0]  # the page shows what the texts name, too
+    assert "texts naming both" in markdown
     again = runner.invoke(app, ["viz", str(out), "--view", "forecast", "--out", str(tmp_path / "f.html")])
     assert again.exit_code == 0, again.output
 
@@ -733,7 +735,9 @@ def test_corpus_text_is_escaped_where_the_forecast_lands():
                          "clusters": {"source": {"id": 0, "label": hostile}, "target": {"id": 1, "label": "b"},
                                       "bridges": True},
                          "cosine": None, "papers": [{"id": "p1", "title": hostile, "year": 2005, "mentions": "c:a",
-                                                     "near_other": 1}]}}
+                                                     "near_other": 1}],
+                         "named_together": {"papers": 2, "recent": 1,
+                                            "latest": [{"id": "p2", "title": hostile, "year": 2009}]}}}
     analysis = {"forecast": {"parameters": {"until": 2010, "horizon": 3, "min_papers": 5},
                              "counts": {"training": {"window": [2007, 2010]}}, "pairs": [pair]}}
     from kg.report import _forecast_section, md_table
@@ -741,6 +745,7 @@ def test_corpus_text_is_escaped_where_the_forecast_lands():
     section = _forecast_section(analysis["forecast"])
     table = md_table(section["header"], section["rows"])
     assert "<img" not in table and "\\|" in table and "\x1b" not in table
+    assert "| 2 (1); " in table  # the texts naming both: their count, the recent ones, the latest (escaped above)
     from kg.cli.forecast import _pair_rows
     from kg.escape import terminal_text
 

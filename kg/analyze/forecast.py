@@ -175,7 +175,11 @@ RERANK_FROM = 100_000  # scored pairs below which the classifier's order stands 
 # unchanged. At 2014 over five seeds of the whole forecast (42, 1–4): 0.093 → 0.106 on average, higher at each. The
 # ranker learns in 4 CPU s instead of 19 at 2014, 3 instead of 9 at 2011. Three rankers of seeds 42, 43, 44 averaged
 # by rank: 0.104 / 0.084 / 0.100, 0.106 / 0.115 / 0.093, hep-th 0.155, and no narrower spread over ranker seeds at
-# 2014 (0.103–0.109 against 0.103–0.106 for one): not kept
+# 2014 (0.103–0.109 against 0.103–0.106 for one): not kept. With the texts' names read, queries of the pairs sharing
+# a neighbour or named together, by Adamic–Adar plus that of the network of concepts named together (build bench's
+# cold build of round twenty-one, 2012 / 2013 / 2015): precision@1000 0.127 / 0.127 / 0.105 → 0.135 / 0.125 / 0.108
+# at seed 42, 0.128 / 0.123 / 0.102 → 0.133 / 0.132 / 0.110 at seed 1, but hep-th 1999 / 2001 0.173 / 0.141 →
+# 0.162 / 0.120 (its abstracts name many more concepts together): not kept
 QUERY = 10_000
 _ONE_THREAD_BELOW = 10**12  # rows: always one thread (OpenMP threads stalled the fit 6× on a busy 2-core machine)
 

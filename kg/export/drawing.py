@@ -222,9 +222,17 @@ def _info(graph: nx.MultiDiGraph, node: str, data: dict) -> dict:
     info = {"title": node_label(data, node), "aliases": aliases[:8], "papers": data.get("papers", 0)}
     if data.get("forecast"):  # the forecast view: the concepts it is predicted to meet, and through whom
         info["meets"] = [f"{node_label(graph.nodes[m['other']], m['other']) if m['other'] in graph else m['other']}"
-                         f" (score {m['score']}; shared: {', '.join(str(s) for s in m['shared']) or 'none'})"
+                         f" (score {m['score']}; shared: {', '.join(str(s) for s in m['shared']) or 'none'}"
+                         f"{_named_text(m.get('named'))})"
                          for m in data["forecast"]]
     return info
+
+
+def _named_text(named: int | None) -> str:
+    """"; named together in 3 abstracts" for a forecast pair whose papers' texts name both ("" when not read)."""
+    if named is None:
+        return ""
+    return f"; named together in {named} abstract{'s' if named != 1 else ''}"
 
 
 def _width(edge: dict, heaviest: dict[str, float]) -> float:

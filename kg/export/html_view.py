@@ -139,7 +139,9 @@ def _forecast_view(graph: nx.MultiDiGraph, analysis: Mapping | None) -> nx.Graph
         out.add_edge(a, b, kind="forecast", weight=float(pair.get("score") or 0.0), cites=False, predicted=True)
         names = [s.get("name") for s in (pair.get("evidence") or {}).get("shared_neighbours", [])[:3]]
         for one, other in ((a, b), (b, a)):
-            meets.setdefault(one, []).append({"other": other, "score": pair.get("score"), "shared": names})
+            named = ((pair.get("evidence") or {}).get("named_together") or {}).get("papers")
+            meets.setdefault(one, []).append({"other": other, "score": pair.get("score"), "shared": names,
+                                              "named": named})
     for node, rows in meets.items():
         out.nodes[node]["forecast"] = rows
     for u, v, key, data in graph.subgraph(list(out)).edges(keys=True, data=True):
