@@ -260,6 +260,26 @@ def test_the_walk_features_count_only_papers_up_to_the_cut_off():
     assert np.array_equal(forecast_module._two_steps(later.cooc), walk)
 
 
+def test_the_closest_paper_is_found_a_block_of_papers_at_a_time(monkeypatch):
+    """Each concept's closest paper to another's centroid, computed a few papers at a time (so that papers times
+    concepts never sit in memory at once), is the highest cosine of any of its papers, negative ones included."""
+    rng = random.Random(4)
+    concepts = [f"c:k{k}" for k in range(9)]
+    papers = [(f"p{k:03d}", 2000 + k % 10, tuple(rng.sample(concepts, 3))) for k in range(60)]
+    window = concept_window(papers + [("lone", 2005, ("c:lone",))], until=2010, min_papers=1, span=3)
+    matrix = np.random.default_rng(1).normal(size=(len(window.papers), 5)).astype(np.float32) + 1.0
+    lone = [pid for pid, _, _ in window.papers].index("lone")
+    matrix[lone] = -matrix.sum(axis=0)  # the one paper of c:lone points away from every other paper
+    vectors = forecast_module._unit_rows(matrix)
+    monkeypatch.setattr(forecast_module, "_PAPER_BLOCK", 7)
+    between, closest = forecast_module._paper_meaning(window, vectors)
+    members = [[r for r, (_, _, at) in enumerate(window.papers) if c in at] for c in range(window.size)]
+    centroid = forecast_module._unit_rows(np.stack([vectors[m].sum(axis=0) for m in members]))
+    expected = np.stack([(vectors[m] @ centroid.T).max(axis=0) for m in members])
+    assert np.allclose(closest, expected, atol=1e-6) and (closest < 0).any()
+    assert np.allclose(between, centroid @ centroid.T, atol=1e-6)
+
+
 def test_paths_of_three_and_the_spectral_feature_see_past_shared_neighbours():
     """Two concepts with no neighbour in common but linked through two that are (a path a–b–c–d) get the
     degree-weighed count of those paths; the spectral rebuild ranks a pair inside a dense group of concepts above
