@@ -27,7 +27,8 @@ Protocol (issue 26; Science4Cast's, on kg's concept co-occurrence network). Cut-
   sampled pairs off the shortlist that the model ranks above its 1,000th pair are counted ("missed");
 * the gaps (kg gaps) found at T, graded the same way: the share of their unlinked concept pairs
   that papers of T+1 … T+H linked, against the cluster pairs most alike in size (5 per gap); the
-  100 closest concept gaps against every unlinked pair inside a cluster.
+  top 100 concept gaps (those some abstract up to T names together first, then the closest in meaning) against
+  every unlinked pair inside a cluster.
 
 Run on a build folder (read only; nothing is written into it)::
 
@@ -106,13 +107,13 @@ def main(argv: list[str] | None = None) -> dict:
                                                  ("precision@1000", "precision_at_1000"))))
         if not args.no_gaps:
             gaps = gap_backtest(papers, until=until, horizon=args.horizon, seed=args.seed[0], vectors=vectors,
-                                names=names)
+                                names=names, named=named)
             r = gaps["rows"]
             print(f"\ngaps at T (closeness by {gaps['parameters']['closeness']}, {gaps['seconds']} s): bridged share "
                   f"of the top {gaps['parameters']['top']} cluster gaps {r['gaps']} vs the cluster pairs alike in "
                   f"size {r['cluster_pairs_same_sizes']} (ratio {r['gap_ratio']}); every cluster pair "
                   f"{r['all_cluster_pairs']}; random concept sets of the same sizes {r['random_same_sizes']}; the "
-                  f"{gaps['parameters']['concept_gaps_graded']} closest concept gaps {r['concept_gaps']} vs every "
+                  f"{gaps['parameters']['concept_gaps_graded']} top concept gaps {r['concept_gaps']} vs every "
                   f"unlinked pair inside clusters {r['pairs_inside_clusters']} (ratio {r['concept_gap_ratio']})")
             results[str(until)]["gaps"] = gaps
         sys.stdout.flush()

@@ -23,7 +23,7 @@ import networkx as nx
 
 from kg.analyze import analysis_for, analyze, community_concepts, concept_rows
 from kg.analyze.communities import METHODS, SCORINGS
-from kg.analyze.cooccurrence import concept_names, dated_mentions
+from kg.analyze.cooccurrence import MIN_PAPERS, concept_names, dated_mentions
 from kg.analyze.evolution import with_evolution
 from kg.analyze.forecast import HORIZON, backtest, forecast
 from kg.analyze.gaps import concept_gaps, gap_backtest
@@ -302,7 +302,7 @@ class KnowledgeGraph:
         (:func:`kg.analyze.gaps.concept_gaps`), as of ``until`` (default: the last year)."""
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return concept_gaps(papers, until=until, top=top, min_size=min_size, seed=seed, vectors=vectors,
-                            names=names)
+                            names=names, named=text_names(self.graph, min_papers=MIN_PAPERS))
 
     def gap_backtest(self, *, until: int, horizon: int = HORIZON, top: int = 10, min_size: int = 5,
                      seed: int | None = None, vectors: "tuple[Sequence[str], object] | None" = None) -> dict:
@@ -310,7 +310,7 @@ class KnowledgeGraph:
         concept sets of the same sizes (:func:`kg.analyze.gaps.gap_backtest`)."""
         papers, vectors, names, seed = self._forecast_inputs(vectors, seed)
         return gap_backtest(papers, until=until, horizon=horizon, top=top, min_size=min_size, seed=seed,
-                            vectors=vectors, names=names)
+                            vectors=vectors, names=names, named=text_names(self.graph, min_papers=MIN_PAPERS))
 
     def with_forecast(self, result: Mapping) -> "KnowledgeGraph":
         """The same graph whose analysis holds ``result`` (a :meth:`forecast`) as its ``forecast``

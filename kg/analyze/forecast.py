@@ -91,6 +91,7 @@ from scipy.stats import rankdata
 
 from kg.analyze.cooccurrence import (MIN_PAPERS, SPAN, Window, aligned_vectors, check_counts, check_until,
                                      cluster_labels, concept_window, future_pairs, name_overlap, synonym_pairs)
+from kg.analyze.textnames import naming_incidence
 from kg.defaults import SEED
 from kg.errors import OptionError
 
@@ -280,17 +281,11 @@ class _Named:
     already names together, unlinked, are what the next papers link."""
 
     def __init__(self, window: Window, named: Mapping[str, Sequence[str]]):
-        rows, cols, recent = [], [], []
-        for row, (pid, year, _) in enumerate(window.papers):
-            at = [window.index[c] for c in named.get(pid, ()) if c in window.index]
-            rows += [row] * len(at)
-            cols += at
-            recent += [year > window.until - window.span] * len(at)
-        shape = (len(window.papers), window.size)
-        incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=shape)
+        incidence = naming_incidence([pid for pid, _, _ in window.papers], named, window.index)
         self.by_concept = incidence.tocsc()  # for the evidence: the papers naming a concept
         self.together = np.asarray((incidence.T @ incidence).todense())
-        latest = sparse.csr_matrix((np.asarray(recent, dtype=np.float32), (rows, cols)), shape=shape)
+        recent = np.array([year > window.until - window.span for _, year, _ in window.papers], dtype=bool)
+        latest = incidence[recent]
         self.recent = np.asarray((latest.T @ latest).todense())
         self.papers = np.diag(self.together).copy()
         linked = (self.together > 0).astype(np.float32)

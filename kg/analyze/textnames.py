@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import networkx as nx
+import numpy as np
+from scipy import sparse
 
-__all__ = ["named_in_text", "text_names", "WORD"]
+__all__ = ["named_in_text", "text_names", "naming_incidence", "WORD"]
 
 WORD = re.compile(r"\w[\w\-/+']*")  # a word: letters or digits, then also the hyphens, slashes, pluses inside names
 _LONGEST = 8  # words: longer written forms are never looked for
@@ -59,6 +61,24 @@ def named_in_text(texts: Mapping[str, str], forms: Mapping[str, Iterable[str]]) 
         if found:
             out[paper] = tuple(sorted(found))
     return out
+
+
+def naming_incidence(papers: Sequence[str], named: Mapping[str, Iterable[str]],
+                     index: Mapping[str, int]) -> sparse.csr_matrix:
+    """0/1 matrix, a row per paper of ``papers`` (ids, in order), a column per concept of ``index`` (id ->
+    column): 1 where the paper's text names the concept (``named``: :func:`text_names`). Its product with
+    itself transposed counts the papers naming both of two concepts.
+
+    >>> m = naming_incidence(["p1", "p2", "p3"], {"p1": ["c:a", "c:b"], "p3": ["c:b", "c:x"]}, {"c:a": 0, "c:b": 1})
+    >>> m.toarray().tolist(), int((m.T @ m)[0, 1])
+    ([[1.0, 1.0], [0.0, 0.0], [0.0, 1.0]], 1)
+    """
+    rows, cols = [], []
+    for row, paper in enumerate(papers):
+        at = sorted({index[c] for c in named.get(paper, ()) if c in index})
+        rows += [row] * len(at)
+        cols += at
+    return sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(papers), len(index)))
 
 
 def text_names(graph: nx.MultiDiGraph, *, min_papers: int = 1) -> dict[str, tuple[str, ...]]:

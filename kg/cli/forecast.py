@@ -162,7 +162,7 @@ def gaps(
                 {"pairs": "every unlinked pair inside clusters", "bridged share": r["pairs_inside_clusters"]}]
         warn(f"gaps found at {until}, graded by the papers of {until + 1}–{until + horizon} (share of their unlinked "
              f"concept pairs a paper joined): ratio to the cluster pairs alike in size {r['gap_ratio']}; the "
-             f"{result['parameters']['concept_gaps_graded']} closest concept gaps to every unlinked pair inside "
+             f"{result['parameters']['concept_gaps_graded']} top concept gaps to every unlinked pair inside "
              f"clusters {r['concept_gap_ratio']}")
         print_rows(["pairs", "bridged share"], rows, False)
         return
@@ -180,8 +180,10 @@ def gaps(
          f"{result['parameters']['until']}:")
     print_rows(["rank", "cluster", "other cluster", "score", "closeness", "link ratio", "bridging concepts",
                 "bridging paper"], rows, False)
-    warn("close concepts inside a cluster that no paper has mentioned together:")
-    print_rows(["source", "target", "closeness", "cluster", "shared"],
+    warn("close concepts inside a cluster that no paper has mentioned together (those some abstract already names "
+         "together first):")
+    print_rows(["source", "target", "closeness", "named together", "cluster", "shared"],
                [{"source": g["source_name"], "target": g["target_name"], "closeness": g["closeness"],
+                 "named together": g.get("named_together"),
                  "cluster": g["cluster"]["label"], "shared": _names(g["shared_neighbours"])}
                 for g in result["concept_gaps"]], False)
