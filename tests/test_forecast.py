@@ -149,7 +149,8 @@ def spoken(first: int = 2000, last: int = 2015, seed: int = 5) -> tuple[list, di
     to learn from, 15 in the training windows), alike in every link: each concept 3 papers a year with its own hub
     concept, no neighbour in common, and ``x`` one paper a year alone. That paper's text names ``y`` too for a
     *said* twin (unlinked), and from ``start + 3`` one paper a year links the two; a *hush* twin's texts name only
-    what its papers link, and the two never meet. Filler: 30 papers a year over 12 concepts at random (all linked early)."""
+    what its papers link, and the two never meet. Filler: 30 papers a year over 12 concepts at random (all linked
+    early)."""
     rng = random.Random(seed)
     papers, named, twins = [], {}, {}
 

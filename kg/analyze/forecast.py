@@ -115,9 +115,9 @@ FEATURES = ("papers_lo", "papers_hi", "recent_lo", "recent_hi", "growth_lo", "gr
             "preferential", "recent_preferential", "common", "adamic_adar", "jaccard", "same_cluster",
             "cluster_density", "cosine", "shared_words", "walk_hi", "walk_lo", "recent_walk_hi", "recent_walk_lo",
             "paths3", "spectral", "text_together", "text_recent", "text_cosine", "text_papers_lo",
-            "text_papers_hi", "text_adamic_adar", "text_walk_hi", "text_walk_lo", "toward_lo", "toward_hi", "neighbourhoods", "toward_weighted_lo",
-            "toward_weighted_hi", "neighbourhoods_weighted", "paper_centroids", "closest_paper_lo",
-            "closest_paper_hi")
+            "text_papers_hi", "text_adamic_adar", "text_walk_hi", "text_walk_lo", "toward_lo", "toward_hi",
+            "neighbourhoods", "toward_weighted_lo", "toward_weighted_hi", "neighbourhoods_weighted", "paper_centroids",
+            "closest_paper_lo", "closest_paper_hi")
 _CHUNK = 1_000_000  # candidate pairs scored at once
 _PAPER_BLOCK = 2048  # papers whose cosines with every concept's paper centroid are held at once
 _FLOOR = 1e-6  # added to a walk probability before its logarithm (pairs no two steps join)
@@ -277,8 +277,9 @@ class _Named:
     """What the papers' texts name together: from :func:`kg.analyze.textnames.text_names` (paper id -> the concepts
     its title and abstract name, linked or not), over the window's papers (all up to its cut-off), dense matrices of
     the papers naming both concepts (in all, and in the last ``span`` years), and on the network of concepts named
-    together, Adamic–Adar and the two-step walk of :func:`_two_steps`. A paper links only the concepts its extraction ranked highest; two concepts its text
-    already names together, unlinked, are what the next papers link."""
+    together, Adamic–Adar and the two-step walk of :func:`_two_steps`. A paper links only the concepts its
+    extraction ranked highest; two concepts its text already names together, unlinked, are what the next papers
+    link."""
 
     def __init__(self, window: Window, named: Mapping[str, Sequence[str]]):
         incidence = naming_incidence([pid for pid, _, _ in window.papers], named, window.index)

@@ -19,8 +19,9 @@ no paper links both, come first, closest in meaning first among them. Measured w
 (the build bench's cold build of round twenty-one, H = 3, seed 42), the share of the top 100 concept gaps linked in
 the horizon: at 2012 / 2013 / 2015, where the rule was chosen, 0% / 1% / 2% → 4% / 3% / 5% (8.3× / 6.2× / 14.1×
 the rate of every unlinked pair inside clusters); then at 2014 / 2011 / 2016 2% / 2% / 1% → 4% / 4% / 3% (5.2× →
-10.5×, 3.1× → 6.2×, 3.1× → 9.4×); on hep-th (H = 2) at 1999 / 2001 4% / 2% → 8% / 3%, at 2000 3% → 7% (10.8× → 25.1×). Ranking by the count of
-abstracts naming both instead was as good on average but less steady (9% / 11% / 2% at 2012 / 2013 / 2015).
+10.5×, 3.1× → 6.2×, 3.1× → 9.4×); on hep-th (H = 2) at 1999 / 2001 4% / 2% → 8% / 3%, at 2000 3% → 7% (10.8× →
+25.1×). Ranking by the count of abstracts naming both instead was as good on average but less steady (9% / 11% / 2%
+at 2012 / 2013 / 2015).
 
 :func:`gap_backtest` checks the gaps found at a past cut-off against what happened: the share of
 a gap's unlinked concept pairs that papers of the next ``horizon`` years linked, against the
