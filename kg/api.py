@@ -28,10 +28,10 @@ from kg.analyze.evolution import with_evolution
 from kg.analyze.forecast import HORIZON, backtest, forecast
 from kg.analyze.gaps import concept_gaps, gap_backtest
 from kg.analyze.numbering import keep_numbers
-from kg.analyze.textnames import text_names
 from kg.analyze.related import RELATED_BY, find_paper, related_by
 from kg.analyze.result import (AnalysisMismatchError, analysis_settings, load_analysis, paper_community,
                                save_analysis, saved_pagerank)
+from kg.analyze.textnames import text_names
 from kg.atomic import atomic_write
 from kg.buildfolder import read_build
 from kg.defaults import MAX_RESOLUTION
