@@ -522,8 +522,8 @@ def _score(model, pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
 
 def _shortlist(pairs: _Pairs, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Positions of the candidate pairs the model scores for the ranking: all of them up to ``SHORTLIST_FROM``;
-    above, those with a common neighbour (at most ``SHORTLIST_MOST``: those with the highest Adamic–Adar) and the
-    ``CLOSEST`` closest in meaning. On ACM-CR the model's top 1,000 pairs all share 2 neighbours or more: the
+    above, those with a common neighbour or named together by an abstract (at most ``SHORTLIST_MOST``: those with
+    the highest Adamic–Adar) and the ``CLOSEST`` closest in meaning. On ACM-CR the model's top 1,000 pairs all share 2 neighbours or more: the
     pairs sharing none cannot reach the top; the backtest counts the sampled pairs it would have missed."""
     if len(i) <= SHORTLIST_FROM:
         return np.arange(len(i))
