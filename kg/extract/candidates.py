@@ -857,9 +857,10 @@ def _final_adjective(word: str) -> bool:
     """A phrase's last word that is an adjective the tagger took for a noun: an -ic or -ical one
     ("unified probabilistic", "information theoretic", "formal supersymmetric", "quantum optical", "extremal
     dilatonic"; not "distance metric", "heuristic", "geodesic", names such as "Arabic"), a hyphenated one
-    ("ontology-based", "context-aware") or "based"."""
+    ("ontology-based", "context-aware"), "based", or a hyphenated participle ("graph based semi-supervised",
+    "top-ranked": the lexicon knows "supervised" and "ranked" as past tenses)."""
     low = word.lower()
-    if low == "based" or low.endswith(COMPOUND_ADJECTIVES):
+    if low == "based" or low.endswith(COMPOUND_ADJECTIVES) or _hyphenated_participle(low):
         return True  # "integral ontology-based", "automata based", "context-aware"
     if low != word or not low.endswith(("ic", "ical")) or low.endswith("s") or low in _IC_NOUNS:
         return False
@@ -872,6 +873,13 @@ def _final_adjective(word: str) -> bool:
 # on no noun.
 _ADJECTIVE_IC = ("ical", "istic", "etic", "morphic", "symmetric", "onic", "ographic", "ometric", "otropic", "otic",
                  "plectic")
+
+
+def _hyphenated_participle(low: str) -> bool:
+    """A lower-case hyphenated word that ends on a past participle: "semi-supervised", "weakly-supervised",
+    "top-ranked", "susceptible-infected-recovered"; a modifier, never a noun."""
+    head, dash, tail = low.rpartition("-")
+    return bool(dash and head and tail.endswith("ed") and _lexicon().get(tail) in ("VBD", "VBN"))
 
 
 def _bare_adjective(token: str) -> bool:

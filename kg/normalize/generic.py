@@ -165,8 +165,8 @@ def trim_filler(phrase: str) -> str:
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
-    ...                           "1/4 BPS solutions"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions']
+    ...                           "1/4 BPS solutions", "semi-supervised framework"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -182,11 +182,11 @@ _ADJECTIVE_NAMES = frozenset({"bps", "sommerfield"})
 
 def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
-    ("privacy-aware", "query-based", "effective")."""
+    ("privacy-aware", "query-based", "effective", "semi-supervised": the lexicon knows "supervised" as a past tense)."""
     low = word.lower()
     last = _PARTS.split(low)[-1]
     found = word_class(last)
-    return (found in ("JJ", "VBN") or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
+    return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed")) or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
 
 
