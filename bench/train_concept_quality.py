@@ -1,7 +1,7 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 27,198 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 12,799; samples r25 to r36 came after; r28 to r34's and r36's "-diff"
+``bench/data/concept_labels.jsonl`` holds 28,883 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 12,799; samples r25 to r38 came after; r28 to r38's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
