@@ -186,7 +186,8 @@ def _qualifies(word: str) -> bool:
     low = word.lower()
     last = _PARTS.split(low)[-1]
     found = word_class(last)
-    return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed")) or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
+    return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed"))
+            or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
 
 
