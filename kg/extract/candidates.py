@@ -246,7 +246,7 @@ def _notation_tag(word: str, pos: str) -> str:
         return "JJ" if modifier_notation(word) or _VARIABLE.fullmatch(word) else "NNP"
     if pos.startswith("JJ") or pos.startswith("VB"):
         found = _SHORT_PREFIX.fullmatch(word)
-        if found:
+        if found and word.partition("-")[0].lower() not in ("on", "off"):  # "on-shell" qualifies
             tail = found.group(1)
             klass = _lexicon().get(tail) or (_lexicon().get(tail[:-1]) and tail.endswith("s") and "NNS")
             if klass in ("NN", "NNS") or (klass is None and not tail.endswith(_ADJECTIVE_ENDINGS)):
@@ -296,6 +296,10 @@ def _fix(word: str, pos: str) -> str:
         return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
     tail_class = _lexicon().get(tail.lower()) or "" if dash else ""
+    if dash and head.lower() in ("on", "off") and tail.isalpha():
+        return "JJ"  # "on-shell", "off-diagonal", "on-line": they qualify, as "on the shell" would
+    if dash and head.lower() == "self" and pos == "JJ" and tail_class == "NN" and tail.isalpha():
+        return "NN"  # "self-gravity", "self-energy" (not "self-dual", "self-consistent")
     if dash and len(head) == 1 and pos.startswith(("JJ", "VB")) and tail_class.startswith("NN"):
         return "NNS" if tail.endswith("s") and tail_class == "NNS" else "NN"
     if dash and pos == "JJ" and head[:1].isalpha() and (
@@ -356,6 +360,7 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_VERB_PARTICLES = frozenset("out down up off".split())  # after a verb's -s form: "breaks down", "rules out"
 _SENTENCE_ENDS = frozenset(".!?:;")
 _LATIN_A = frozenset("priori posteriori fortiori".split())  # "a priori" is one adjective
 _LATIN = "JJ-LATIN"  # the tag of its "a"
@@ -397,12 +402,25 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 pos = "JJ"
             elif known in ("VBN", "VBD"):
                 pos = "VBN"  # "Matrix Factorization Revisited", "Distributed Systems"
-        elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP"):
-            pos = "NN"  # "Conversational Search", "Graph Embed"
+        elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP") \
+                and not (out[-1][1] != "JJ" and _awaits_verb(out)):
+            pos = "NN"  # "Conversational Search", "Graph Embed" (not "What Can Quantum Theory Bring")
         out.append((word, pos))
     return out
 
 
+_DO = frozenset("do does did".split())  # a question's auxiliary: its verb follows the subject
+
+
+def _awaits_verb(tagged: list[tuple[str, str]]) -> bool:
+    """A question's auxiliary ("What Can", "Do") without its verb yet: the next verb after a noun is
+    the verb ("What Can Quantum Theory Bring to"), not a noun of a title ("Conversational Search")."""
+    for word, pos in reversed(tagged):
+        if pos == "MD" or word.lower() in _DO:
+            return True
+        if pos in ("VB", "VBP", "VBZ", "VBD", "IN", "TO", ":"):
+            return False  # a verb came, or a preposition or subtitle after the subject's phrase
+    return False
 # Endings of adjectives a lexicon may not know: "Contextual", "Heterogeneous", "Explainable".
 _TITLE_ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible")
 
@@ -538,6 +556,15 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _SAYING \
                 and next_pos in _NOUN | {"DT", "PRP$"} and _verb_capable(low):
             out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents"
+        elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
+            out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
+        elif low == "near" and prev_pos == "DT" and next_pos == "NN" and after_pos in _NOUN:
+            out[i] = (word, "JJ")  # "the near horizon limit"
+        elif low.startswith("re-") and not low.endswith("ing") and prev_pos == "TO" and pos in ("NN", "JJ"):
+            out[i] = (word, "VB")  # "used to re-rank results"
+        elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
+                and (_verb_form(low) or _verb_capable(low[:-1])):
+            out[i] = (word, "VBZ")  # a phrasal verb: "this request rules out", "the string picture breaks down"
         elif low == "account" and prev_word.lower() == "into":
             out[i] = (word, "RB")  # "take into account bidirectional relations"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
@@ -691,6 +718,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             continue
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
             shared = _shared_head(tagged, i + 1)
+            if shared and shared[0][1].lower() == run[0][1].lower():
+                shared = shared[1:]  # "chiral or twisted chiral scalar superfield": "chiral scalar superfield"
             head = shared[-1][1].lower() if shared else ""
             if shared and not _DASHES.split(run[0][1].lower())[-1].startswith(head[:-1] or head):
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
@@ -978,10 +1007,30 @@ def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
 _ADVERB_PARTICLES = frozenset("through in out up down off on over back away".split())
 
 
+def _misnested(token: str) -> bool:
+    """Brackets that do not nest ("A^(1)_1)_(N", "SU(2") or a comma before a letter outside them
+    ("NS5,D5,D3", "q_1,q_2"): a piece of a formula or a list cut at a space, not a name (SL(2,Z) and
+    the ℓ2,1-norm are).
+
+    Examples
+    --------
+    >>> _misnested("A^(1)_1)_(N"), _misnested("NS5,D5,D3"), _misnested("SL(2,Z)"), _misnested("SU(2")
+    (True, True, False, True)
+    >>> _misnested("ℓ2,1-norm")
+    False
+    """
+    depth = 0
+    for at, ch in enumerate(token):
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0 or (ch == "," and depth == 0 and 0 < at < len(token) - 1 and token[at + 1].isalpha()):
+            return True
+    return depth != 0
+
+
 def _is_word(token: str) -> bool:
     if is_notation(token):
         return True
-    if _DAMAGED.search(token) or token.count("(") != token.count(")"):
+    if _DAMAGED.search(token) or _misnested(token):
         return False
     if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS - _ADVERB_PARTICLES:
         return False  # a hyphen for a dash: "engines-which" (not "click-through", "trade-off", "plug-in")

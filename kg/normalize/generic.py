@@ -165,8 +165,9 @@ def trim_filler(phrase: str) -> str:
     >>> [trim_filler(p) for p in ["team recommendation algorithm", "Monte Carlo methods",
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
-    ...                           "1/4 BPS solutions", "semi-supervised framework"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework']
+    ...                           "1/4 BPS solutions", "semi-supervised framework",
+    ...                           "multi-agent framework", "cross-validation method"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -180,12 +181,24 @@ def trim_filler(phrase: str) -> str:
 _ADJECTIVE_NAMES = frozenset({"bps", "sommerfield"})
 
 
+# A count or reach prefixed to a singular noun makes an adjective ("multi-agent systems", "cross-domain
+# recommendation", "top-k queries"), unless the noun names an act ("cross-validation", "cross-entropy").
+# "multi-" before the nouns of physics names things ("multi-instanton solutions", "multi-center black holes"), so
+# only its common adjectives count.
+_ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom)-[a-z0-9]+(?<!s)|multi-(?:agent|view|task|label"
+                                  r"|class|modal|source|level|domain|objective|armed|hop|lingual|aspect|criteria"
+                                  r"|scale|layer|branch|stage|step|party|user|tenant|core|turn|pronged|classifier)")
+_NOMINAL_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ropy", "ance", "ence", "ism", "ogy")
+
+
 def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
     ("privacy-aware", "query-based", "effective", "semi-supervised": the lexicon knows "supervised" as a past tense)."""
     low = word.lower()
     last = _PARTS.split(low)[-1]
     found = word_class(last)
+    if _ADJECTIVAL_COMPOUND.fullmatch(low) and not last.endswith(_NOMINAL_ENDINGS):
+        return True  # "multi-agent", "cross-domain", "top-k": a kind of the noun after them, no thing alone
     return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed"))
             or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
