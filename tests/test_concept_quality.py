@@ -1102,3 +1102,9 @@ def test_a_questions_verb_a_list_and_a_repeated_modifier_end_no_concept():
     assert [trim_filler(p) for p in ["multi-agent framework", "top-k results", "multi-instanton solutions",
                                      "cross-validation method"]] == [
         "multi-agent framework", "top-k results", "multi-instanton", "cross-validation"]
+
+
+def test_a_verb_after_to_or_these_in_a_title_or_sentence_starts_no_concept():
+    found = [c.phrase for c in find_candidates("These include Yang-Mills and associated field theories.",
+                                               title="A Framework to Predict Query Performance")]
+    assert found == ["Framework", "Query Performance", "Yang-Mills field theories", "field theories"]

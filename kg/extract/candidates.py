@@ -393,8 +393,8 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     out = []
     for word, pos in tagged:
         if out and out[-1][0].lower() == "to" and word[:1].isupper() and word[1:].islower() and (
-                word_class(word.lower()) == "VB" or word.lower() in _VERBISH):
-            pos = "VB"  # "Techniques to Analyze RFID Data"
+                word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH):
+            pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data"
         elif pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
             low = word.lower()
             known = word_class(low)
@@ -545,7 +545,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")
         elif low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
             out[i] = (word, "NNP")  # "de Sitter space"
-        elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"}:
+        elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"} \
+                and (prev_word.lower() not in ("these", "those") or after_pos in _NOUN):  # "these include Yang-Mills"
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
