@@ -1108,3 +1108,11 @@ def test_a_verb_after_to_or_these_in_a_title_or_sentence_starts_no_concept():
     found = [c.phrase for c in find_candidates("These include Yang-Mills and associated field theories.",
                                                title="A Framework to Predict Query Performance")]
     assert found == ["Framework", "Query Performance", "Yang-Mills field theories", "field theories"]
+
+
+def test_praise_of_speed_or_reach_is_no_concept_and_leaves_the_term_it_praises():
+    df = {"fast matrix factorization": 1, "matrix factorization": 12, "scalable vector graphics": 2,
+          "fast fourier transform": 4, "fourier transform": 3}
+    assert incidental_modifiers(df) == {"fast matrix factorization": "matrix factorization"}
+    assert generic_words({"fast mining", "scalable clustering", "effective action", "fast fourier transform"}) == {
+        "fast mining", "scalable clustering"}

@@ -77,6 +77,10 @@ def generic_heads() -> frozenset[str]:
 
 
 _ADJECTIVAL = ("JJ", "JJR", "JJS", "VBN", "RB")
+# Modifiers that praise a method's speed or reach: before one word they name no kind of it ("fast mining"); before
+# a term the paper's own incidental praise (:data:`AMBIVALENT_MODIFIERS`), unless the corpus writes them as part
+# of a name ("fast Fourier transform", "scalable vector graphics"). Not "effective": "effective action".
+SPEED_MODIFIERS = frozenset("fast faster scalable efficient".split())
 _FUTURE = frozenset({"future"})  # the lexicon's noun, an adjective before a head ("future exploration")
 
 
@@ -93,10 +97,12 @@ def generic_phrase(key: str) -> bool:
     ...                             "non perturbative calculation", "bound state", "2+1 dimension",
     ...                             "space time dimension", "extra dimension", "retrieval performance",
     ...                             "contextual information", "mutual information", "video content",
-    ...                             "non supersymmetric case"]]
-    [True, True, False, False, False, True, True, False, True, True, False, True, True]
+    ...                             "non supersymmetric case", "fast mining", "effective action"]]
+    [True, True, False, False, False, True, True, False, True, True, False, True, True, True, False]
     """
     words = key.split()
+    if len(words) == 2 and words[0] in SPEED_MODIFIERS:
+        return True  # praise of one activity or thing: "fast mining", "scalable clustering", "efficient algorithm"
     if words and singularize(words[-1]) == "dimension" and all(_COUNTING.fullmatch(w) for w in words[:-1]):
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
     if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
@@ -210,7 +216,7 @@ def _qualifies(word: str) -> bool:
 AMBIVALENT_MODIFIERS = frozenset(
     """general standard pure small large basic common full complete whole entire enhanced improved
     modified tedious naive classical simple explicit effective individual multiple extended special exact
-    proper""".split()
+    proper fast scalable""".split()
 )
 
 
