@@ -1108,6 +1108,8 @@ def test_a_verb_after_to_or_these_in_a_title_or_sentence_starts_no_concept():
     found = [c.phrase for c in find_candidates("These include Yang-Mills and associated field theories.",
                                                title="A Framework to Predict Query Performance")]
     assert found == ["Framework", "Query Performance", "Yang-Mills field theories", "field theories"]
+    found = [c.phrase for c in find_candidates("x.", title="Using the Cross-Entropy Method to Re-Rank Search Results")]
+    assert found == ["Cross-Entropy Method", "Search Results"]
 
 
 def test_praise_of_speed_or_reach_is_no_concept_and_leaves_the_term_it_praises():

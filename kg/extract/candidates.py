@@ -392,9 +392,10 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return tagged
     out = []
     for word, pos in tagged:
-        if out and out[-1][0].lower() == "to" and word[:1].isupper() and word[1:].islower() and (
-                word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH):
-            pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data"
+        if out and out[-1][0].lower() == "to" and word[:1].isupper() and (
+                (word[1:].islower() and (word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH))
+                or (word.lower().startswith("re-") and not word.lower().endswith("ing"))):
+            pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data", "to Re-Rank Search Results"
         elif pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
             low = word.lower()
             known = word_class(low)
@@ -402,7 +403,7 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 pos = "JJ"
             elif known in ("VBN", "VBD"):
                 pos = "VBN"  # "Matrix Factorization Revisited", "Distributed Systems"
-        elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP") \
+        elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP", "VB") \
                 and not (out[-1][1] != "JJ" and _awaits_verb(out)):
             pos = "NN"  # "Conversational Search", "Graph Embed" (not "What Can Quantum Theory Bring")
         out.append((word, pos))
