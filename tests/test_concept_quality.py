@@ -1099,9 +1099,9 @@ def test_a_questions_verb_a_list_and_a_repeated_modifier_end_no_concept():
     found = candidate_phrases("The (NS5,D5,D3) bound state and a chiral or twisted chiral scalar superfield of an "
                               "ℓ2,1-norm loss.")
     assert found == ["bound state", "chiral scalar superfield", "twisted chiral scalar superfield", "ℓ2,1-norm loss"]
-    assert [trim_filler(p) for p in ["multi-agent framework", "top-k results", "multi-instanton solutions",
+    assert [trim_filler(p) for p in ["multi-agent framework", "in-memory schemes", "top-k results", "multi-instanton solutions",
                                      "cross-validation method"]] == [
-        "multi-agent framework", "top-k results", "multi-instanton", "cross-validation"]
+        "multi-agent framework", "in-memory schemes", "top-k results", "multi-instanton", "cross-validation"]
 
 
 def test_a_verb_after_to_or_these_in_a_title_or_sentence_starts_no_concept():

@@ -187,11 +187,11 @@ def trim_filler(phrase: str) -> str:
 _ADJECTIVE_NAMES = frozenset({"bps", "sommerfield"})
 
 
-# A count or reach prefixed to a singular noun makes an adjective ("multi-agent systems", "cross-domain
-# recommendation", "top-k queries"), unless the noun names an act ("cross-validation", "cross-entropy").
+# A count, reach or place prefixed to a singular noun makes an adjective ("multi-agent systems", "in-memory schemes",
+# "cross-domain recommendation", "top-k queries"), unless the noun names an act ("cross-validation", "cross-entropy").
 # "multi-" before the nouns of physics names things ("multi-instanton solutions", "multi-center black holes"), so
 # only its common adjectives count.
-_ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom)-[a-z0-9]+(?<!s)|multi-(?:agent|view|task|label"
+_ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom|in|out)-[a-z0-9]+(?<!s)|multi-(?:agent|view|task|label"
                                   r"|class|modal|source|level|domain|objective|armed|hop|lingual|aspect|criteria"
                                   r"|scale|layer|branch|stage|step|party|user|tenant|core|turn|pronged|classifier)")
 _NOMINAL_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ropy", "ance", "ence", "ism", "ogy")
