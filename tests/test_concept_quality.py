@@ -1083,6 +1083,7 @@ def test_a_papers_number_in_a_series_is_no_part_of_a_term():
     ("We show that self-gravity causes a typical string state to shrink.", ["self-gravity", "string state"]),
     ("Contexts are used to re-rank results for the current query.", ["Contexts", "results", "query"]),
     ("We study the near horizon limit of extreme black holes.", ["near horizon limit", "extreme black holes"]),
+    ("Nutrition support systems lack personalization.", ["Nutrition support systems", "personalization"]),
     ("We compute the graviton self-energy and the on-shell amplitudes.", ["graviton self-energy", "on-shell amplitudes"]),
 ])
 def test_a_phrasal_verb_a_prefix_or_a_preposition_made_adjective_keeps_concepts_whole(text, wanted):

@@ -324,7 +324,7 @@ _VERBISH = frozenset(
     decode decrease drive encode exploit focus fuel guarantee guide harness help impact increase
     leverage limit mitigate need outperform power promote report result review shift show spur
     study support tackle underpin conduct access design survey present answer work
-    influence gain track visit offer shape cause measure estimate""".split()
+    influence gain track visit offer shape cause measure estimate lack complement""".split()
 )
 # Gerunds that name an activity inside a compound ("meta learning methods", "model
 # checking games"); any other gerund after a noun starts a verb phrase ("approach
