@@ -422,6 +422,8 @@ def _awaits_verb(tagged: list[tuple[str, str]]) -> bool:
         if pos in ("VB", "VBP", "VBZ", "VBD", "IN", "TO", ":"):
             return False  # a verb came, or a preposition or subtitle after the subject's phrase
     return False
+
+
 # Endings of adjectives a lexicon may not know: "Contextual", "Heterogeneous", "Explainable".
 _TITLE_ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible")
 
