@@ -74,6 +74,17 @@ GENERIC_MODIFIERS = frozenset(
 # sclerosis") and may be before a compound ("multiple choice questions", "multiple sequence alignments"):
 # reviewers judged all 12 "multiple …" concepts of the first kind generic or ungrammatical.
 _PLURAL_QUANTITIES = frozenset({"multiple"})
+# Nouns "multiple" forms terms with before a plural ("multiple choice questions", "multiple sequence alignments",
+# "multiple zeta values"); before other compounds it counts ("multiple evaluation sets", "multiple search engines").
+_QUANTITY_TERMS = frozenset("choice sequence instance kernel testing correspondence zeta scattering regression".split())
+# Nouns a number before them makes a compound adjective of, hyphen or not: "one loop effective action",
+# "two point functions", "one instanton contribution" (not "one approach", nor "two branes": a count).
+_COUNTED_NOUNS = frozenset("""loop point body particle parameter instanton anti-instanton monopole soliton vortex brane
+    form sphere torus component index step stage layer hop class flavor flavour colour color derivative site""".split())
+# Of those, the objects a number names alone: "two form", "three brane", "two sphere" (not "one step", "one loop").
+_COUNTED_HEADS = frozenset("brane form sphere torus".split())
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten".split())
+_NUMERAL = "CD-COUNT"  # the tag of a number that is part of the phrase: "one loop", "2 point"
 
 
 @lru_cache(maxsize=1)
@@ -155,7 +166,7 @@ def _fractions(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 _ROMAN = frozenset("II III IV V VI VII VIII IX X".split())
 _NUMBERED = frozenset("type class painlevé painleve bianchi phase".split())  # "type II", "Painlevé III": a name's numeral
-_SERIES_END = frozenset(": . -- - ) , ;".split())
+_SERIES_END = frozenset(': . -- - ) , ; " ” '''.split())  # and the end of a quoted title: “Mirror Manifolds II”
 
 
 def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -678,6 +689,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
     def close(following: str = ""):
         words = list(run)
         run.clear()
+        if words and _labels_a_number(tagged, words[-1]):
+            return []  # "the stable codimension 1 solitons", "Randall-Sundrum two branes model": cut inside a phrase
+        if words and _counts_a_compound(tagged, words[0]) and (len(words) > 1 or words[0][1].lower() in _COUNTED_HEADS):
+            words.insert(0, (words[0][0] - 1, tagged[words[0][0] - 1][0], _NUMERAL))  # "One loop effective action"
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
             if (before_pos == "RB" and before.lower().endswith("ly") and before.lower() not in _FOCUS_ADVERBS
@@ -706,7 +721,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             while part and _no_first_word(tagged, part, prose):
                 part.pop(0)
             if not part or len(part) > max_words or not all(
-                    _is_word(w) or p == _LATIN or _counted_letter(tagged, j) for j, w, p in part):
+                    _is_word(w) or p in (_LATIN, _NUMERAL) or _counted_letter(tagged, j) for j, w, p in part):
                 continue
             if len(part) == 1 and _bare_adjective(part[0][1]):
                 continue
@@ -741,6 +756,27 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 _COORDINATORS = frozenset({"and", "or", "plus"})
 _DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
 _LIMITS = frozenset({"large", "finite", "infinite"})
+
+
+def _number(token: str) -> bool:
+    """A small number, in digits or words: "1", "two" (not a year, not "1/2")."""
+    return token.lower() in _NUMBER_WORDS or (token.isdigit() and len(token) <= 2)
+
+
+def _labels_a_number(tagged: list[tuple[str, str]], last: tuple[int, str, str]) -> bool:
+    """Whether a run's ``last`` word (``(index in tagged, word, tag)``) is a common noun or a hyphenated
+    name before a number and a noun: the number labels it inside a longer phrase ("codimension 1
+    solitons", "Randall-Sundrum two branes model", "level 1 WZW models"), so the run ends mid-phrase."""
+    at, word, pos = last
+    return (pos in ("NN", "NNP") and (word.islower() or "-" in word) and at + 2 < len(tagged)
+            and _number(tagged[at + 1][0]) and tagged[at + 2][1] in _NOUN)
+
+
+def _counts_a_compound(tagged: list[tuple[str, str]], first: tuple[int, str, str]) -> bool:
+    """Whether a number before a run's ``first`` word makes a compound of it ("one loop", "two point",
+    "2 loop"), so the number is part of the phrase."""
+    at, word, pos = first
+    return at > 0 and pos == "NN" and word.lower() in _COUNTED_NOUNS and _number(tagged[at - 1][0])
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
@@ -940,6 +976,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     sentence, after a lower-case word, is a name, never a gerund ("to view Hawking radiation"; not
     "labor-intensive. Automatically Generating labels")."""
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
+    if pos == _NUMERAL:
+        return False
     if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     before = tagged[at - 1][0] if at > 0 else ""
@@ -947,8 +985,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
             and not _sentence_end(before) and not before.lower().endswith("ly")):
         return False  # inside a sentence, after a lower-case word: "to view Hawking radiation", "the Killing horizon"
     if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
-            and after[2] in ("JJ", "NNS", "NNPS")):
-        return True  # "multiple sources", "multiple social networks"; not "multiple choice questions"
+            and (after[2] in ("JJ", "VBN", "NNS", "NNPS") or after[1].lower() not in _QUANTITY_TERMS)):
+        return True  # "multiple sources", "multiple evaluation sets"; not "multiple choice questions"
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and not _FRACTION.fullmatch(after[1])  # "Spin 1/2 particles"
                                       and word_class(word.lower()) in ("VB", "VBP", "VBD")))

@@ -216,13 +216,15 @@ def _qualifies(word: str) -> bool:
 AMBIVALENT_MODIFIERS = frozenset(
     """general standard pure small large basic common full complete whole entire enhanced improved
     modified tedious naive classical simple explicit effective individual multiple extended special exact
-    proper fast scalable""".split()
+    proper fast scalable real precise non-trivial nontrivial high low""".split()
 )
 
 
 # Second words of compound adjectives an ambivalent modifier starts ("large-scale", "full-text").
 _COMPOUND_SECONDS = frozenset("""scale size sized level grained purpose range term order text length time dimensional
     sense world margin sample rank body strategy match""".split())  # "common-sense", "small-world", "large-margin"
+_FEW = 10  # an ambivalent modifier's phrase of this many papers at most may be incidental
+_TERM_DF = 3  # a modifier with the next word is a term of its own when this many papers write the two
 # Modifiers that count: before one word in a phrase one or two papers write, they name no kind of it.
 _COUNTING_MODIFIERS = frozenset("multiple several various numerous".split())
 
@@ -233,10 +235,12 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
 
     A phrase one paper writes ("pure content-based recommender system") is its rest without the
     modifier when that rest has two words or more ("content-based recommender system"), and so is a
-    phrase two papers write whose rest ``min_df`` times as many papers write ("multiple social
-    network": "social network"); a modifier the corpus uses as part of a term ("standard model",
-    "general relativity", "large language model": phrases several papers write, or a modifier
-    before one word) stays; "multiple" and its kind before one word go ("multiple timelines").
+    phrase of up to :data:`_FEW` papers whose rest ``min_df`` times as many papers write ("multiple
+    social network": "social network", "standard collaborative filtering"); a modifier the corpus uses
+    as part of a term stays: in phrases many papers write, before one word ("standard model", "general
+    relativity"), or with the next word as a phrase of its own ("standard model gauge group", "high
+    energy physics", "large language model"). "multiple" and its kind before one word go ("multiple
+    timelines").
 
     Examples
     --------
@@ -247,15 +251,21 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1,
     ...                       "common sense knowledge base": 1, "large n matrix theory": 1})
     {}
+    >>> incidental_modifiers({"standard model gauge group": 1, "standard model": 30, "high energy physics": 1,
+    ...                       "high energy": 5, "standard collaborative filtering": 9, "collaborative filtering": 400})
+    {'standard collaborative filtering': 'collaborative filtering'}
     """
     out = {}
     for key, n in df.items():
         first, _, rest = key.partition(" ")
-        if rest.split(" ", 1)[0] in _COMPOUND_SECONDS:
+        second = rest.split(" ", 1)[0]
+        if second in _COMPOUND_SECONDS:
             continue  # "large-scale visualization", "full-text search", "general-purpose GPU" is no "scale visualization"
-        if first in ("large", "small") and len(rest.split(" ", 1)[0]) == 1:
+        if first in ("large", "small") and len(second) == 1:
             continue  # "large N matrix theory", "small-x scaling": the letter is what is large or small
-        if first in modifiers and " " in rest.strip() and (n == 1 or (n == 2 and df.get(rest, 0) >= min_df * n)):
+        if df.get(f"{first} {second}", 0) >= _TERM_DF:
+            continue  # "standard model gauge group", "high energy physics": the modifier is part of a term
+        if first in modifiers and " " in rest.strip() and (n == 1 or (n <= _FEW and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
             out[key] = rest  # "multiple timelines" is no "multiple timeline"

@@ -296,6 +296,8 @@ def spelling_variants(df: Mapping[str, int], *, pinned: Collection[str] = ()) ->
 _MIN_TYPO_LETTERS = 7  # shorter words are too often another word one letter away ("quark", "squark")
 _TYPO_RATIO = 10  # the right spelling is in this many times as many papers at least
 _RARE_TYPO = 2  # a word with a letter left out is a typo in this many papers at most
+_TERM_TYPO_LETTERS = 9  # a long term the lexicon lacks, in this many letters at least ("nonperturbative")
+_FREQUENT_TERM = 20  # and in this many papers at least, is a right spelling too
 
 
 def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
@@ -304,9 +306,9 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     A word is misspelt when the lexicon does not know it nor a form of a word it knows, it has seven
     letters or more, and the right word is in ten times as many papers, five at least: the same word
     with a letter doubled or undoubled inside it ("Twittter", "symmmetry", "supersymetric"), or, for a
-    word of one or two papers inside a phrase, the one word of the lexicon it is with a letter left out
-    inside it ("Hagedorn temperaure", "link plynomials"; alone, "dilaton" of a corpus that writes
-    "dilation" more may be a term). Other one-letter changes make other words too often ("squark" and
+    word of one or two papers inside a phrase, the one word of the lexicon (or long term of twenty papers
+    or more) it is with a letter left out inside it ("Hagedorn temperaure", "link plynomials",
+    "nonpertubative effects"; alone, "dilaton" of a corpus that writes "dilation" more may be a term). Other one-letter changes make other words too often ("squark" and
     "quark"), and a frequent word with a letter left out is a term ("soliton", not "solution"). ``df``
     is key -> papers.
 
@@ -318,6 +320,8 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     >>> misspellings({"hagedorn temperaure": 1, "hagedorn temperature": 40, "soliton": 300, "solution": 9000,
     ...               "radially": 1, "radically": 30, "radially symmetric": 1, "radically symmetric": 1})
     {'hagedorn temperaure': 'hagedorn temperature'}
+    >>> misspellings({"nonperturbative effect": 40, "nonpertubative effect": 1, "nonperturbative": 30})
+    {'nonpertubative effect': 'nonperturbative effect'}
     """
     words: Counter[str] = Counter()
     for key, n in df.items():
@@ -330,7 +334,8 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
             for i in range(1, len(word) - 1):
                 if word[i] == word[i - 1]:
                     doubled[word[:i] + word[i + 1:]].append(word)
-                elif len(word) > _MIN_TYPO_LETTERS and word_class(word):
+                elif (len(word) > _MIN_TYPO_LETTERS and word_class(word)) or (
+                        len(word) >= _TERM_TYPO_LETTERS and n >= _FREQUENT_TERM):
                     left_out[word[:i] + word[i + 1:]].add(word)
     right: dict[str, str] = {}
     in_phrase: dict[str, str] = {}  # only inside a phrase whose right spelling the corpus has: not "dilaton" alone
