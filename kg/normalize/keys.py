@@ -300,6 +300,12 @@ _TERM_TYPO_LETTERS = 9  # a long term the lexicon lacks, in this many letters at
 _FREQUENT_TERM = 20  # and in this many papers at least, is a right spelling too
 
 
+def _spelling(word: str, n: int) -> bool:
+    """Whether ``word`` (in ``n`` papers) is a right spelling others may miss: a word of the lexicon, or a long
+    term many papers write ("nonperturbative")."""
+    return bool(word_class(word)) or (len(word) >= _TERM_TYPO_LETTERS and n >= _FREQUENT_TERM)
+
+
 def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
     """Keys with a misspelt word -> the key spelled right, where the corpus has it.
 
@@ -307,8 +313,9 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     letters or more, and the right word is in ten times as many papers, five at least: the same word
     with a letter doubled or undoubled inside it ("Twittter", "symmmetry", "supersymetric"), or, for a
     word of one or two papers inside a phrase, the one word of the lexicon (or long term of twenty papers
-    or more) it is with a letter left out inside it ("Hagedorn temperaure", "link plynomials",
-    "nonpertubative effects"; alone, "dilaton" of a corpus that writes "dilation" more may be a term). Other one-letter changes make other words too often ("squark" and
+    or more) it is with a letter left out or put in inside it ("Hagedorn temperaure", "link plynomials",
+    "nonpertubative effects", "magnectic field"; alone, "dilaton" of a corpus that writes "dilation" more
+    may be a term). Other one-letter changes make other words too often ("squark" and
     "quark"), and a frequent word with a letter left out is a term ("soliton", not "solution"). ``df``
     is key -> papers.
 
@@ -320,8 +327,9 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     >>> misspellings({"hagedorn temperaure": 1, "hagedorn temperature": 40, "soliton": 300, "solution": 9000,
     ...               "radially": 1, "radically": 30, "radially symmetric": 1, "radically symmetric": 1})
     {'hagedorn temperaure': 'hagedorn temperature'}
-    >>> misspellings({"nonperturbative effect": 40, "nonpertubative effect": 1, "nonperturbative": 30})
-    {'nonpertubative effect': 'nonperturbative effect'}
+    >>> misspellings({"nonperturbative effect": 40, "nonpertubative effect": 1, "nonperturbative": 30,
+    ...               "magnetic field": 90, "magnectic field": 1})
+    {'nonpertubative effect': 'nonperturbative effect', 'magnectic field': 'magnetic field'}
     """
     words: Counter[str] = Counter()
     for key, n in df.items():
@@ -334,8 +342,7 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
             for i in range(1, len(word) - 1):
                 if word[i] == word[i - 1]:
                     doubled[word[:i] + word[i + 1:]].append(word)
-                elif (len(word) > _MIN_TYPO_LETTERS and word_class(word)) or (
-                        len(word) >= _TERM_TYPO_LETTERS and n >= _FREQUENT_TERM):
+                elif len(word) > _MIN_TYPO_LETTERS and _spelling(word, n):
                     left_out[word[:i] + word[i + 1:]].add(word)
     right: dict[str, str] = {}
     in_phrase: dict[str, str] = {}  # only inside a phrase whose right spelling the corpus has: not "dilaton" alone
@@ -349,9 +356,11 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
         best = max(found, key=lambda w: (words[w], w), default=None)
         if best and words[best] >= _TYPO_RATIO * n:
             right[word] = best
-        elif n <= _RARE_TYPO and len(left_out.get(word, ())) == 1 and not form_of_word(word):
-            best = next(iter(left_out[word]))  # "temperaure"
-            if words[best] >= _TYPO_RATIO * n:
+        elif n <= _RARE_TYPO and not form_of_word(word):
+            # "temperaure" (a letter left out), "magnectic" (a letter put in)
+            close = left_out.get(word, set()) | {w for w in (word[:i] + word[i + 1:] for i in range(1, len(word) - 1))
+                                                 if len(w) >= _MIN_TYPO_LETTERS and _spelling(w, words.get(w, 0))}
+            if len(close) == 1 and words[best := next(iter(close))] >= _TYPO_RATIO * n:
                 in_phrase[word] = best
     out: dict[str, str] = {}
     for key in df:
