@@ -1162,3 +1162,11 @@ def test_a_long_term_with_a_letter_left_out_is_the_term():
 
 def test_a_quoted_paper_title_leaves_its_number_in_a_series():
     assert candidate_phrases("To appear in “Essays on Mirror Manifolds II”.") == ["Essays", "Mirror Manifolds"]
+
+
+def test_an_adjective_before_a_broad_kind_is_generic_unless_it_names_the_kind():
+    keys = {"supersymmetric theory", "integrable equation", "probabilistic model", "greedy algorithm",
+            "noncommutative generalization", "spontaneous breaking", "standard model", "genetic algorithm",
+            "gauge theory", "sigma model", "symplectic structure"}
+    assert generic_words(keys) == {"supersymmetric theory", "integrable equation", "probabilistic model",
+                                   "greedy algorithm", "noncommutative generalization", "spontaneous breaking"}
