@@ -1170,3 +1170,15 @@ def test_an_adjective_before_a_broad_kind_is_generic_unless_it_names_the_kind():
             "gauge theory", "sigma model", "symplectic structure"}
     assert generic_words(keys) == {"supersymmetric theory", "integrable equation", "probabilistic model",
                                    "greedy algorithm", "noncommutative generalization", "spontaneous breaking"}
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("Dialogue interpretation aims to associate semantic labels to utterances.",
+     ["Dialogue interpretation", "semantic labels", "utterances"]),
+    ("We are able to cluster patients and in order to train sentiment classifiers we use tweets.",
+     ["patients", "sentiment classifiers", "tweets"]),
+    ("The action reduces to total derivative terms.", ["action", "total derivative terms"]),
+])
+def test_an_infinitive_of_purpose_is_a_verb(text, wanted):
+    # reviewers judged "associate semantic label" and "complement machine learning" ungrammatical
+    assert candidate_phrases(text) == wanted

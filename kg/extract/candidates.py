@@ -475,6 +475,9 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+# Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank"
+_PURPOSES = frozenset("""aim aims aimed aiming seek seeks seeking try tries tried trying attempt attempts attempting
+    strive strives able unable order used designed intended want wants need needs wish hope serve serves""".split())
 _SUBTITLE_MARKS = frozenset(":–—")
 # -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
 # Label Noise"); title case hides the participle from the tagger
@@ -575,6 +578,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
         elif low == "near" and prev_pos == "DT" and next_pos == "NN" and after_pos in _NOUN:
             out[i] = (word, "JJ")  # "the near horizon limit"
+        elif pos in ("NN", "JJ") and word.islower() and prev_pos == "TO" and i >= 2 \
+                and out[i - 2][0].lower() in _PURPOSES and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
+            out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to complement"
         elif low.startswith("re-") and not low.endswith("ing") and prev_pos == "TO" and pos in ("NN", "JJ"):
             out[i] = (word, "VB")  # "used to re-rank results"
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
