@@ -586,6 +586,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
                 and (_verb_form(low) or _verb_capable(low[:-1])):
             out[i] = (word, "VBZ")  # a phrasal verb: "this request rules out", "the string picture breaks down"
+        elif low == "order" and prev_word.lower() == "in" and next_word.lower() == "to":
+            out[i] = (word, "IN")  # "in order to": no noun
         elif low == "account" and prev_word.lower() == "into":
             out[i] = (word, "RB")  # "take into account bidirectional relations"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
