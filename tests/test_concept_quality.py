@@ -1182,3 +1182,14 @@ def test_an_adjective_before_a_broad_kind_is_generic_unless_it_names_the_kind():
 def test_an_infinitive_of_purpose_is_a_verb(text, wanted):
     # reviewers judged "associate semantic label" and "complement machine learning" ungrammatical
     assert candidate_phrases(text) == wanted
+
+
+def test_a_kind_of_approach_a_plural_in_a_list_and_a_relation_of_groups_make_no_concept():
+    assert generic_words({"graph based approach", "rsa based solution", "community aware strategy",
+                          "content based recommendation"}) == {"graph based approach", "rsa based solution",
+                                                               "community aware strategy"}
+    found = [c.phrase for c in find_candidates("x.", title="Relating Superembeddings and Non-linear Realisations")]
+    assert found == ["Superembeddings", "Non-linear Realisations"]
+    assert candidate_phrases("The isomorphism Sp(4)∼SO(3,2), the P(3,1)xGauge group and the AdS_5×S^5 background.") == [
+        "isomorphism", "group", "AdS_5×S^5 background"]
+    assert candidate_phrases("A configuration with one brane and a two form.") == ["configuration", "brane", "two form"]

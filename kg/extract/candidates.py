@@ -81,7 +81,8 @@ _QUANTITY_TERMS = frozenset("choice sequence instance kernel testing corresponde
 # "two point functions", "one instanton contribution" (not "one approach", nor "two branes": a count).
 _COUNTED_NOUNS = frozenset("""loop point body particle parameter instanton anti-instanton monopole soliton vortex brane
     form sphere torus component index step stage layer hop class flavor flavour colour color derivative site""".split())
-# Of those, the objects a number names alone: "two form", "three brane", "two sphere" (not "one step", "one loop").
+# Of those, the objects a number names alone: "two form", "three brane", "two sphere" (not "one step", "one loop";
+# "one brane" is as often a count as a 1-brane).
 _COUNTED_HEADS = frozenset("brane form sphere torus".split())
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten".split())
 _NUMERAL = "CD-COUNT"  # the tag of a number that is part of the phrase: "one loop", "2 point"
@@ -99,9 +100,10 @@ _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold inside words: "**M**ixture"
 _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)": the acronym is no part of the word
 # Source damage and leftovers inside a token: TeX and markup ("AdS_{p+2", "ref.[1,2"), e-mail
 # addresses, initials or abbreviations glued to a word ("A.Zabrodin", "Proc.R.Soc", "w.r.t."),
-# formulas ("q=0,1,2,3", "ψ_q∈"; notation such as N=1 is checked first).
-_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫|]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
-                      r"|^[a-z]\.[a-z]$|[a-z]{2}\.[a-z]$|[a-z]{2}\.[a-z]+[A-Z]")  # "i.e", "theorem.e", "queries.visKWQL"
+# formulas ("q=0,1,2,3", "ψ_q∈", "Sp(4)∼SO(3,2)"; notation such as N=1 is checked first).
+_DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫|∼≃≅]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
+                      r"|^[a-z]\.[a-z]$|[a-z]{2}\.[a-z]$|[a-z]{2}\.[a-z]+[A-Z]"  # "i.e", "theorem.e", "queries.visKWQL"
+                      r"|\)~|~\(|\)[x×][A-Z][a-z]{2}")  # relations and products of groups: "Sp(4)~SO(3,2)", "P(3,1)xGauge"
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
@@ -699,7 +701,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         run.clear()
         if words and _labels_a_number(tagged, words[-1]):
             return []  # "the stable codimension 1 solitons", "Randall-Sundrum two branes model": cut inside a phrase
-        if words and _counts_a_compound(tagged, words[0]) and (len(words) > 1 or words[0][1].lower() in _COUNTED_HEADS):
+        if words and _counts_a_compound(tagged, words[0]) and (len(words) > 1 or (
+                words[0][1].lower() in _COUNTED_HEADS and tagged[words[0][0] - 1][0].lower() not in ("one", "1"))):
             words.insert(0, (words[0][0] - 1, tagged[words[0][0] - 1][0], _NUMERAL))  # "One loop effective action"
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
@@ -798,8 +801,9 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
     """A word that can share a noun with the next phrase: an adjective, a participle, a name or a
     hyphenated word ("supervised", "Yang-Mills", "BERT"), not a plain noun ("the model and
     training data" is no "model data")."""
-    if word.lower().endswith("ing"):
-        return False  # activities: "Modeling and Monitoring Cluster Transitions"
+    if word.lower().endswith(("ing", "ings", "tions", "sions", "ments", "ities")):
+        return False  # activities and plurals: "Modeling and Monitoring Cluster Transitions", "Superembeddings and
+        # Non-linear Realisations"
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
 
