@@ -1193,3 +1193,14 @@ def test_a_kind_of_approach_a_plural_in_a_list_and_a_relation_of_groups_make_no_
     assert candidate_phrases("The isomorphism Sp(4)∼SO(3,2), the P(3,1)xGauge group and the AdS_5×S^5 background.") == [
         "isomorphism", "group", "AdS_5×S^5 background"]
     assert candidate_phrases("A configuration with one brane and a two form.") == ["configuration", "brane", "two form"]
+
+
+def test_a_broad_kind_the_corpus_names_stays_and_a_prefixed_adjective_alone_goes():
+    keys = {"superconformal theory", "pseudoclassical model", "chiral model", "supersymmetric theory",
+            "relativistic theory", "non commutative", "self dual", "self energy"}
+    assert generic_words(keys) == {"supersymmetric theory", "relativistic theory", "non commutative", "self dual"}
+    assert generic_words(keys, abbreviated={"supersymmetric theory"}) == {"relativistic theory", "non commutative",
+                                                                          "self dual"}
+    assert incidental_modifiers({"large gauge invariance": 1, "large gauge transformation": 6,
+                                 "gauge invariance": 90}) == {}
+    assert candidate_phrases("An easy search and a difficult search with better results.") == ["search", "results"]

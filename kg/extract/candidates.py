@@ -67,7 +67,8 @@ GENERIC_MODIFIERS = frozenset(
     convenient similar much-needed famous mentioned aforementioned above-mentioned improved
     assorted varied myriad surprising intriguing striking exciting encouraging compelling ongoing
     increasing decreasing growing state-of-art the-state-of-the-art cutting-edge leading-edge best-performing
-    top-performing well-established widely-used best-known pertinent publicly-available freely-available""".split()
+    top-performing well-established widely-used best-known pertinent publicly-available freely-available
+    better available easy difficult""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple

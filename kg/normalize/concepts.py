@@ -198,7 +198,7 @@ def normalize_concepts(
                                | {key.rsplit(" ", 1)[-1] + "s" for key in every})  # and "Berkovits" of "berkovit"
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
-        generic = generic_words(every, names=names) | _bare_field_words(found_keys)
+        generic = generic_words(every, names=names, abbreviated=acronym_of) | _bare_field_words(found_keys)
         generic |= fragment_keys([key for key, _ in rows] for rows in found_keys.values())
         stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:

@@ -13,6 +13,7 @@ common words and are specific.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
@@ -21,7 +22,7 @@ from math import log10
 from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, word_class
 from kg.normalize.keys import PREFIXES, singularize
 
-__all__ = ["generic_words", "generic_phrase", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS",
+__all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS",
            "VAGUE_HEADS"]
 
 #: Zipf frequency (log10 of occurrences per billion words of general English, wordfreq) from
@@ -93,7 +94,10 @@ _BROAD_HEADS = frozenset("theory model equation problem generalization descripti
 # Second halves of compound adjectives that say what a thing rests on ("graph-based", "privacy-aware"): before a filler
 # head they name only the kind of approach (reviewers judged 22 of 84 such labels good).
 _LINKERS = frozenset("based aware driven oriented centric dependent specific enabled".split())
-_KIND_ADJECTIVES = frozenset("standard minimal genetic heterotic".split())  # "standard model", "genetic algorithm"
+# Adjectives that name a kind of theory or model ("standard model", "minimal models" of conformal field theory,
+# "chiral model", "inflationary model", "noncommutative theory") or algorithm ("genetic algorithm"): reviewers
+# judged them good two times in three.
+_KIND_ADJECTIVES = frozenset("standard minimal genetic heterotic chiral inflationary noncommutative".split())
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 
 
@@ -116,8 +120,7 @@ def generic_phrase(key: str) -> bool:
         return True  # praise of one activity or thing: "fast mining", "scalable clustering", "efficient algorithm"
     if words and singularize(words[-1]) == "dimension" and all(_COUNTING.fullmatch(w) for w in words[:-1]):
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
-    if (len(words) == 2 and singularize(words[-1]) in _BROAD_HEADS and words[0] not in _KIND_ADJECTIVES
-            and adjectival(words[0])):
+    if broad_kind(key):
         return True  # "supersymmetric theory", "integrable equation", "probabilistic model", "greedy algorithm"
     if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
         return True  # "probabilistic framework", "session-based method", "learning approach"
@@ -133,25 +136,45 @@ def generic_phrase(key: str) -> bool:
     return all(word_class(w) in _ADJECTIVAL or w in GENERIC_MODIFIERS or w in _FUTURE for w in words[:-1])
 
 
-def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zipf: float = RARE_ZIPF) -> set[str]:
+def broad_kind(key: str) -> bool:
+    """An adjective of general English before a broad kind (:data:`_BROAD_HEADS`): "supersymmetric theory",
+    "probabilistic model"; not a coinage English lacks ("superconformal theory", "pseudoclassical model"),
+    nor an adjective that names the kind ("standard model", "genetic algorithm").
+
+    Examples
+    --------
+    >>> [broad_kind(k) for k in ["supersymmetric theory", "superconformal theory", "standard model", "gauge theory"]]
+    [True, False, False, False]
+    """
+    words = key.split()
+    return (len(words) == 2 and singularize(words[1]) in _BROAD_HEADS and words[0] not in _KIND_ADJECTIVES
+            and adjectival(words[0]) and zipf(words[0]) > 0)
+
+
+def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zipf: float = RARE_ZIPF,
+                  abbreviated: Collection[str] = ()) -> set[str]:
     """The concept keys among ``keys`` that are too generic for a map.
 
     A one-word key is generic unless the corpus writes it as a name or acronym (``names``) or it
     is rare in general English (Zipf below ``rare_zipf``: "crowdsourcing", "brane", "supersymmetry",
     "blogosphere"). Reviewers judged common one-word lower-case concepts of real corpora generic
     almost always ("cluster", "participant", "architecture", "workshop", "utility"). Longer keys
-    are generic as :func:`generic_phrase` says.
+    are generic as :func:`generic_phrase` says, except a broad kind the corpus gives an acronym
+    (``abbreviated``: "superconformal field theory (SCFT)" is named).
 
     Examples
     --------
     >>> sorted(generic_words({"feature", "query", "netflix", "crowdsourcing", "supersymmetry",
-    ...                       "explicit expression", "sentiment analysis"}, names={"netflix"}))
-    ['explicit expression', 'feature', 'query']
+    ...                       "explicit expression", "sentiment analysis", "non commutative", "self attention"},
+    ...                      names={"netflix"}))
+    ['explicit expression', 'feature', 'non commutative', 'query']
     """
     names = set(names)
     single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
+    prefixed = {k for k in keys if k.count(" ") == 1 and k.split()[0] in PREFIXES and adjectival(k.split()[1])}
     return ({k for k in single if zipf(k) >= rare_zipf or adjectival(k)}
-            | {k for k in keys if generic_phrase(k)})
+            | prefixed  # an adjective with a prefix is an adjective still: "non-commutative (NC)", "self-dual"
+            | {k for k in keys if generic_phrase(k) and not (k in abbreviated and broad_kind(k))})
 
 
 # Endings of English adjectives that are seldom nouns: a lower-case word alone with one of them
@@ -232,7 +255,7 @@ def _qualifies(word: str) -> bool:
 AMBIVALENT_MODIFIERS = frozenset(
     """general standard pure small large basic common full complete whole entire enhanced improved
     modified tedious naive classical simple explicit effective individual multiple extended special exact
-    proper fast scalable real precise non-trivial nontrivial high low""".split()
+    proper fast scalable real precise non-trivial nontrivial high low single""".split()
 )
 
 
@@ -267,11 +290,17 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1,
     ...                       "common sense knowledge base": 1, "large n matrix theory": 1})
     {}
+    >>> incidental_modifiers({"large gauge invariance": 1, "large gauge transformation": 6, "gauge invariance": 90})
+    {}
     >>> incidental_modifiers({"standard model gauge group": 1, "standard model": 30, "high energy physics": 1,
     ...                       "high energy": 5, "standard collaborative filtering": 9, "collaborative filtering": 400})
     {'standard collaborative filtering': 'collaborative filtering'}
     """
     out = {}
+    pairs: Counter[str] = Counter()  # the first two words of keys -> papers (a modifier's pair as a term: "large gauge")
+    for key, n in df.items():
+        if key.split(" ", 1)[0] in modifiers:
+            pairs[" ".join(key.split(" ", 2)[:2])] += n
     for key, n in df.items():
         first, _, rest = key.partition(" ")
         second = rest.split(" ", 1)[0]
@@ -279,8 +308,9 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
             continue  # "large-scale visualization", "full-text search", "general-purpose GPU" is no "scale visualization"
         if first in ("large", "small") and len(second) == 1:
             continue  # "large N matrix theory", "small-x scaling": the letter is what is large or small
-        if df.get(f"{first} {second}", 0) >= _TERM_DF:
-            continue  # "standard model gauge group", "high energy physics": the modifier is part of a term
+        if pairs[f"{first} {second}"] - (n if " " in rest else 0) >= _TERM_DF:
+            continue  # "standard model gauge group", "high energy physics", "large gauge invariance" (with "large
+            # gauge transformations"): the modifier is part of a term
         if first in modifiers and " " in rest.strip() and (n == 1 or (n <= _FEW and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
