@@ -1204,3 +1204,16 @@ def test_a_broad_kind_the_corpus_names_stays_and_a_prefixed_adjective_alone_goes
     assert incidental_modifiers({"large gauge invariance": 1, "large gauge transformation": 6,
                                  "gauge invariance": 90}) == {}
     assert candidate_phrases("An easy search and a difficult search with better results.") == ["search", "results"]
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("These applications need to automatically associate good descriptive keywords with papers.",
+     ["applications", "descriptive keywords", "papers"]),
+    ("NLP technologies are used to discover and display related content from the Web.",
+     ["NLP technologies", "content", "Web"]),
+    ("We design systems that display digital images and a display resolution.",
+     ["systems", "digital images", "display resolution"]),
+])
+def test_a_verb_after_an_adverb_a_coordinated_verb_or_a_relative_pronoun_is_a_verb(text, wanted):
+    # reviewers judged "associate keyword", "display related content" and "display digital image" ungrammatical
+    assert candidate_phrases(text) == wanted

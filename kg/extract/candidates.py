@@ -490,7 +490,8 @@ _TITLE_CLAUSES = frozenset("resulting arising stemming leading coming ranging de
 def _verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
-    past = (word + "d") if word.endswith("e") else (word[:-1] + "ied") if word.endswith("y") else (word + "ed")
+    past = ((word + "d") if word.endswith("e") else (word[:-1] + "ied") if word.endswith("y") and word[-2:-1] not in "aeiou"
+            else (word + "ed"))  # "profiled", "classified", "displayed"
     return word in _VERBISH or word_class(past) in ("VBD", "VBN")
 
 
@@ -575,15 +576,20 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
         elif pos in ("NN", "NNP") and word[1:].islower() and ahead_word.lower() in _RELATIVES and before >= 1 \
                 and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _SAYING \
-                and next_pos in _NOUN | {"DT", "PRP$"} and _verb_capable(low):
-            out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents"
+                and next_pos in _NOUN | {"DT", "PRP$", "JJ"} and _verb_capable(low):
+            out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents", "systems that display
+            # digital images"
         elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
             out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
         elif low == "near" and prev_pos == "DT" and next_pos == "NN" and after_pos in _NOUN:
             out[i] = (word, "JJ")  # "the near horizon limit"
-        elif pos in ("NN", "JJ") and word.islower() and prev_pos == "TO" and i >= 2 \
-                and out[i - 2][0].lower() in _PURPOSES and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
-            out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to complement"
+        elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "TO" and before >= 1 \
+                and out[before - 1][0].lower() in _PURPOSES and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
+            out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to complement",
+            # "need to automatically associate"
+        elif pos in ("NN", "JJ") and word.islower() and prev_word.lower() in _COORDINATORS and i >= 3 \
+                and out[i - 2][1] == "VB" and out[i - 3][1] == "TO" and _verb_capable(low):
+            out[i] = (word, "VB")  # the second of two infinitives: "to discover and display related content"
         elif low.startswith("re-") and not low.endswith("ing") and prev_pos == "TO" and pos in ("NN", "JJ"):
             out[i] = (word, "VB")  # "used to re-rank results"
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
