@@ -1201,8 +1201,6 @@ def test_a_broad_kind_the_corpus_names_stays_and_a_prefixed_adjective_alone_goes
     assert generic_words(keys) == {"supersymmetric theory", "relativistic theory", "non commutative", "self dual"}
     assert generic_words(keys, abbreviated={"supersymmetric theory"}) == {"relativistic theory", "non commutative",
                                                                           "self dual"}
-    assert incidental_modifiers({"large gauge invariance": 1, "large gauge transformation": 6,
-                                 "gauge invariance": 90}) == {}
     assert candidate_phrases("An easy search and a difficult search with better results.") == ["search", "results"]
 
 

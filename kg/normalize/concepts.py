@@ -198,7 +198,8 @@ def normalize_concepts(
                                | {key.rsplit(" ", 1)[-1] + "s" for key in every})  # and "Berkovits" of "berkovit"
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
-        generic = generic_words(every, names=names, abbreviated=acronym_of) | _bare_field_words(found_keys)
+        named = {key for key, found in acronym_votes.items() if sum(found.values()) >= _NAMED_KIND}  # "SCFT"
+        generic = generic_words(every, names=names, abbreviated=named) | _bare_field_words(found_keys)
         generic |= fragment_keys([key for key, _ in rows] for rows in found_keys.values())
         stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:
@@ -591,6 +592,7 @@ def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) 
     return {key for key in keys if key in full or (key in names and key in surnames)}
 
 
+_NAMED_KIND = 2  # a broad kind ("superconformal theory") is a name when this many papers define an acronym for it
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
 
 
