@@ -254,7 +254,7 @@ def _qualifies(word: str) -> bool:
 AMBIVALENT_MODIFIERS = frozenset(
     """general standard pure small large basic common full complete whole entire enhanced improved
     modified tedious naive classical simple explicit effective individual multiple extended special exact
-    proper fast scalable real precise non-trivial nontrivial high low single""".split()
+    proper fast scalable real precise non-trivial nontrivial single""".split()
 )
 
 
@@ -276,8 +276,8 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     phrase of up to :data:`_FEW` papers whose rest ``min_df`` times as many papers write ("multiple
     social network": "social network", "standard collaborative filtering"); a modifier the corpus uses
     as part of a term stays: in phrases many papers write, before one word ("standard model", "general
-    relativity"), or with the next word as a phrase of its own ("standard model gauge group", "high
-    energy physics", "large language model"). "multiple" and its kind before one word go ("multiple
+    relativity"), or with the next word as a phrase of its own ("standard model gauge group", "general
+    relativity theory", "large language model"). "multiple" and its kind before one word go ("multiple
     timelines").
 
     Examples
@@ -289,8 +289,8 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
     >>> incidental_modifiers({"large scale geographical visualization": 1, "full text search engine": 1,
     ...                       "common sense knowledge base": 1, "large n matrix theory": 1})
     {}
-    >>> incidental_modifiers({"standard model gauge group": 1, "standard model": 30, "high energy physics": 1,
-    ...                       "high energy": 5, "standard collaborative filtering": 9, "collaborative filtering": 400})
+    >>> incidental_modifiers({"standard model gauge group": 1, "standard model": 30, "general relativity theory": 1,
+    ...                       "general relativity": 5, "standard collaborative filtering": 9, "collaborative filtering": 400})
     {'standard collaborative filtering': 'collaborative filtering'}
     """
     out = {}
@@ -302,7 +302,7 @@ def incidental_modifiers(df: Mapping[str, int], *, modifiers: Collection[str] = 
         if first in ("large", "small") and len(second) == 1:
             continue  # "large N matrix theory", "small-x scaling": the letter is what is large or small
         if df.get(f"{first} {second}", 0) >= _TERM_DF:
-            continue  # "standard model gauge group", "high energy physics": the modifier is part of a term
+            continue  # "standard model gauge group", "general relativity theory": the modifier is part of a term
         if first in modifiers and " " in rest.strip() and (n == 1 or (n <= _FEW and df.get(rest, 0) >= min_df * n)):
             out[key] = rest
         elif first in _COUNTING_MODIFIERS and rest and " " not in rest and n <= 2:
