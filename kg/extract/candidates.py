@@ -104,7 +104,7 @@ _GLUED = re.compile(r"(?<=[a-z])([a-z])\((?=[A-Z])")  # "Hybrid Learning(EIHL)":
 # formulas ("q=0,1,2,3", "ψ_q∈", "Sp(4)∼SO(3,2)"; notation such as N=1 is checked first).
 _DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←↦∀∃∑∏∫|∼≃≅]|\.[A-Z]|\..*\.|[^\W\d_],[^\W\d_]|\.$"
                       r"|^[a-z]\.[a-z]$|[a-z]{2}\.[a-z]$|[a-z]{2}\.[a-z]+[A-Z]"  # "i.e", "theorem.e", "queries.visKWQL"
-                      r"|\)~|~\(|\)[x×][A-Z][a-z]{2}")  # relations and products of groups: "Sp(4)~SO(3,2)", "P(3,1)xGauge"
+                      r"|\)~|~\(|\)[x×][A-Z][a-z]{2}")  # relations of groups: "Sp(4)~SO(3,2)", "P(3,1)xGauge"
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
 _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
@@ -490,8 +490,12 @@ _TITLE_CLAUSES = frozenset("resulting arising stemming leading coming ranging de
 def _verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
-    past = ((word + "d") if word.endswith("e") else (word[:-1] + "ied") if word.endswith("y") and word[-2:-1] not in "aeiou"
-            else (word + "ed"))  # "profiled", "classified", "displayed"
+    if word.endswith("e"):
+        past = word + "d"  # "profiled"
+    elif word.endswith("y") and word[-2:-1] not in "aeiou":
+        past = word[:-1] + "ied"  # "classified"
+    else:
+        past = word + "ed"  # "exhibited", "displayed"
     return word in _VERBISH or word_class(past) in ("VBD", "VBN")
 
 
@@ -584,9 +588,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif low == "near" and prev_pos == "DT" and next_pos == "NN" and after_pos in _NOUN:
             out[i] = (word, "JJ")  # "the near horizon limit"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "TO" and before >= 1 \
-                and out[before - 1][0].lower() in _PURPOSES and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
-            out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to complement",
-            # "need to automatically associate"
+                and out[before - 1][0].lower() in _PURPOSES \
+                and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
+            out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to
+            # complement", "need to automatically associate"
         elif pos in ("NN", "JJ") and word.islower() and prev_word.lower() in _COORDINATORS and i >= 3 \
                 and out[i - 2][1] == "VB" and out[i - 3][1] == "TO" and _verb_capable(low):
             out[i] = (word, "VB")  # the second of two infinitives: "to discover and display related content"

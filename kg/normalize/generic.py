@@ -21,8 +21,8 @@ from math import log10
 from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, word_class
 from kg.normalize.keys import PREFIXES, singularize
 
-__all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF", "FILLER_HEADS",
-           "VAGUE_HEADS"]
+__all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF",
+           "FILLER_HEADS", "VAGUE_HEADS"]
 
 #: Zipf frequency (log10 of occurrences per billion words of general English, wordfreq) from
 #: which a lower-case word alone is generic: "theory" 4.9, "feature" 4.8, "privacy" 4.4, "query"
