@@ -1215,3 +1215,18 @@ def test_a_broad_kind_the_corpus_names_stays_and_a_prefixed_adjective_alone_goes
 def test_a_verb_after_an_adverb_a_coordinated_verb_or_a_relative_pronoun_is_a_verb(text, wanted):
     # reviewers judged "associate keyword", "display related content" and "display digital image" ungrammatical
     assert candidate_phrases(text) == wanted
+
+
+def test_a_corpus_name_inside_a_longer_concept_keeps_the_names_capitals():
+    abstracts = ["We link the Semantic Web to data.", "Ontologies of the Semantic Web grow.",
+                 "Reasoning on the Semantic Web is hard.", "Agents on the Semantic Web.",
+                 "We build semantic web technologies.", "Search with Semantic Web technologies.",
+                 "We measure semantic similarity.", "A semantic parser and semantic similarity.",
+                 "Deep semantic matching."]
+    papers = [Paper(str(i), text, "Linked data") for i, text in enumerate(abstracts)]
+    keyphrases = {"0": _kp("Semantic Web"), "1": _kp("Semantic Web"), "2": _kp("Semantic Web"),
+                  "3": _kp("Semantic Web"), "4": _kp("semantic web technologies"), "5": _kp("Semantic Web technologies")}
+    concepts, _ = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    names = {c.name for c in concepts.values()}
+    # each word's own case wrote "semantic Web technology" beside the corpus's name "Semantic Web" (32 ACM-CR papers)
+    assert names == {"Semantic Web", "Semantic Web technology"}, names

@@ -23,7 +23,7 @@ from kg.normalize.gerunds import gerund_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
-                                named_entities, one_case_per_run, phrase_cases, proper_names, run_phrases,
+                                named_entities, names_inside, one_case_per_run, phrase_cases, proper_names, run_phrases,
                                 title_evidence, truecase_counts)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
@@ -331,12 +331,14 @@ def normalize_concepts(
         linked = {m.concept_id for m in mentions}
         concepts = {cid: c for cid, c in concepts.items() if cid in linked or holders[cid[len(CONCEPT_PREFIX):]] == 0}
     names = {cid: c.name for cid, c in concepts.items() if cid[len(CONCEPT_PREFIX):] not in preferred}
-    for cid in proper_names([p.abstract for p in papers], names):  # "Semantic Web", "World Wide Web"
+    named = proper_names([p.abstract for p in papers], names)
+    for cid in named:  # "Semantic Web", "World Wide Web"
         concept = concepts[cid]
         concepts[cid] = Concept(cid, capitalized(concept.name), concept.aliases, concept.acronym)
     texts = chain((p.abstract for p in papers),
                   (title_evidence(p.title) for p in papers if p.title and not p.title_derived))
-    for cid in named_entities(texts, names):  # "General Data Protection Regulation", "Text Retrieval Conference"
+    entities = named_entities(texts, names)
+    for cid in entities:  # "General Data Protection Regulation", "Text Retrieval Conference"
         concept = concepts[cid]
         concepts[cid] = Concept(cid, entity_name(concept.name), concept.aliases, concept.acronym)
     abstract = {p.id: p.abstract for p in papers}
@@ -349,6 +351,13 @@ def normalize_concepts(
     for cid in names:  # "Digital Humanities community", not "digital Humanities community"
         concept = concepts[cid]
         name = one_case_per_run(concept.name, texts_of.get(cid, ()), cases, truecase, after_names)
+        if name != concept.name:
+            concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
+    inside = {tuple(w.casefold() for w in concepts[cid].name.split(" ")): concepts[cid].name
+              for cid in named | entities}
+    for cid in names.keys() - named - entities:  # "Semantic Web technology", as the name "Semantic Web" is shown
+        concept = concepts[cid]
+        name = names_inside(concept.name, inside)
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions

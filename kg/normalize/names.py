@@ -12,7 +12,7 @@ from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concep
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
-           "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names"]
+           "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 
@@ -595,6 +595,36 @@ def _wanted(wanted: Mapping[tuple[str, ...], str], words: tuple[str, ...]) -> st
     if found is None and words and words[-1].endswith("s"):
         found = wanted.get(words[:-1] + (words[-1][:-1],))
     return found
+
+
+def names_inside(name: str, proper: Mapping[tuple[str, ...], str]) -> str:
+    """``name`` with each run of its words that is one of the corpus's proper names written as that name:
+    ``proper`` maps a name's words (split at spaces, case folded; two words or more) to the name as shown.
+    The longest name from each word on wins; the other words keep their case. A concept's name reads each
+    word's case alone, and so wrote "semantic Web technology" where the corpus's name is "Semantic Web".
+
+    Examples
+    --------
+    >>> proper = {("semantic", "web"): "Semantic Web", ("world-wide", "web"): "World-Wide Web"}
+    >>> names_inside("semantic Web technology", proper), names_inside("emerging semantic web", proper)
+    ('Semantic Web technology', 'emerging Semantic Web')
+    >>> names_inside("world-wide Web page", proper), names_inside("semantic search", proper)
+    ('World-Wide Web page', 'semantic search')
+    """
+    words = name.split(" ")
+    folded = [w.casefold() for w in words]
+    longest = max((len(k) for k in proper), default=0)
+    i = 0
+    while i < len(words):
+        for j in range(min(len(words), i + longest), i + 1, -1):
+            shown = proper.get(tuple(folded[i:j]))
+            if shown is not None and (i, j) != (0, len(words)):
+                words[i:j] = shown.split(" ")
+                i = j
+                break
+        else:
+            i += 1
+    return " ".join(words)
 
 
 def capitalized(name: str) -> str:
