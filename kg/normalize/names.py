@@ -126,7 +126,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     "Markov"). Words of multi-word title-case surfaces ("Graph Neural Networks") and of all-caps
     ones are not evidence of a name. Notation keeps its letters as written ("N=1", "Z_2").
     ``evidence`` holds more forms whose words count for their case but whose punctuation is no
-    template (words a text was found to contain, joined by spaces: "RDF data", "Yang Baxter").
+    template (the words a text was found to contain, a skipped word among them: "RDF data", "Yang
+    Baxter"), unless the concept has no surface of its own (a concept only texts that contain it link
+    to): then a form of exactly the key's words is ("multi-graph", not "multi graph").
     The name never carries the acronym (``acronym`` is ignored): that is the concept's own
     field, :attr:`kg.models.Concept.acronym`, and :func:`kg.models.concept_label` shows both.
 
@@ -161,6 +163,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     ...               truecase={"semantic": (3, 40), "web": (500, 100)})
     'semantic Web'
 
+    >>> _display_name("multi graph", Counter(), evidence=Counter({"multi-graph": 2, "multi-graphs": 1}))
+    'multi-graph'
+
     >>> _display_name("interactive text management system", Counter({"interactive TExt management system": 1}))
     'interactive text management system'
     >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
@@ -174,7 +179,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         shapes[_shape(surface)] += n
     forms: list[Counter[str]] = [Counter() for _ in words]
     acronyms = [False] * len(words)  # written in capitals next to a lower-case word
-    templates: list[tuple[bool, int, bool, str]] = []
+    templates: list[tuple[bool, int, int, bool, str]] = []
+    joined: list[tuple[bool, int, int, bool, str]] = []  # the evidence's forms, as texts write the key's words
     for (surface, n), template in [*((item, True) for item in surfaces.items()),
                                    *((item, False) for item in (evidence or {}).items())]:
         surface = _keyed_tail(surface, key, len(words))
@@ -191,12 +197,15 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         titled = len(letters) > 1 and (all(t[:1].isupper() for t in letters) or _titled_compounds(surface))
         if template:  # the form most occurrences write, whatever their case and number ("multi-agent system(s)")
             templates.append((shouting or titled, -shapes[_shape(surface)], -n, tokens[-1].casefold() != words[-1], surface))
+        elif concept_key(surface) == key:  # a text's words, none skipped: its dashes when no surface is
+            joined.append((shouting or titled, 0, -n, False, surface))
         for i, token in enumerate(tokens):
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
             forms[i][token] += n
     cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a)
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
+    templates = templates or joined
     if not templates:
         _plain_odd_capitals(cased)
         return _accented(" ".join(cased), [*surfaces, *(evidence or ())])
