@@ -1230,3 +1230,12 @@ def test_a_corpus_name_inside_a_longer_concept_keeps_the_names_capitals():
     names = {c.name for c in concepts.values()}
     # each word's own case wrote "semantic Web technology" beside the corpus's name "Semantic Web" (32 ACM-CR papers)
     assert names == {"Semantic Web", "Semantic Web technology"}, names
+
+
+def test_a_part_or_guise_after_an_adjective_is_generic_after_a_noun_it_may_name_a_term():
+    keys = {"noncommutative version", "non perturbative aspect", "bosonic part", "gauge invariant way",
+            "parity invariant case", "chiral type", "query aspect", "bianchi type", "document version",
+            "differential form"}
+    # "the noncommutative version of ...": an adjective and a part of something else, which the "of" names
+    assert generic_words(keys) == {"noncommutative version", "non perturbative aspect", "bosonic part",
+                                   "gauge invariant way", "parity invariant case", "chiral type"}

@@ -97,6 +97,10 @@ _LINKERS = frozenset("based aware driven oriented centric dependent specific ena
 # "chiral model", "inflationary model", "noncommutative theory") or algorithm ("genetic algorithm"): reviewers
 # judged them good two times in three.
 _KIND_ADJECTIVES = frozenset("standard minimal genetic heterotic chiral inflationary noncommutative".split())
+# Heads that name a part or a guise of something else: after an adjective they need the "of ..." that says of what
+# ("the noncommutative version of", "the bosonic part of", "in a gauge invariant way"). Two reviewers judged none
+# of the 27 such labelled concepts good ("non-perturbative aspect", "parity invariant case", "chiral type").
+_RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion".split())
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 
 
@@ -111,8 +115,9 @@ def generic_phrase(key: str) -> bool:
     ...                             "space time dimension", "extra dimension", "retrieval performance",
     ...                             "contextual information", "mutual information", "video content",
     ...                             "non supersymmetric case", "fast mining", "effective action",
-    ...                             "supersymmetric theory", "standard model", "gauge theory", "graph based approach"]]
-    [True, True, False, False, False, True, True, False, True, True, False, True, True, True, False, True, False, False, True]
+    ...                             "supersymmetric theory", "standard model", "gauge theory", "graph based approach",
+    ...                             "noncommutative version", "gauge invariant way", "bianchi type", "query aspect"]]
+    [True, True, False, False, False, True, True, False, True, True, False, True, True, True, False, True, False, False, True, True, True, False, False]
     """
     words = key.split()
     if len(words) == 2 and words[0] in SPEED_MODIFIERS:
@@ -128,6 +133,8 @@ def generic_phrase(key: str) -> bool:
     if (len(words) == 3 and singularize(words[-1]) in FILLER_HEADS and words[0] in PREFIXES
             and adjectival(words[1])):
         return True  # "non-supersymmetric case", "anti-symmetric setting"
+    if len(words) >= 2 and singularize(words[-1]) in _RELATIONAL_HEADS and adjectival(words[-2]):
+        return True  # "noncommutative version", "gauge invariant way", "non-perturbative aspect" (not "query aspect")
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:
         return True  # "contextual information", "video content", "string solution"
     if not words or singularize(words[-1]) not in generic_heads():
