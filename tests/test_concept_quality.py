@@ -1246,3 +1246,10 @@ def test_a_size_or_scope_before_one_noun_is_generic_unless_the_two_are_notation_
             "large margin", "small instanton", "large graph partitioning", "individual fairness metric"}
     # how much of a thing, not which: judged good twice in 104 labels
     assert generic_words(keys) == {"large graph", "individual searcher", "single brane", "enhanced recommendation"}
+
+
+def test_data_about_a_thing_is_generic_a_named_or_kind_of_body_of_data_is_not():
+    keys = {"news corpus", "movie dataset", "recommendation dataset", "twitter corpus", "parallel corpus",
+            "annotated corpus", "movielens dataset", "news recommendation dataset"}
+    assert generic_words(keys, names={"twitter", "movielens"}) == {"news corpus", "movie dataset",
+                                                                    "recommendation dataset"}
