@@ -1112,6 +1112,11 @@ def test_a_verb_after_to_or_these_in_a_title_or_sentence_starts_no_concept():
     assert found == ["Framework", "Query Performance", "Yang-Mills field theories", "field theories"]
     found = [c.phrase for c in find_candidates("x.", title="Using the Cross-Entropy Method to Re-Rank Search Results")]
     assert found == ["Cross-Entropy Method", "Search Results"]
+    # the lexicon knows "rank" as a noun; after "Learning to" it is the verb ("rank entity" was a concept)
+    found = [c.phrase for c in find_candidates("x.", title="Learning to Rank Networked Entities")]
+    assert found == ["Learning", "Networked Entities"]
+    found = [c.phrase for c in find_candidates("x.", title="Approaches to Rank Aggregation in Web Search")]
+    assert found == ["Approaches", "Rank Aggregation", "Web Search"]
 
 
 def test_praise_of_speed_or_reach_is_no_concept_and_leaves_the_term_it_praises():

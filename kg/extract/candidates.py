@@ -408,8 +408,11 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for word, pos in tagged:
         if out and out[-1][0].lower() == "to" and word[:1].isupper() and (
                 (word[1:].islower() and (word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH))
-                or (word.lower().startswith("re-") and not word.lower().endswith("ing"))):
-            pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data", "to Re-Rank Search Results"
+                or (word.lower().startswith("re-") and not word.lower().endswith("ing"))
+                or (word[1:].islower() and len(out) > 1 and out[-2][0].lower() in _LEARNING_TO
+                    and _verb_capable(word.lower()))):
+            pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data", "to Re-Rank Search Results",
+            # "Learning to Rank Networked Entities"
         elif pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
             low = word.lower()
             known = word_class(low)
@@ -481,6 +484,7 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
 # Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank"
 _PURPOSES = frozenset("""aim aims aimed aiming seek seeks seeking try tries tried trying attempt attempts attempting
     strive strives able unable order used designed intended want wants need needs wish hope serve serves""".split())
+_LEARNING_TO = _PURPOSES | {"learning", "learn", "learns", "how"}  # "Learning to Rank X": a verb the lexicon calls a noun
 _SUBTITLE_MARKS = frozenset(":–—")
 # -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
 # Label Noise"); title case hides the participle from the tagger
