@@ -390,12 +390,15 @@ def test_enumerations_and_one_word_long_forms_are_no_acronym_definitions():
 
 
 def _containment_corpus():
-    papers = [Paper("u", "We train a diffusion probabilistic model on perovskite crystals. They are hard.", "U"),
+    papers = [Paper("u", "We train a denoising diffusion model on perovskite crystals. They are hard.", "U"),
+              Paper("d", "A diffusion probabilistic model and Dirac determinant bundles of strings.", "D"),
+              Paper("b", "Dirac bundles over spheres.", "B"),
               Paper("f", "Video diffusion models generate videos from text prompts.", "F"),
               Paper("g", "A gradient-free oracle guides sparse training.", "G"),
               Paper("o", "Gradient oracles answer queries about the objective.", "O")]
     keyphrases = {"u": _kp("perovskite crystals"), "f": _kp("video diffusion models", "text prompts", "diffusion models"),
-                  "g": _kp("sparse training"), "o": _kp("gradient oracles", "objective")}
+                  "g": _kp("sparse training"), "o": _kp("gradient oracles", "objective"), "d": _kp("strings"),
+                  "b": _kp("Dirac bundles")}
     return papers, keyphrases
 
 
@@ -403,9 +406,11 @@ def test_a_paper_links_to_a_corpus_concept_its_longer_phrase_contains():
     papers, keyphrases = _containment_corpus()
     concepts, mentions = normalize_concepts(papers, keyphrases, top_n=1)
     linked = {(m.paper_id, m.concept_id): m for m in mentions}
-    # "diffusion probabilistic model" contains "diffusion model", which paper f holds (rank 3)
+    # "denoising diffusion model" contains "diffusion model", which paper f holds (rank 3)
     assert ("u", "c:diffusion model") in linked and ("f", "c:diffusion model") in linked
-    assert linked[("u", "c:diffusion model")].surface == "diffusion probabilistic model"
+    assert linked[("u", "c:diffusion model")].surface == "diffusion model"
+    # a key skips no word: "diffusion probabilistic model" and "Dirac determinant bundle" link to neither
+    assert ("d", "c:diffusion model") not in linked and ("d", "c:dirac bundle") not in linked
     assert linked[("u", "c:diffusion model")].rank > linked[("u", "c:perovskite crystal")].rank  # after its own concepts
     assert concepts["c:diffusion model"].name == "diffusion model"
     # a gap never cuts a hyphenated word: "gradient-free oracle" is no "gradient oracle"

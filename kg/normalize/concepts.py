@@ -83,8 +83,8 @@ def normalize_concepts(
         corpus's concepts it really mentions, without adding concepts nobody else has.
     contain : bool
         With ``top_n``, a paper also links to a multi-word concept that its text contains
-        inside a longer noun phrase ("denoising diffusion probabilistic model" contains
-        "diffusion model"), when another paper has that concept among its keyphrases
+        inside a longer noun phrase ("denoising diffusion model" contains "diffusion model";
+        "diffusion probabilistic model" does not), when another paper has that concept among its keyphrases
         (see :func:`_contained_keys`). Such links rank after the paper's own concepts.
     contain_df : float
         Concepts that the texts of more than this share of the papers (and more than

@@ -1,5 +1,5 @@
 """Links by containment: a paper whose text holds a corpus concept inside a longer noun phrase
-("denoising diffusion [probabilistic] model") links to it; linear in the corpus."""
+("denoising diffusion model", "video diffusion model") links to it; linear in the corpus."""
 
 from __future__ import annotations
 
@@ -25,19 +25,23 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
 
     The text is cut into runs at punctuation and stop words (a cheap noun-phrase
     approximation, no tagging); a key is found in a run when its last word ends at a run
-    word (singular) and its other words precede it in order with at most one gap
-    ("diffusion [probabilistic] model"), among the ``max_modifiers`` words before it.
+    word (singular) and its other words are the words right before it, among the
+    ``max_modifiers`` words before it. A key never skips a word: "diffusion probabilistic model"
+    holds no "diffusion model" (skipping one, reviewers judged 40% of 98 such links good against
+    76% of a paper's own concepts: "Dirac [determinant] bundle", "stochastic [Burgers] equation").
 
     Examples
     --------
+    >>> _text_keys("We train a video diffusion model on crystals.", {"diffusion model"}, {"model"})
+    {'diffusion model': 'diffusion model'}
     >>> _text_keys("We train a diffusion probabilistic model on crystals.", {"diffusion model"}, {"model"})
-    {'diffusion model': 'diffusion probabilistic model'}
+    {}
     >>> _text_keys("We handle out-of-vocabulary words.", {"vocabulary word"}, {"word"})
     {}
     >>> _text_keys("Supergravity in six dimensions.", {"six dimension"}, {"dimension"})
     {}
-    >>> _text_keys("A 1/2-supersymmetric null brane.", {"1 2 supersymmetric brane"}, {"brane"})
-    {'1 2 supersymmetric brane': '1/2-supersymmetric null brane'}
+    >>> _text_keys("A static 1/2-supersymmetric brane.", {"1 2 supersymmetric brane"}, {"brane"})
+    {'1 2 supersymmetric brane': '1/2-supersymmetric brane'}
     """
     found: dict[str, str] = {}
     for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
@@ -85,10 +89,10 @@ def _match_run(run: list[tuple[str, str, str, str]], joined: list[bool], wanted,
                found: dict[str, str]) -> None:
     """Add to ``found`` the keys of ``wanted`` that one stop-word-free run of words contains.
 
-    A key may skip at most two words between its modifiers and never starts inside or skips
-    part of a hyphenated word ("gradient-free oracle" contains no "gradient oracle"). Its head
-    ends the noun phrase: the run word after it is not a noun ("diffusion models outperform",
-    not "open source document viewer" for "source document").
+    A key is the words right before its head, and never starts inside a hyphenated word
+    ("gradient-free oracle" contains no "gradient oracle"). Its head ends the noun phrase: the run
+    word after it is not a noun ("diffusion models outperform", not "open source document viewer"
+    for "source document").
     """
     for j in range(1, len(run)):
         if j + 1 < len(run) and _nounish(run[j + 1][0]):
@@ -97,21 +101,14 @@ def _match_run(run: list[tuple[str, str, str, str]], joined: list[bool], wanted,
         starts = heads.get(head) if isinstance(heads, Mapping) else (None if head not in heads else ())
         if starts is None:
             continue
-        first = max(0, j - max_modifiers)
-        before = [w for w, _, _, _ in run[first:j]]
-        n = len(before)
-        for start in range(n):  # the key's words: before[start:gap_from] + before[gap_to:] + head
-            if joined[first + start] or (starts and before[start] not in starts):
+        for start in range(max(0, j - max_modifiers), j):  # the key's words: run[start:j] and the head
+            if joined[start] or (starts and run[start][0] not in starts):
                 continue
-            for gap_from in range(start + 1, n + 1):
-                for gap_to in range(gap_from, min(n, gap_from + 2) + 1):
-                    if gap_to > gap_from and (joined[first + gap_from] or joined[first + gap_to]):
-                        continue
-                    key = " ".join(before[start:gap_from] + before[gap_to:] + [head])
-                    written = before[start:gap_from] + before[gap_to:] + [run[j][0]]
-                    if key in wanted and key not in found and not (
-                            head != run[j][0] and _COUNTED.search(" ".join(written))):  # "six dimensions" are six
-                        found[key] = "".join(r + g for _, r, _, g in run[first + start : j]) + run[j][1]
+            words = [w for w, _, _, _ in run[start:j]]
+            key = " ".join(words + [head])
+            if key in wanted and key not in found and not (
+                    head != run[j][0] and _COUNTED.search(" ".join(words + [run[j][0]]))):  # "six dimensions" are six
+                found[key] = "".join(r + g for _, r, _, g in run[start:j]) + run[j][1]
 
 
 def _nounish(word: str) -> bool:
