@@ -1258,3 +1258,10 @@ def test_data_about_a_thing_is_generic_a_named_or_kind_of_body_of_data_is_not():
             "annotated corpus", "movielens dataset", "news recommendation dataset"}
     assert generic_words(keys, names={"twitter", "movielens"}) == {"news corpus", "movie dataset",
                                                                     "recommendation dataset"}
+
+
+def test_the_process_of_an_act_is_generic_a_named_or_kind_of_process_is_not():
+    keys = {"recommendation process", "search process", "tagging process", "retrieval process", "business process",
+            "markov process", "hawking process", "stochastic process", "decay process"}
+    assert generic_words(keys, names={"markov", "hawking"}) == {"recommendation process", "search process",
+                                                                 "tagging process", "retrieval process"}

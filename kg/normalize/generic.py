@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from math import log10
 
-from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, word_class
+from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, word_class
 from kg.normalize.keys import PREFIXES, singularize
 
 __all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF",
@@ -111,6 +111,9 @@ _SCOPE_MODIFIERS = frozenset("large single multiple individual real whole entire
 # good, 3 of 11 "... corpus"); a name ("Twitter corpus", "Reuters Corpus") or an adjective ("parallel corpus",
 # "annotated corpus") before them is left to the filter.
 _DATA_HEADS = frozenset("dataset corpus corpora".split())
+# "the process of" an act is the act: "recommendation process", "search process", "tagging process" (reviewers judged
+# 9 of 36 two-word "... process" concepts good, none of those after an act); "business process", "Markov process" stay.
+_ACT_ENDINGS = ("tion", "sion", "ment", "sis", "ing", "val")
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 
 
@@ -195,10 +198,20 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
     about = {k for k in keys if k.count(" ") == 1 and k.split()[1] in _DATA_HEADS and k.split()[0] not in names
              and k.split()[0].isalpha() and (word_class(k.split()[0]) or "NN").startswith("NN")
              and not adjectival(k.split()[0]) and k not in abbreviated}
+    acts = {k for k in keys if k.count(" ") == 1 and k.split()[1] == "process" and k.split()[0] not in names
+            and _act(k.split()[0])}
     return ({k for k in single if zipf(k) >= rare_zipf or adjectival(k)}
+            | acts  # the process of an act: "recommendation process", "search process"
             | prefixed  # an adjective with a prefix is an adjective still: "non-commutative (NC)", "self-dual"
             | about  # data about something: "news corpus", "movie dataset" (not "Twitter corpus", "parallel corpus")
             | {k for k in keys if generic_phrase(k) and not (k in abbreviated and broad_kind(k))})
+
+
+def _act(word: str) -> bool:
+    """A noun that names an act: "recommendation", "tagging", "retrieval", "search" (a noun the lexicon knows a past
+    tense of); not "business", "decay"."""
+    return (word.isalpha() and not adjectival(word) and (word_class(word) or "NN").startswith(("NN", "VBG"))
+            and (word.endswith(_ACT_ENDINGS) or _verb_capable(word)))
 
 
 # Endings of English adjectives that are seldom nouns: a lower-case word alone with one of them
