@@ -1265,3 +1265,11 @@ def test_the_process_of_an_act_is_generic_a_named_or_kind_of_process_is_not():
             "markov process", "hawking process", "stochastic process", "decay process"}
     assert generic_words(keys, names={"markov", "hawking"}) == {"recommendation process", "search process",
                                                                  "tagging process", "retrieval process"}
+
+
+def test_a_letter_a_dash_joins_to_the_word_before_is_not_joined_to_the_next_too():
+    forms = Counter({"top-N recommendations": 10, "Top-N Recommendation": 8, "top N-recommendation": 1})
+    # one form's "N-recommendation" had made the name "top-N-recommendation" (58 ACM-CR papers)
+    assert _display_name("top n recommendation", forms) == "top-N recommendation"
+    assert _display_name("p brane action", Counter({"p brane actions": 3, "effective p-brane action": 1})) == \
+        "p-brane action"

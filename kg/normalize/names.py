@@ -157,6 +157,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     >>> _display_name("multi agent system", Counter({"Multi agent systems": 2, "multi-agent system": 2,
     ...                                               "multi-agent systems": 1}))
     'multi-agent system'
+    >>> _display_name("top n recommendation", Counter({"top-N recommendations": 10, "top N-recommendation": 1}))
+    'top-N recommendation'
     >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
     'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
@@ -233,8 +235,10 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         kept = template[start:end]
         inside = any(a <= start and end <= b for a, b in notation)
         between = template[at:start]
-        if i and at < start and not between.strip() and _name_pair(cased[i - 1], word):
+        if i and at < start and not between.strip() and _name_pair(cased[i - 1], word) and not (
+                len(cased[i - 1]) == 1 and i > 1 and re.fullmatch(_DASH, template[spans[i - 2][1]:spans[i - 1][0]])):
             between = joins.get((cased[i - 1].casefold(), word.casefold()), between)  # another form joins them
+            # (a letter the template joins to the word before stays apart from the next: "top-N recommendation")
         out.append(between)
         as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
