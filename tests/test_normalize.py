@@ -465,3 +465,13 @@ def test_an_acronym_joined_to_a_fraction_is_one_concept_with_its_spaced_form():
     assert "c:quantum 1 4 bogomol nyi prasad sommerfield state" in keys
     dyonic = concepts["c:1 4 bogomol nyi prasad sommerfield dyonic configuration"]
     assert dyonic.name == "1/4-BPS dyonic configuration"
+
+
+def test_containment_links_to_no_phrase_that_ends_on_a_participle():
+    papers = [Paper("a", "Type II string theory compactified on K3 is studied.", "A"),
+              Paper("b", "Heterotic string theory compactified on a torus is dual to it.", "B"),
+              Paper("c", "Heterotic string theory on orbifolds.", "C")]
+    keyphrases = {"a": _kp("K3"), "b": _kp("torus"), "c": _kp("string theory compactified", "orbifolds")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=1)
+    # "compactified on" is a verb's participle: 18 hep-th papers had the concept "string theory compactified"
+    assert not [m for m in mentions if m.concept_id == "c:string theory compactified" and m.paper_id in ("a", "b")]
