@@ -1273,3 +1273,11 @@ def test_a_letter_a_dash_joins_to_the_word_before_is_not_joined_to_the_next_too(
     assert _display_name("top n recommendation", forms) == "top-N recommendation"
     assert _display_name("p brane action", Counter({"p brane actions": 3, "effective p-brane action": 1})) == \
         "p-brane action"
+
+
+def test_a_prefixed_participle_alone_or_a_participle_before_a_guise_is_generic():
+    keys = {"self gravitating", "non interacting", "non hermitian", "pre filtering", "multi lagrangian",
+            "weak supervised manner", "u 1 gauged version", "self gravitating string state"}
+    # "self-gravitating" stood alone for "self-gravitating string states" (10 hep-th papers)
+    assert generic_words(keys) == {"self gravitating", "non interacting", "non hermitian", "weak supervised manner",
+                                   "u 1 gauged version"}

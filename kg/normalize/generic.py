@@ -149,7 +149,8 @@ def generic_phrase(key: str) -> bool:
         return True  # "non-supersymmetric case", "anti-symmetric setting"
     if len(words) == 2 and words[0] in _SCOPE_MODIFIERS and len(words[1]) > 1 and words[1] not in _COMPOUND_SECONDS:
         return True  # "large graph", "individual searcher", "single brane" (not "large N", "large margin")
-    if len(words) >= 2 and singularize(words[-1]) in _RELATIONAL_HEADS and adjectival(words[-2]):
+    if len(words) >= 2 and singularize(words[-1]) in _RELATIONAL_HEADS and (
+            adjectival(words[-2]) or word_class(words[-2]) in ("VBN", "VBD")):
         return True  # "noncommutative version", "gauge invariant way", "non-perturbative aspect" (not "query aspect")
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:
         return True  # "contextual information", "video content", "string solution"
@@ -194,7 +195,7 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
     """
     names = set(names)
     single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
-    prefixed = {k for k in keys if k.count(" ") == 1 and k.split()[0] in PREFIXES and adjectival(k.split()[1])}
+    prefixed = {k for k in keys if k.count(" ") == 1 and k.split()[0] in PREFIXES and _qualifier(*k.split())}
     about = {k for k in keys if k.count(" ") == 1 and k.split()[1] in _DATA_HEADS and k.split()[0] not in names
              and k.split()[0].isalpha() and (word_class(k.split()[0]) or "NN").startswith("NN")
              and not adjectival(k.split()[0]) and k not in abbreviated}
@@ -205,6 +206,14 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
             | prefixed  # an adjective with a prefix is an adjective still: "non-commutative (NC)", "self-dual"
             | about  # data about something: "news corpus", "movie dataset" (not "Twitter corpus", "parallel corpus")
             | {k for k in keys if generic_phrase(k) and not (k in abbreviated and broad_kind(k))})
+
+
+def _qualifier(prefix: str, word: str) -> bool:
+    """A prefixed word that only qualifies a noun: an adjective ("non-commutative", "non-Hermitian"), a participle
+    ("non-interacting", "self-gravitating", "semi-supervised"); not a noun ("pre-filtering", "multi-Lagrangian")."""
+    found = word_class(word)
+    return (adjectival(word) or found in ("VBN", "VBD") or (found == "VBG" and prefix in ("self", "non"))
+            or (prefix == "non" and word.endswith("ian")))
 
 
 def _act(word: str) -> bool:
