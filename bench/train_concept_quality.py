@@ -1,8 +1,8 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 32,899 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r42
-came after; r28 to r42's "-diff"
+``bench/data/concept_labels.jsonl`` holds 35,445 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r43
+came after; r28 to r43's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
@@ -12,7 +12,8 @@ packaged model, the features are :func:`kg.normalize.quality.name_features`,
 :func:`~kg.normalize.quality.corpus_features` (``bench/data/concept_corpus_features.json``, written by
 ``bench/concept_corpus_features.py`` from builds of the whole corpora without the filter: ACM-CR, all of
 hep-th, all 2,000 Inspec abstracts; 11,369 of the first 12,799 labels' names were found there; after builds of
-round seventeen's code 87% of the 20,976 labels of r1 to r32 have them, 65% before; the rest read as
+round seventeen's code 87% of the 20,976 labels of r1 to r32 have them, 65% before; after builds of round
+twenty-six's code 28,725 of the first 32,899; the rest read as
 :data:`~kg.normalize.quality.NO_CORPUS`), and gradient-boosted trees are fitted (LightGBM, deterministic;
 kg evaluates the dumped trees with numpy, :class:`kg.normalize.quality.Trees`). Every row with corpus
 features is also learned with ``NO_CORPUS`` instead (:func:`with_unknown_corpus`), so that a corpus too
@@ -24,6 +25,11 @@ logistic regression kg used before, which ``--linear`` fits instead). Before the
 is held out in turn (trained on the others): the held-out AUC and, at the chosen thresholds, the share of
 mentions kept and the share of good among them are printed and stored with the weights, per field and
 cross-field.
+
+A refit on the first 32,899 labels (round twenty-six, with the corpus features read again from that round's builds
+without the filter) was measured and not packaged either: held out by sample, its AUC on the 4,016 labels after the
+packaged fit rises a little (ACM-CR random 0.705 → 0.711, hep-th 0.755 → 0.771), but two reviewers judged the lists it
+changes no better (ACM-CR 69.3% → 68.2% good, hep-th 81.9% → 79.0%; docs/EXTRACTION.md, round twenty-six).
 
 A refit on all 26,215 labels (round twenty, with the batch-independent vectors of round nineteen) was measured and
 not packaged: on the 13,416 labels that came after the packaged fit, held out by sample, its AUC is ACM-CR 0.733 →
