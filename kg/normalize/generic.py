@@ -196,16 +196,22 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
     names = set(names)
     single = {k for k in keys if " " not in k and k.isalpha() and k not in names}
     prefixed = {k for k in keys if k.count(" ") == 1 and k.split()[0] in PREFIXES and _qualifier(*k.split())}
-    about = {k for k in keys if k.count(" ") == 1 and k.split()[1] in _DATA_HEADS and k.split()[0] not in names
-             and k.split()[0].isalpha() and (word_class(k.split()[0]) or "NN").startswith("NN")
-             and not adjectival(k.split()[0]) and k not in abbreviated}
-    acts = {k for k in keys if k.count(" ") == 1 and k.split()[1] == "process" and k.split()[0] not in names
-            and _act(k.split()[0])}
     return ({k for k in single if zipf(k) >= rare_zipf or adjectival(k)}
-            | acts  # the process of an act: "recommendation process", "search process"
             | prefixed  # an adjective with a prefix is an adjective still: "non-commutative (NC)", "self-dual"
-            | about  # data about something: "news corpus", "movie dataset" (not "Twitter corpus", "parallel corpus")
+            | {k for k in keys if k.count(" ") == 1 and _about_a_thing(k, names) and k not in abbreviated}
             | {k for k in keys if generic_phrase(k) and not (k in abbreviated and broad_kind(k))})
+
+
+def _about_a_thing(key: str, names: Collection[str]) -> bool:
+    """Two words that say what data are about or what act a process is, the first no name: "news corpus", "movie
+    dataset", "recommendation process" (not "Twitter corpus", "parallel corpus", "Markov process", "business
+    process")."""
+    first, _, head = key.partition(" ")
+    if first in names or not first.isalpha() or adjectival(first):
+        return False
+    if head in _DATA_HEADS:
+        return (word_class(first) or "NN").startswith("NN")
+    return head == "process" and _act(first)
 
 
 def _qualifier(prefix: str, word: str) -> bool:
@@ -219,7 +225,7 @@ def _qualifier(prefix: str, word: str) -> bool:
 def _act(word: str) -> bool:
     """A noun that names an act: "recommendation", "tagging", "retrieval", "search" (a noun the lexicon knows a past
     tense of); not "business", "decay"."""
-    return (word.isalpha() and not adjectival(word) and (word_class(word) or "NN").startswith(("NN", "VBG"))
+    return ((word_class(word) or "NN").startswith(("NN", "VBG"))
             and (word.endswith(_ACT_ENDINGS) or _verb_capable(word)))
 
 
