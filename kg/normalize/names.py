@@ -126,9 +126,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     "Markov"). Words of multi-word title-case surfaces ("Graph Neural Networks") and of all-caps
     ones are not evidence of a name. Notation keeps its letters as written ("N=1", "Z_2").
     ``evidence`` holds more forms whose words count for their case but whose punctuation is no
-    template (the words a text was found to contain, a skipped word among them: "RDF data", "Yang
-    Baxter"), unless the concept has no surface of its own (a concept only texts that contain it link
-    to): then a form of exactly the key's words is ("multi-graph", not "multi graph").
+    template (the words a text was found to contain: "RDF data", "Yang Baxter"), unless the concept has
+    no surface of its own (a concept only texts that contain it link to): then a form of just the key's
+    words is ("multi-graph", not "multi graph").
     The name never carries the acronym (``acronym`` is ignored): that is the concept's own
     field, :attr:`kg.models.Concept.acronym`, and :func:`kg.models.concept_label` shows both.
 
