@@ -185,6 +185,7 @@ _BRITISH = ((re.compile(r"(?<=[a-z]{2})is(ations?|e|ed|es|ing|ers?)$"), r"iz\1")
             (re.compile(r"(?<=[a-z]{2}[aeo])ll(ed|ing|ers?)$"), r"l\1"))
 
 
+@lru_cache(maxsize=1 << 17)
 def _american(word: str) -> str:
     """``word`` with Greek letters named and British spelling made American (a grouping form).
 

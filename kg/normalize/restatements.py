@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Container, Sequence
+from functools import lru_cache
 
 from kg.normalize.keys import dimension_form, singularize
 
@@ -16,6 +17,7 @@ __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_
 _SAME_WORD = {"super": "supersymmetric", "susy": "supersymmetric", "extremal": "extreme"}
 
 
+@lru_cache(maxsize=1 << 17)
 def _lemma(word: str) -> str:
     """A word's singular, the same for the forms of one modifier: "dilatonic" and "dilaton" (-onic
     adjectives of particles and fields: fermionic, bosonic, solitonic), "super" and "supersymmetric"."""
@@ -25,6 +27,7 @@ def _lemma(word: str) -> str:
     return _SAME_WORD.get(word, word)
 
 
+@lru_cache(maxsize=1 << 18)  # a paper's keys are read again for each of its rankings
 def _lemmas(key: str, *, dimensions: bool = False) -> tuple[str, ...]:
     """The lemmas of ``key``'s words; with ``dimensions``, a count of dimensions written one way
     ("(2+1)-dimensional" is "3d")."""
