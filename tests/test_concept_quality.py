@@ -1281,3 +1281,26 @@ def test_a_prefixed_participle_alone_or_a_participle_before_a_guise_is_generic()
     # "self-gravitating" stood alone for "self-gravitating string states" (10 hep-th papers)
     assert generic_words(keys) == {"self gravitating", "non interacting", "non hermitian", "weak supervised manner",
                                    "u 1 gauged version"}
+
+
+def test_the_kind_a_thing_is_of_is_no_concept_the_types_of_a_thing_are():
+    # "solutions of plane-wave type", "operators of Laplace type": 2 of 36 labelled "... type" concepts were good
+    phrases = candidate_phrases("We find operators of Laplace type and systems of the KdV Type, a string background "
+                                "of plane-wave type and D-branes in type IIB; we count edge types.")
+    assert "Laplace" in phrases and "KdV" in phrases
+    assert not any(p.lower().endswith("type") for p in phrases)
+    assert "type IIB" in phrases and "edge types" in phrases
+
+
+def test_a_measure_after_an_adjective_a_number_or_a_prefix_is_no_concept_alone():
+    # "a two-scale scheme" and "a multi-time approach" gave the concepts "two-scale" and "multi-time"
+    assert [trim_filler(p) for p in ("two-scale scheme", "Multi-time Approach", "real-time approaches",
+                                     "space-time approach", "two-step approach")] == [
+        "two-scale scheme", "Multi-time Approach", "real-time approaches", "space-time", "two-step"]
+
+
+def test_a_titles_word_after_its_subject_is_its_verb():
+    title = [c.phrase for c in find_candidates("", title="How We Produced Searchable PDFs for 7 Million Documents")]
+    assert "Searchable PDFs" in title and not any("Produced" in p for p in title)
+    vacuum = [c.phrase for c in find_candidates("", title="A Chiral N=1 Type I Vacuum in Four Dimensions")]
+    assert any(p.endswith("Vacuum") for p in vacuum)  # "I" of "Type I" is a numeral, no subject

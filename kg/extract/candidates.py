@@ -579,6 +579,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
+        elif pos in ("NNP", "NNPS", "NN", "JJ") and word[:1].isupper() and word[1:].islower() and i \
+                and prev_word in ("We", "They", "You") and (low.endswith("ed") or _verb_capable(low)
+                                                                or word_class(low) in ("VB", "VBP", "VBD")):
+            out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
+            # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and _verb_capable(low):
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
@@ -726,6 +731,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                     and words[0][1].lower().rpartition("-")[2] not in _PARTICLES  # not "anti-de Sitter"
                     and not (prose and words[0][1][:1].isupper() and before.islower())):  # "namely Effective Large Scale Annotation Browser"
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
+        if len(words) > 1 and words[-1][1].lower() in _CLASSIFIERS and _after_of(tagged, words[0][0]):
+            words.pop()  # "solutions of plane-wave type", "operators of Laplace type": what kind a thing is, no
+            # concept (reviewers judged 2 of 36 such "... type" concepts good; "edge types", "XML Schema types" stay)
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
@@ -783,6 +791,17 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 _COORDINATORS = frozenset({"and", "or", "plus"})
 _DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
 _LIMITS = frozenset({"large", "finite", "infinite"})
+
+
+_CLASSIFIERS = frozenset({"type", "kind"})  # "of Liouville type": the word a kind ends with after "of"
+
+
+def _after_of(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the phrase that starts at ``tagged[at]`` follows "of" (an article between): "of the KdV type"."""
+    before = at - 1
+    if before >= 0 and tagged[before][0].lower() in ("the", "a", "an"):
+        before -= 1
+    return before >= 0 and tagged[before][0].lower() == "of"
 
 
 def _number(token: str) -> bool:

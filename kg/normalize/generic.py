@@ -263,8 +263,8 @@ def trim_filler(phrase: str) -> str:
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
     ...                           "1/4 BPS solutions", "semi-supervised framework",
-    ...                           "multi-agent framework", "cross-validation method"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation']
+    ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -285,17 +285,26 @@ _ADJECTIVE_NAMES = frozenset({"bps", "sommerfield"})
 _ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom|in|out)-[a-z0-9]+(?<!s)|multi-(?:agent|view|task|label"
                                   r"|class|modal|source|level|domain|objective|armed|hop|lingual|aspect|criteria"
                                   r"|scale|layer|branch|stage|step|party|user|tenant|core|turn|pronged|classifier)")
+# Nouns of measure that make an adjective after an adjective, a number or a prefix ("real-time", "large-scale",
+# "long-term", "high-level", "two-scale")
+_MEASURES = frozenset("scale time level term range order size grade".split())
+_NUMBERS = frozenset("one two three four five six seven eight nine ten single double multiple".split())
 _NOMINAL_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ropy", "ance", "ence", "ism", "ogy")
 
 
 def _qualifies(word: str) -> bool:
     """A word that only qualifies the noun after it, so a phrase cannot end on it: an adjective
-    ("privacy-aware", "query-based", "effective", "semi-supervised": the lexicon knows "supervised" as a past tense)."""
+    ("privacy-aware", "query-based", "effective", "semi-supervised": the lexicon knows "supervised" as a past tense;
+    "real-time", "two-scale", "multi-time": a measure after an adjective, a number or a prefix)."""
     low = word.lower()
-    last = _PARTS.split(low)[-1]
+    parts = _PARTS.split(low)
+    last = parts[-1]
     found = word_class(last)
     if _ADJECTIVAL_COMPOUND.fullmatch(low) and not last.endswith(_NOMINAL_ENDINGS):
         return True  # "multi-agent", "cross-domain", "top-k": a kind of the noun after them, no thing alone
+    if len(parts) == 2 and last in _MEASURES and (parts[0] in PREFIXES or parts[0].isdigit() or parts[0] in _NUMBERS
+                                                  or word_class(parts[0]) in ("JJ", "JJR", "JJS", "CD")):
+        return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is
     return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed"))
             or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
