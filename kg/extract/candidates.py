@@ -68,7 +68,7 @@ GENERIC_MODIFIERS = frozenset(
     assorted varied myriad surprising intriguing striking exciting encouraging compelling ongoing
     increasing decreasing growing state-of-art the-state-of-the-art cutting-edge leading-edge best-performing
     top-performing well-established widely-used best-known pertinent publicly-available freely-available
-    better available easy difficult""".split()
+    better available easy difficult familiar complicated tailored""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
@@ -758,12 +758,15 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if not part or len(part) > max_words or not all(
                     _is_word(w) or p in (_LATIN, _NUMERAL) or _counted_letter(tagged, j) for j, w, p in part):
                 continue
-            if len(part) == 1 and _bare_adjective(part[0][1]):
+            if len(part) == 1 and (_bare_adjective(part[0][1]) or _alternatives(part[0][1])):
                 continue
             found.append((part[0][0] + offset, " ".join(w for _, w, _ in part)))
         return found
 
     for i, (word, pos) in enumerate(tagged):
+        if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
+            run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
+            continue
         if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
             pos = "JJ"
         if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN or (
@@ -789,6 +792,15 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
+_DASH_TOKENS = frozenset({"-", "‐", "‑"})
+
+
+def _alternatives(word: str) -> bool:
+    """Plural nouns joined by a slash, each an alternative: "entities/topics", "users/items" (not "input/output",
+    "AdS/CFT")."""
+    parts = word.split("/")
+    return len(parts) == 2 and all(p.islower() and p.isalpha() and len(p) > 3 and p.endswith("s")
+                                   and not p.endswith("ss") and word_class(p) == "NNS" for p in parts)
 _DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
 _LIMITS = frozenset({"large", "finite", "infinite"})
 
