@@ -1314,3 +1314,9 @@ def test_a_suspended_hyphen_alternatives_and_settings_make_no_fragment():
     assert trim_filler("default privacy settings") == "default privacy settings"
     assert trim_filler("collaborative filtering setting") == "collaborative filtering"
     assert candidate_phrases("a familiar anomaly-cancelling mechanism") == ["anomaly-cancelling mechanism"]
+
+
+def test_a_names_plural_looking_part_stays_whatever_its_case():
+    # "of Yang-mills type" gave a concept "Yang-Mill" (24 hep-th papers)
+    assert concept_key("Yang-mills") == concept_key("Yang-Mills") == "yang mills"
+    assert concept_key("chern-simons") == "chern simons" and concept_key("paper mills") == "paper mill"

@@ -121,6 +121,8 @@ def concept_key(phrase: str) -> str:
     ('3 manifold', '10 dimensions', 'd 4 supergravity')
     >>> concept_key("end-to-end models"), concept_key("bag-of-words representations"), concept_key("bag-of-words")
     ('end to end model', 'bag of words representation', 'bag of words')
+    >>> concept_key("Yang-mills"), concept_key("chern-simons"), concept_key("Navier-stokes")  # the name's case lost
+    ('yang mills', 'chern simons', 'navier stokes')
     >>> concept_key("Kerr-AdS"), concept_key("AdS"), concept_key("dS"), concept_key("Kerr-AdS black holes")
     ('kerr ads', 'ads', 'ds', 'kerr ads black hole')
     """
@@ -141,6 +143,8 @@ def concept_key(phrase: str) -> str:
     if not words:
         return ""
     plural_kept = _COUNTED.search(written) is not None or (len(words) > 1 and words[-2] in _PLURAL_PEOPLE)
+    joined = _JOINED_NAME.search(written) if len(words) > 1 and words[-1] in _NAME_PLURALS else None
+    plural_kept |= joined is not None and not _common_word(joined.group(1).lower())  # "Yang-mills", not "saw-mills"
     if (not named and not acronym and not plural_kept and not _capitalized_name(last)
             and not _PREPOSITIONS.intersection(_heading_words(written))):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
@@ -390,6 +394,10 @@ def fold_accents(text: str) -> str:
 def _capitalized_name(word: str) -> bool:
     """A capitalized name that ends in "s" and is no plural (:data:`_NAME_PLURALS`): "Bayes"."""
     return word[:1].isupper() and word.casefold().strip(".") in _NAME_PLURALS
+
+
+# a name's plural-looking last part joined to the name before it, in any case: "Yang-mills", "chern-simons"
+_JOINED_NAME = re.compile(r"([^\W\d_]+)[\-‐‑‒–—](?:" + "|".join(sorted(_NAME_PLURALS)) + r")$", re.IGNORECASE)
 
 
 def _named_head(text: str) -> bool:
