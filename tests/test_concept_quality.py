@@ -1320,3 +1320,8 @@ def test_a_names_plural_looking_part_stays_whatever_its_case():
     # "of Yang-mills type" gave a concept "Yang-Mill" (24 hep-th papers)
     assert concept_key("Yang-mills") == concept_key("Yang-Mills") == "yang mills"
     assert concept_key("chern-simons") == "chern simons" and concept_key("paper mills") == "paper mill"
+    # with the two forms one concept, the name is written as the corpus writes the name, not as 2 papers do
+    forms = Counter({"Yang-Mills": 8, "Yang-mills": 2})
+    assert _display_name("yang mills", forms, truecase={"yang": (400, 0), "mills": (400, 3)}) == "Yang-Mills"
+    titled = Counter({"AS-Index": 3, "AS-index": 1})  # a title's capital is no name's
+    assert _display_name("as index", titled, truecase={"index": (2, 300)}) == "AS-index"

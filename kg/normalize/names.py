@@ -165,6 +165,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     ...               truecase={"semantic": (3, 40), "web": (500, 100)})
     'semantic Web'
 
+    >>> _display_name("yang mills", Counter({"Yang-Mills": 8, "Yang-mills": 2}), truecase={"yang": (90, 0), "mills": (90, 2)})
+    'Yang-Mills'
     >>> _display_name("multi graph", Counter(), evidence=Counter({"multi-graph": 2, "multi-graphs": 1}))
     'multi-graph'
 
@@ -197,6 +199,9 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             for i, token in enumerate(tokens):
                 acronyms[i] |= token.isupper() and sum(ch.isalpha() for ch in token) > 1
         titled = len(letters) > 1 and (all(t[:1].isupper() for t in letters) or _titled_compounds(surface))
+        if titled and truecase is not None and len(surface.split()) == 1 and all(
+                _capitalized_by(truecase, t) for t in letters if t[:1].isupper()):
+            titled = False  # one dash-joined word of names the corpus capitalizes: "Yang-Mills", not "AS-Index"
         if template:  # the form most occurrences write, whatever their case and number ("multi-agent system(s)")
             templates.append((shouting or titled, -shapes[_shape(surface)], -n, tokens[-1].casefold() != words[-1], surface))
         elif concept_key(surface) == key:  # a text's words, none skipped: its dashes when no surface is
@@ -245,6 +250,12 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         at = end
     out.append(template[at:])
     return _accented(" ".join("".join(out).split()), [*surfaces, *(evidence or ())])
+
+
+def _capitalized_by(truecase: Mapping[str, tuple[int, int]], word: str) -> bool:
+    """Whether the corpus writes ``word`` capitalized more often than not away from a sentence's start."""
+    capital, lower = truecase.get(fold_accents(word.lower()), (0, 0))
+    return capital > lower
 
 
 def _keyed_tail(surface: str, key: str, n_words: int) -> str | None:
