@@ -792,7 +792,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
-_DASH_TOKENS = frozenset({"-", "‐", "‑"})
+_DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
+_DASH_TOKENS = frozenset({"-", "‐", "‑"})  # a hyphen alone as a token: one a word left for a coordinator ("D3- and")
+_LIMITS = frozenset({"large", "finite", "infinite"})
+_CLASSIFIERS = frozenset({"type", "kind"})  # "of Liouville type": the word a kind ends with after "of"
 
 
 def _alternatives(word: str) -> bool:
@@ -801,11 +804,6 @@ def _alternatives(word: str) -> bool:
     parts = word.split("/")
     return len(parts) == 2 and all(p.islower() and p.isalpha() and len(p) > 3 and p.endswith("s")
                                    and not p.endswith("ss") and word_class(p) == "NNS" for p in parts)
-_DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
-_LIMITS = frozenset({"large", "finite", "infinite"})
-
-
-_CLASSIFIERS = frozenset({"type", "kind"})  # "of Liouville type": the word a kind ends with after "of"
 
 
 def _after_of(tagged: list[tuple[str, str]], at: int) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from math import log10
 
-from kg.extract.candidates import COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, word_class
+from kg.extract.candidates import _NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, word_class
 from kg.normalize.keys import PREFIXES, singularize
 
 __all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF",
@@ -288,7 +288,7 @@ _ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom|in|out)-[a-z
 # Nouns of measure that make an adjective after an adjective, a number or a prefix ("real-time", "large-scale",
 # "long-term", "high-level", "two-scale")
 _MEASURES = frozenset("scale time level term range order size grade".split())
-_NUMBERS = frozenset("one two three four five six seven eight nine ten single double multiple".split())
+_NUMBERS = _NUMBER_WORDS | {"single", "double", "multiple"}
 _NOMINAL_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ropy", "ance", "ence", "ism", "ogy")
 
 
