@@ -255,7 +255,7 @@ _PARTS = re.compile(r"[\-‐‑‒–—/]+")
 def trim_filler(phrase: str) -> str:
     """``phrase`` without a trailing filler word (:data:`FILLER_HEADS`) after two or more words
     (the parts of a hyphenated word count), unless an adjective would end it ("privacy-aware
-    techniques" is no "privacy-aware"); "settings" are things ("default privacy settings"), "this setting" a filler.
+    techniques" is no "privacy-aware").
 
     Examples
     --------
@@ -267,7 +267,7 @@ def trim_filler(phrase: str) -> str:
     ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time']
     """
     words = phrase.split()
-    if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and words[-1].lower() != "settings" and (
+    if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]):
         return " ".join(words[:-1])
     return phrase
