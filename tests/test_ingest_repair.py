@@ -13,7 +13,7 @@ import pytest
 
 from kg.ingest import corpus_from_records, load_corpus
 from kg.ingest.repair import (decode_latex, join_hyphenation, repair_text, restore_quotes, space_sentences,
-                              split_glued_words, strip_markup)
+                              join_split_words, split_glued_words, strip_markup)
 
 # --- missing space after a full stop ----------------------------------------------------
 
@@ -215,6 +215,36 @@ def test_glued_words_are_split(damaged, repaired):
 ])
 def test_words_that_only_look_glued_stay(text):
     assert split_glued_words(text) == text
+
+
+# --- words split in two -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damaged, repaired", [
+    # ACM-CR
+    ("typically formulated as a concept learning prob lem where each instance",
+     "typically formulated as a concept learning problem where each instance"),
+    ("inferring over RDF (resource description f ramework) graphs", "inferring over RDF (resource description framework) graphs"),
+    ("particularly those with a community-based governanc e structure",
+     "particularly those with a community-based governance structure"),
+    ("distribute this judgment e ffort across diff erent queries", "distribute this judgment effort across different queries"),
+    # hep-th
+    ("a vector bundle over a Riemannian man ifold is studied", "a vector bundle over a Riemannian manifold is studied"),
+    ("the scaling symmetry existing in equa tion of motion", "the scaling symmetry existing in equation of motion"),
+])
+def test_split_words_are_joined(damaged, repaired):
+    assert repair_text(damaged) == (repaired, ("split words",))
+
+
+@pytest.mark.parametrize("text", [
+    "the PageRank value of a node; given start node s and target node t",  # two words; a variable after a word
+    "visual content yields improvement in accuracies",  # two words ("accuracies": a plural in -ies)
+    "a priori and a posteriori, ad hoc, in situ, in vivo, et al, de facto, ab initio, vice versa",  # Latin
+    "k means, e commerce, x ray, no go theorem, on line, sub space, non linear, co author, re use",  # words, letters
+    "www.prob lem.org, #prob lem, prob-lem lem, Prob Lem",  # addresses, tags, names
+])
+def test_words_that_only_look_split_stay(text):
+    assert join_split_words(text) == text
 
 
 SAMPLES = [

@@ -1,6 +1,6 @@
 """Text repair at ingest: the damage sources leave in titles and abstracts, undone once for every reader.
 
-Seven kinds, in the order they run (:data:`KINDS`):
+Eight kinds, in the order they run (:data:`KINDS`):
 
 ``markup``
     HTML, JATS and MathML tags dropped, their text kept (``E<span class="smallcaps">xtra</span>``
@@ -32,6 +32,10 @@ Seven kinds, in the order they run (:data:`KINDS`):
     The space lost between a word and a small word put back: ``frameworkwhereby`` → ``framework
     whereby``, ``thismodel`` → ``this model``; compounds and forms of words the lexicon knows stay
     (``clickthrough``, ``formatting``, ``intonation``).
+``split words``
+    A word that a stray space split joined again: ``prob lem`` → ``problem``, ``f ramework`` →
+    ``framework``, ``man ifold`` → ``manifold``; only where a piece is no word, so ``a node``,
+    ``in accuracies`` and ``node s`` (a variable) stay.
 
 :func:`repair_text` applies them all and says which changed the text; repairing repaired
 text changes nothing, so a build's ``corpus.jsonl`` reads back as written.
@@ -41,17 +45,17 @@ from __future__ import annotations
 
 import functools
 import html
-import importlib.util
-import os
 import re
 
+from kg.english import form_of_word, is_part, is_word, zipf
 from kg.ingest._latex import decode_latex
 
 __all__ = ["KINDS", "repair_text", "decode_entities", "strip_markup", "restore_quotes", "drop_stray_marks",
-           "join_hyphenation", "space_sentences", "split_glued_words", "decode_latex", "form_of_word"]
+           "join_hyphenation", "space_sentences", "split_glued_words", "join_split_words", "decode_latex"]
 
 #: The kinds of repair, in the order :func:`repair_text` applies them.
-KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space", "glued words")
+KINDS = ("markup", "quote marks", "latex", "stray marks", "hyphenation", "sentence space", "glued words",
+         "split words")
 
 
 # --- markup ---------------------------------------------------------------------------
@@ -144,35 +148,6 @@ _PREFIXES = frozenset("a an anti auto bi bio co counter cross de di dis e eco ex
 _SPLIT = re.compile(r"-( ?)([a-z]{2,})(?![\w\-])")
 
 
-@functools.lru_cache(maxsize=1)
-def _english() -> frozenset[str] | dict[str, str]:
-    """The words of the TextBlob/Pattern tagger lexicon (kg's part-of-speech tagger).
-
-    Read from TextBlob's file directly: importing TextBlob (NLTK, SciPy) takes longer than
-    reading a whole corpus.
-    """
-    spec = importlib.util.find_spec("textblob")
-    if spec is not None and spec.origin:
-        path = os.path.join(os.path.dirname(spec.origin), "en", "en-lexicon.txt")
-        if os.path.isfile(path):
-            with open(path, encoding="utf-8") as handle:  # "word TAG" lines, ";;;" comments
-                return frozenset(line.split(" ", 1)[0] for line in handle
-                                 if line.strip() and not line.startswith(";;;"))
-    from textblob.en import lexicon  # the same words, the slow way
-
-    return lexicon
-
-
-def _word(word: str) -> bool:
-    words = _english()
-    return word in words or word.lower() in words
-
-
-def _part(word: str) -> bool:
-    """A word, or the plural of one ("offs" in "trade-offs")."""
-    return _word(word) or (word.endswith("s") and _word(word[:-1]))
-
-
 def join_hyphenation(text: str) -> str:
     """``text`` with words that a line break split at a hyphen joined again.
 
@@ -201,9 +176,9 @@ def join_hyphenation(text: str) -> str:
         if at - start < 2 or start < done or (start and (text[start - 1].isalnum() or text[start - 1] in "-_")):
             continue
         left, (space, right) = text[start:at], match.groups()
-        if not _word(left + right):
+        if not is_word(left + right):
             continue
-        if not space and (left.lower() in _PREFIXES or (_word(left) and _part(right))):
+        if not space and (left.lower() in _PREFIXES or (is_word(left) and is_part(right))):
             continue
         out += [text[done:at], right]
         done = match.end()
@@ -282,24 +257,7 @@ def space_sentences(text: str) -> str:
 _GLUE_WORDS = frozenset("and the for with using from into that which whereby where through between within via are "
                         "was were our their these this based".split())
 _GLUE_BEFORE = _GLUE_WORDS - {"through"}  # "clickthrough", "walkthrough": compounds
-# Endings of forms of a known word ("formatting", "explainability"): such a word is no glue.
-_FORM_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly", "ability", "ibility", "ness", "able", "ably", "ist",
-                 "ists", "ism", "isms", "ity", "ities", "ation", "ations")
 _LONG_WORD = re.compile(r"(?<![\w\-'’./@#&=\\])[a-z]{8,}(?![\w\-'’@#/]|\.[a-z])")
-
-
-def form_of_word(word: str) -> bool:
-    """Whether ``word`` is a word of the lexicon or a form of one ("formatting", "generalises")."""
-    if _part(word):
-        return True
-    words = _english()
-    for ending in _FORM_ENDINGS:
-        stem = word[:-len(ending)]
-        if word.endswith(ending) and len(stem) >= 3:
-            for form in (stem, stem.replace("is", "iz")):
-                if form in words or form + "e" in words or (form[-1] == form[-2] and form[:-1] in words):
-                    return True
-    return False
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -310,10 +268,10 @@ def _glued(word: str) -> tuple[str, str] | None:
     found = []
     for at in range(3, len(word) - 2):
         left, right = word[:at], word[at:]
-        if left in _GLUE_WORDS and len(right) >= 5 and right not in _GLUE_WORDS and _part(right):
+        if left in _GLUE_WORDS and len(right) >= 5 and right not in _GLUE_WORDS and is_part(right):
             found.append((left, right))
         elif right in _GLUE_BEFORE and len(left) >= 5 and left not in _GLUE_WORDS and left not in _PREFIXES \
-                and _part(left):
+                and is_part(left):
             found.append((left, right))
     return found[0] if len(found) == 1 else None
 
@@ -339,6 +297,100 @@ def split_glued_words(text: str) -> str:
         if parts:
             out += [text[done:match.start()], " ".join(parts)]
             done = match.end()
+    return "".join(out) + text[done:] if out else text
+
+
+# --- split words -------------------------------------------------------------------------
+
+# A lower-case run of letters between spaces or marks (no part of an address, a name or a number),
+# and one that ends a space before the end of the text searched.
+_RUN_START = r"(?<![\w\-'’./@#&=\\])[a-z]+"
+_LOWER_RUN = re.compile(_RUN_START + r"(?![\w\-'’@#/]|\.[a-z])")
+_RUN_BEFORE = re.compile(_RUN_START + r"(?= \Z)")
+#: Zipf frequency (:func:`kg.english.zipf`) from which a piece of text is a word of general English:
+#: "lib" 3.8, "node" 3.9 and "tion" 2.8, "lem" 2.8, "uated" 0 are not.
+WORD_ZIPF = 3.0
+
+
+_WORD = re.compile(r"\b[a-z]+\b")
+# Tokens (as ``str.split`` gives them) with no piece of a word in them: a set difference per text
+# leaves the few to look at (a regular expression over every text took twice as long).
+_WHOLE: set[str] = set()
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _known(word: str) -> bool:
+    """Whether ``word`` is an English word: in the lexicon, a form of one, or common in general English."""
+    return (zipf(word) >= WORD_ZIPF or form_of_word(word)
+            or (word.endswith("ies") and form_of_word(word[:-3] + "y")))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _pieces(token: str) -> tuple[str, ...]:
+    """The lower-case runs of letters in ``token`` that are no word (a letter alone is none)."""
+    found = tuple(word for word in _WORD.findall(token) if len(word) > 1 and not _known(word))
+    if not found and len(_WHOLE) < 1 << 19:
+        _WHOLE.add(token)
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _split(left: str, right: str) -> bool:
+    """Whether ``left right`` is one word that a space split ("prob lem", "f ramework")."""
+    if len(left) > 1 and len(right) > 1 and _known(left) and _known(right):
+        return False  # two words: "a node", "in accuracies"
+    joined = left + right
+    if len(joined) < 5 or not (is_part(joined) or zipf(joined) >= WORD_ZIPF):
+        return False
+    if len(left) == 1:  # a letter is a word or a variable: what follows must be no word
+        return len(right) > 1 and not _known(right)
+    if len(right) == 1:  # "node s": a variable after a word
+        return not _known(left)
+    return True
+
+
+def join_split_words(text: str) -> str:
+    """``text`` with words that a stray space split in two joined again.
+
+    Two lower-case pieces one space apart are joined where together they make an English word
+    (:data:`WORD_ZIPF`, or the lexicon) and at least one of them is no word (a single letter counts
+    as neither): ``prob lem`` → ``problem``, ``f ramework`` → ``framework``, ``governanc e`` →
+    ``governance``. Two words stay (``a node``, ``in accuracies``), and so does a letter beside a
+    word (``start node s``), however well they would join.
+
+    Examples
+    --------
+    >>> join_split_words("a concept learning prob lem over RDF (resource description f ramework) graphs")
+    'a concept learning problem over RDF (resource description framework) graphs'
+    >>> join_split_words("the value of a node, start node s, gains in accuracies, a priori, in situ")
+    'the value of a node, start node s, gains in accuracies, a priori, in situ'
+    """
+    pieces = {piece for token in set(text.split()) - _WHOLE for piece in _pieces(token)}
+    if not pieces:
+        return text  # every run of letters a word: a third of the texts
+    pairs = set()
+    for piece in pieces:  # a few a text: found by hand, not by a loop over every word
+        at = text.find(" " + piece)  # the second of two
+        while at >= 0:
+            run = _LOWER_RUN.match(text, at + 1)
+            if run and run.end() == at + 1 + len(piece):
+                before = _RUN_BEFORE.search(text, max(0, at - 31), at + 1)
+                if before:
+                    pairs.add((before, run))
+            at = text.find(" " + piece, at + 1)
+        at = text.find(piece + " ")  # the first of two
+        while at >= 0:
+            run = _LOWER_RUN.match(text, at)
+            if run and run.end() == at + len(piece):
+                after = _LOWER_RUN.match(text, at + len(piece) + 1)
+                if after:
+                    pairs.add((run, after))
+            at = text.find(piece + " ", at + 1)
+    out, done = [], 0
+    for left, right in sorted(pairs, key=lambda pair: pair[0].start()):
+        if left.start() >= done and _split(left.group(), right.group()):
+            out += [text[done:left.start()], left.group(), right.group()]
+            done = right.end()
     return "".join(out) + text[done:] if out else text
 
 
@@ -428,7 +480,7 @@ def repair_text(text: str, *, title: bool = False) -> tuple[str, tuple[str, ...]
     kinds = []
     stray = functools.partial(drop_stray_marks, title=title)
     for kind, step in zip(KINDS, (strip_markup, restore_quotes, _decode_latex, stray, join_hyphenation,
-                                  space_sentences, split_glued_words)):
+                                  space_sentences, split_glued_words, join_split_words)):
         done = step(text)  # each returns its input at once when there is nothing to do
         if done != text:
             kinds.append(kind)

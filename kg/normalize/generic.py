@@ -16,8 +16,8 @@ import re
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
-from math import log10
 
+from kg.english import zipf
 from kg.extract.candidates import _NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, word_class
 from kg.normalize.keys import PREFIXES, singularize
 
@@ -48,25 +48,6 @@ _INFORMATION_TERMS = frozenset("mutual fisher side quantum shannon prior partial
 #: "black hole solution" is the black hole, "instanton solution" stays.
 _TRIMMED_HEADS = FILLER_HEADS | {"solution"}
 
-
-
-@lru_cache(maxsize=1)
-def _frequencies() -> Mapping[str, float]:
-    from wordfreq import get_frequency_dict  # here, not at the top: it takes 0.4 s to import
-
-    return get_frequency_dict("en", wordlist="best")
-
-
-def zipf(word: str) -> float:
-    """The Zipf frequency of ``word`` in general English (0 for an unknown word).
-
-    Examples
-    --------
-    >>> zipf("theory") > RARE_ZIPF > zipf("supersymmetry")
-    True
-    """
-    freq = _frequencies().get(word.lower(), 0.0)
-    return round(log10(freq) + 9, 2) if freq > 0 else 0.0
 
 
 @lru_cache(maxsize=1)

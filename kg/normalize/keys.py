@@ -10,8 +10,8 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 
+from kg.english import form_of_word
 from kg.extract.candidates import word_class
-from kg.ingest.repair import form_of_word
 
 __all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
            "spelled_form", "spelling_variants"]

@@ -37,8 +37,8 @@ from importlib import resources
 
 import numpy as np
 
+from kg.english import zipf
 from kg.normalize.cohesion import cohesion
-from kg.normalize.generic import zipf
 
 __all__ = ["QualityModel", "Trees", "load_quality_model", "name_features", "rank_features", "context_features",
            "corpus_features", "keep_mentions", "keep_each", "HAND_FEATURES", "NO_CORPUS"]
