@@ -980,6 +980,22 @@ def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
     assert linked["c"] == ["c:learning algorithm", "c:learning rate"]
 
 
+def test_a_gerund_and_its_object_become_the_compound_more_papers_write():
+    papers = [Paper("a", "We study ranking documents by relevance with a ranking system.", "Ranking documents"),
+              Paper("b", "Document ranking is old; the ranking system is new.", "Document ranking"),
+              Paper("c", "Neural document ranking and system ranking.", "Rankers"),
+              Paper("d", "Ranking systems and system ranking in evaluation campaigns.", "Evaluation")]
+    keyphrases = {"a": _kp("ranking documents", "ranking system"), "b": _kp("document ranking", "ranking system"),
+                  "c": _kp("document ranking", "system ranking"), "d": _kp("ranking systems", "system ranking")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    linked = {p: [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == p] for p in "acd"}
+    # "ranking documents" is document ranking (2 papers write that); "the ranking system" is a compound, which
+    # stays itself though "system ranking" (another idea) has as many papers
+    assert linked["a"] == ["c:document ranking", "c:ranking system"]
+    assert linked["c"] == ["c:document ranking", "c:system ranking"]
+    assert linked["d"][0] == "c:ranking system"
+
+
 def test_a_conference_a_law_or_an_organization_keeps_its_capitals():
     papers = [Paper("a", "Under the General Data Protection Regulation (GDPR), users decide.", "Privacy"),
               Paper("b", "Recommenders compliant with the General Data Protection Regulation.", "Compliance"),

@@ -172,9 +172,11 @@ def normalize_concepts(
     incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
+    df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
     objects = gerund_objects(chain.from_iterable((p.title or "", p.abstract or "") for p in papers),
-                             {key for rows in found_keys.values() for key, _ in rows} - set(preferred))
-    for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior"
+                             set(df) - set(preferred), df=df)
+    for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
+        # "ranking documents" is "document ranking" where more papers write that
         found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key,
                             phrase) for key, phrase in rows]
     df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 from kg.normalize.keys import singularize
 
@@ -38,13 +38,20 @@ _COMPOUND_HEADS = frozenset("""algorithm method model system framework approach 
 
 
 def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
-                   min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
-    """Keys that are a gerund and its object, mapped to the object.
+                   min_verb_uses: int = MIN_VERB_USES, df: Mapping[str, int] | None = None) -> dict[str, str]:
+    """Keys that are a gerund and its object, mapped to the compound that names the activity, or else to the object.
 
-    A key "G R..." is one when the corpus uses the gerund G as a verb (G before a determiner or a
-    pronoun ``min_verb_uses`` times at least, and at least as often as a determiner stands before
-    G), the texts write "G R" at least once, never after a determiner, and R is no head a gerund
-    names an activity before in compounds (:data:`_COMPOUND_HEADS`: "forecasting model").
+    A key "G R..." is a gerund and its object when the texts write "G R" at least once and never
+    after a determiner, and either
+
+    * the corpus names the same activity as a compound noun, "R... G", in more papers (``df``, key ->
+      papers; "ranking documents" is "document ranking", "mining patterns" "pattern mining"): mapped to
+      that compound. Compounds with a gerund first that a determiner precedes ("the ranking system",
+      "the embedding vectors", "the coupling constant") stay, whatever the other order's count; or
+    * the corpus uses the gerund G as a verb (G before a determiner or a pronoun ``min_verb_uses``
+      times at least, and at least as often as a determiner stands before G) and R is no head a gerund
+      names an activity before in compounds (:data:`_COMPOUND_HEADS`: "forecasting model"): mapped to
+      the object R.
 
     Parameters
     ----------
@@ -52,6 +59,8 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
         The corpus's titles and abstracts.
     keys : collection of str
         Concept keys (lower case, words split by spaces, the head singular).
+    df : mapping, optional
+        Key -> the papers that have it: the compounds "R... G" are looked up there.
 
     Examples
     --------
@@ -60,6 +69,11 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
     ...          "Learning algorithm design.", "the learning rate"]
     >>> gerund_objects(texts, {"modeling user behavior", "learning algorithm", "learning rate", "user behavior"})
     {'modeling user behavior': 'user behavior'}
+    >>> texts = ["Ranking documents by relevance.", "Document ranking is old.", "The ranking system.",
+    ...          "Ranking systems differ.", "We study system ranking."]
+    >>> df = {"ranking document": 1, "document ranking": 4, "ranking system": 2, "system ranking": 3}
+    >>> gerund_objects(texts, set(df), df=df)
+    {'ranking document': 'document ranking'}
     """
     firsts = {key.partition(" ")[0] for key in keys if " " in key}
     gerunds = {word for word in firsts if len(word) > 4 and word.endswith("ing") and word.isalpha()}
@@ -85,10 +99,15 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
     out = {}
     for key in keys:
         gerund, _, rest = key.partition(" ")
-        if gerund not in verbs or not rest:
+        if gerund not in gerunds or not rest:
             continue
         second = singularize(rest.partition(" ")[0])
         pair = (gerund, second)
-        if written[pair] and not determined[pair] and second not in _COMPOUND_HEADS:
+        if not written[pair] or determined[pair]:
+            continue
+        compound = f"{rest} {gerund}"
+        if df is not None and df.get(compound, 0) > df.get(key, 0):
+            out[key] = compound
+        elif gerund in verbs and second not in _COMPOUND_HEADS:
             out[key] = rest
     return out
