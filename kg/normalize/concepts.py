@@ -356,7 +356,7 @@ def normalize_concepts(
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     inside = {tuple(w.casefold() for w in concepts[cid].name.split(" ")): concepts[cid].name
-              for cid in named | entities}
+              for cid in sorted(named | entities)}  # sorted: one name a run, whatever the hash seed
     for cid in names.keys() - named - entities:  # "Semantic Web technology", as the name "Semantic Web" is shown
         concept = concepts[cid]
         name = names_inside(concept.name, inside)

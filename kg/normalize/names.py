@@ -760,11 +760,15 @@ def phrase_cases(texts: Iterable[str],
     >>> phrase_cases(["Minkowski Space. We study Minkowski space; the Minkowski Spaces are flat in minkowski space."],
     ...              [("minkowski", "space"), ("flat", "space")])
     {('minkowski', 'space'): (1, 1, 1)}
+    >>> phrase_cases(["On the Vaidya Spacetimes and a Vaidya spacetime."], [("vaidya", "spacetime"), ("vaidya", "spacetimes")])
+    {('vaidya', 'spacetimes'): (1, 0, 0), ('vaidya', 'spacetime'): (0, 0, 1)}
     """
     wanted: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = defaultdict(dict)  # first word -> rest -> phrase
-    for phrase in phrases:
-        for last in _plurals(phrase[-1]):
-            wanted[phrase[0]][(*phrase[1:-1], last)] = phrase
+    for phrase in sorted(phrases):  # a form two phrases could be ("spacetimes": "spacetime" in the plural, or itself)
+        for last in _plurals(phrase[-1]):  # is the phrase written so, whatever the order of ``phrases``
+            rest = (*phrase[1:-1], last)
+            if last == phrase[-1] or rest not in wanted[phrase[0]]:
+                wanted[phrase[0]][rest] = phrase
     lengths = {first: {len(rest) for rest in rests} for first, rests in wanted.items()}
     counts: dict[tuple[str, ...], list[int]] = {}
     for text in texts if wanted else ():
