@@ -231,6 +231,7 @@ def test_words_that_only_look_glued_stay(text):
     # hep-th
     ("a vector bundle over a Riemannian man ifold is studied", "a vector bundle over a Riemannian manifold is studied"),
     ("the scaling symmetry existing in equa tion of motion", "the scaling symmetry existing in equation of motion"),
+    ("irreducible, homogenous internal mani folds.", "irreducible, homogenous internal manifolds."),  # "mani": a name
 ])
 def test_split_words_are_joined(damaged, repaired):
     assert repair_text(damaged) == (repaired, ("split words",))

@@ -307,9 +307,11 @@ def split_glued_words(text: str) -> str:
 _RUN_START = r"(?<![\w\-'’./@#&=\\])[a-z]+"
 _LOWER_RUN = re.compile(_RUN_START + r"(?![\w\-'’@#/]|\.[a-z])")
 _RUN_BEFORE = re.compile(_RUN_START + r"(?= \Z)")
-#: Zipf frequency (:func:`kg.english.zipf`) from which a piece of text is a word of general English:
-#: "lib" 3.8, "node" 3.9 and "tion" 2.8, "lem" 2.8, "uated" 0 are not.
+#: Zipf frequency (:func:`kg.english.zipf`) from which two pieces joined make a word ("manifold" 3.3).
 WORD_ZIPF = 3.0
+#: Zipf frequency from which a piece is a word of general English and no piece of one: "node" 3.9 and
+#: "lib" 3.8 are words; "mani" 3.2 (of "mani folds"), "lem" 2.8 and "uated" 0 are not.
+PIECE_ZIPF = 3.5
 
 
 _WORD = re.compile(r"\b[a-z]+\b")
@@ -321,7 +323,7 @@ _WHOLE: set[str] = set()
 @functools.lru_cache(maxsize=1 << 17)
 def _known(word: str) -> bool:
     """Whether ``word`` is an English word: in the lexicon, a form of one, or common in general English."""
-    return (zipf(word) >= WORD_ZIPF or form_of_word(word)
+    return (zipf(word) >= PIECE_ZIPF or form_of_word(word)
             or (word.endswith("ies") and form_of_word(word[:-3] + "y")))
 
 
