@@ -40,8 +40,8 @@ def test_builds_in_two_processes_with_different_hash_seeds_write_identical_bytes
     assert not differ, f"differ between processes: {differ}"
 
 
-def test_how_texts_write_a_phrase_does_not_depend_on_the_order_phrases_come_in():
-    from kg.normalize.names import phrase_cases
+def test_how_texts_write_a_phrase_or_a_word_after_a_name_does_not_depend_on_the_order_they_come_in():
+    from kg.normalize.names import cases_after_names, phrase_cases
 
     # "Spacetimes" is the plural of the phrase "vaidya spacetime" and the phrase "vaidya spacetimes" itself: the
     # count goes to the phrase written so, whichever comes first (a set's order changes with the hash seed)
@@ -49,3 +49,7 @@ def test_how_texts_write_a_phrase_does_not_depend_on_the_order_phrases_come_in()
     phrases = [("vaidya", "spacetime"), ("vaidya", "spacetimes")]
     assert phrase_cases(texts, phrases) == phrase_cases(texts, phrases[::-1]) == {
         ("vaidya", "spacetimes"): (1, 0, 0), ("vaidya", "spacetime"): (0, 0, 1)}
+    texts = ["The Vaidya spacetimes of Penrose, and a Vaidya spacetime."]
+    words = ["spacetime", "spacetimes"]
+    assert cases_after_names(texts, words) == cases_after_names(texts, words[::-1]) == {
+        "spacetimes": (1, 0), "spacetime": (1, 0)}

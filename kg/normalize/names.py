@@ -802,7 +802,11 @@ def cases_after_names(texts: Iterable[str], words: Collection[str]) -> dict[str,
     ...                   {"operator", "multiplier"})
     {'operator': (1, 1), 'multiplier': (1, 0)}
     """
-    forms = {form: word for word in words for form in _plurals(word)}
+    forms: dict[str, str] = {}
+    for word in sorted(words):  # a form that is a word of ``words`` counts for itself ("spacetimes"), whatever
+        for form in _plurals(word):  # the order of ``words``
+            if form == word or form not in forms:
+                forms[form] = word
     counts: dict[str, list[int]] = {}
     for text in texts:
         for match in _AFTER_NAME.finditer(text):
