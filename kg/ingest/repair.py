@@ -329,7 +329,7 @@ def _known(word: str) -> bool:
 
 @functools.lru_cache(maxsize=1 << 18)
 def _pieces(token: str) -> tuple[str, ...]:
-    """The lower-case runs of letters in ``token`` that are no word (a letter alone is none)."""
+    """The lower-case runs of letters in ``token`` that are no word (a single letter is never one)."""
     found = tuple(word for word in _WORD.findall(token) if len(word) > 1 and not _known(word))
     if not found and len(_WHOLE) < 1 << 19:
         _WHOLE.add(token)
@@ -370,7 +370,7 @@ def join_split_words(text: str) -> str:
     pieces = {piece for token in set(text.split()) - _WHOLE for piece in _pieces(token)}
     if not pieces:
         return text  # every run of letters a word: a third of the texts
-    pairs = set()
+    pairs: set[tuple[int, int, int, int]] = set()  # the spans of two pieces one space apart
     for piece in pieces:  # a few a text: found by hand, not by a loop over every word
         at = text.find(" " + piece)  # the second of two
         while at >= 0:
@@ -378,7 +378,7 @@ def join_split_words(text: str) -> str:
             if run and run.end() == at + 1 + len(piece):
                 before = _RUN_BEFORE.search(text, max(0, at - 31), at + 1)
                 if before:
-                    pairs.add((before, run))
+                    pairs.add((*before.span(), *run.span()))
             at = text.find(" " + piece, at + 1)
         at = text.find(piece + " ")  # the first of two
         while at >= 0:
@@ -386,13 +386,13 @@ def join_split_words(text: str) -> str:
             if run and run.end() == at + len(piece):
                 after = _LOWER_RUN.match(text, at + len(piece) + 1)
                 if after:
-                    pairs.add((run, after))
+                    pairs.add((*run.span(), *after.span()))
             at = text.find(piece + " ", at + 1)
     out, done = [], 0
-    for left, right in sorted(pairs, key=lambda pair: pair[0].start()):
-        if left.start() >= done and _split(left.group(), right.group()):
-            out += [text[done:left.start()], left.group(), right.group()]
-            done = right.end()
+    for start, middle, after, end in sorted(pairs):
+        if start >= done and _split(text[start:middle], text[after:end]):
+            out += [text[done:start], text[start:middle], text[after:end]]
+            done = end
     return "".join(out) + text[done:] if out else text
 
 
