@@ -8,6 +8,9 @@ somewhere a determiner stands before it ("the learning algorithm"); a verb phras
 ("the recommending items" is no English). And a gerund used as a verb takes objects with determiners
 ("modeling the", "building a"), often, where a gerund that names an activity ("ranking", "training",
 "clustering") mostly follows one ("the ranking of"). :func:`gerund_objects` reads both from the texts.
+Such a gerund with its object ("ranking documents", "mining patterns") names the activity the field
+writes as a compound ("document ranking", "pattern mining"), and where more papers write the compound,
+that is the concept.
 """
 
 from __future__ import annotations
