@@ -169,17 +169,17 @@ def normalize_concepts(
                 key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
             if key and key not in stop:
                 rows.append((key, phrase))
-    incidental = incidental_modifiers(Counter(key for rows in found_keys.values() for key in {k for k, _ in rows}))
+    incidental = incidental_modifiers(_papers_per_key(found_keys))
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
-    df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
+    df = _papers_per_key(found_keys)
     objects = gerund_objects(chain.from_iterable((p.title or "", p.abstract or "") for p in papers),
                              set(df) - set(preferred), df=df)
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
         # "ranking documents" is "document ranking" where more papers write that
         found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key,
                             phrase) for key, phrase in rows]
-    df = Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
+    df = _papers_per_key(found_keys)
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
         found_keys[pid] = [(variants.get(typos.get(key, key), typos.get(key, key)), phrase) for key, phrase in rows]
@@ -363,6 +363,11 @@ def normalize_concepts(
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions
+
+
+def _papers_per_key(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> Counter[str]:
+    """Key -> the papers whose keyphrases have it (paper id -> its (key, keyphrase) rows)."""
+    return Counter(key for rows in found_keys.values() for key in {k for k, _ in rows})
 
 
 _GERUND_FIRST = re.compile(r"[^\W\d_]+ing\s", re.IGNORECASE)  # a phrase's first word a gerund, not "mining-based"
