@@ -49,7 +49,6 @@ _INFORMATION_TERMS = frozenset("mutual fisher side quantum shannon prior partial
 _TRIMMED_HEADS = FILLER_HEADS | {"solution"}
 
 
-
 @lru_cache(maxsize=1)
 def generic_heads() -> frozenset[str]:
     """Nouns that name a kind of statement or activity, from ``kg/resources/generic_heads.txt``."""
