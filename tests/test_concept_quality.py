@@ -10,12 +10,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from kg.extract import CachedEmbedder, extract
 from kg.extract.candidates import candidate_phrases, find_candidates
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
+from kg.normalize.gerunds import gerund_objects
 from kg.normalize.keys import misspellings
 from kg.normalize.names import _display_name, truecase_counts
 
@@ -1339,3 +1341,46 @@ def test_a_names_plural_looking_part_stays_whatever_its_case():
     assert _display_name("yang mills", forms, truecase={"yang": (400, 0), "mills": (400, 3)}) == "Yang-Mills"
     titled = Counter({"AS-Index": 3, "AS-index": 1})  # a title's capital is no name's
     assert _display_name("as index", titled, truecase={"index": (2, 300)}) == "AS-index"
+
+
+def test_a_term_the_corpus_hyphenates_is_one_candidate_where_a_text_writes_it_with_spaces(hash_embedder, tmp_path):
+    papers = [Paper("a", "We study learning-to-rank for web search with click logs.", "Click models"),
+              Paper("b", "Learning-to-rank models read content-and-structure queries.", "Rankers"),
+              Paper("c", "Learning to rank algorithms are trained on click logs.", "Training rankers"),
+              Paper("d", "Structured retrieval with content-and-structure queries.", "Structured retrieval"),
+              Paper("e", "We compare the content and structure of documents.", "Documents")]
+    found = extract(papers, hash_embedder, top_n=10).keyphrases
+    phrases = {p: {k.phrase for k in found[p]} for p in found}
+    # two papers hyphenate "learning-to-rank": the third one's spaced term is one candidate, not "rank algorithms"
+    assert "Learning-to-rank algorithms" in phrases["c"] and "rank algorithms" not in phrases["c"]
+    assert "learning-to-rank" in phrases["a"]  # a hyphenated term that ends a phrase is its noun
+    # "and" joins two words far more often than a term: "content and structure" stays two words
+    assert "content-and-structure" not in " ".join(phrases["e"])
+    assert papers[2].abstract == "Learning to rank algorithms are trained on click logs."  # the text stays as written
+    alone = {k.phrase for k in extract(papers, hash_embedder, top_n=10, joined=False).keyphrases["c"]}
+    assert "Learning-to-rank algorithms" not in alone
+    # a cache filled without joining gives no stale shortlist: it keeps shortlists by the text candidates are found in
+    cached = CachedEmbedder(hash_embedder, tmp_path / "cache.sqlite")
+    extract(papers, cached, top_n=10, joined=False)
+    assert {p: {k.phrase for k in ks} for p, ks in extract(papers, cached, top_n=10).keyphrases.items()} == phrases
+
+
+def test_an_idiom_with_a_function_word_inside_is_no_concept():
+    found = set(candidate_phrases("From a mathematical point-of-view the series converges order-by-order, and the "
+                                  "method is state-of-the-art; we use the roots-of-unity of the equations-of-motion."))
+    # no "point-of-view", "order-by-order", "state-of-the-art", nor "mathematical" cut from its idiom
+    assert found == {"series", "method", "roots-of-unity", "equations-of-motion"}
+
+
+def test_a_verb_after_how_to_or_a_way_to_is_no_part_of_a_concept():
+    found = set(candidate_phrases("We show how to rank documents and give the ability to query RDF datasets; "
+                                  "this allows us to count triangles. We apply the approach to query expansion."))
+    assert found == {"documents", "ability", "RDF datasets", "triangles", "approach", "query expansion"}
+
+
+def test_a_gerund_joined_to_a_term_by_to_is_no_gerund_and_its_object():
+    texts = ["Learning the weights works.", "Learning them is easy.", "By learning a model we rank.",
+             "We compare learning to rank algorithms.", "Learning user models is hard.", "Learning these models."]
+    keys = {"learning to rank algorithm", "learning user model", "user model"}
+    # "learning" is a verb here, so "learning user model" is its object; "learning-to-rank algorithm" is a term
+    assert gerund_objects(texts, keys, min_verb_uses=2) == {"learning user model": "user model"}

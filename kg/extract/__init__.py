@@ -2,7 +2,8 @@
 
 Corpus-wide: candidates are found for every paper (in a thread beside the document
 embedding when ``n_jobs > 1``), deduplicated across the corpus, and each distinct phrase is embedded
-once; documents and phrases go to the embedder in large batches (which sorts them by
+once (terms the corpus hyphenates, "learning-to-rank", are one candidate where a text writes them with
+spaces: :mod:`kg.extract.multiword`); documents and phrases go to the embedder in large batches (which sorts them by
 token length). Wrap the embedder in :class:`~kg.extract.cache.CachedEmbedder` to
 skip the model for texts seen before.
 
@@ -22,6 +23,7 @@ from kg.extract.embedder import Embedder, load_embedder
 from kg.extract.keybert_extractor import extract_keybert, keybert_version
 from kg.extract.local import (DIVERSITY, ENGINES, EXTRACTOR, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, Extraction,
                               Progress, document_text, extract_local, paper_candidates)
+from kg.extract.multiword import hyphenated_terms
 from kg.extract.ray_engine import check_engine, extract_on_ray
 from kg.models import Keyphrase, Paper
 
@@ -64,6 +66,7 @@ def extract(
     position_weight: float = POSITION_WEIGHT,
     title_weight: float = TITLE_WEIGHT,
     max_words: int = 5,
+    joined: bool = True,
     n_jobs: int = 1,
     shortlist: bool = True,
     extractor: str = "kg",
@@ -90,6 +93,10 @@ def extract(
         Bonus for phrases that occur early / in the title; see :mod:`kg.extract.ranking`.
     max_words : int
         Longest candidate phrase, in words.
+    joined : bool
+        Terms with a function word inside that the corpus writes hyphenated in 2 or more papers
+        ("learning-to-rank", "equation-of-state") are one candidate where a text writes them with spaces
+        too (:mod:`kg.extract.multiword`); ``False`` reads every text alone.
     n_jobs : int
         With 2 or more, candidates are found in a thread while the model embeds the
         documents (the model releases the interpreter lock), so neither waits.
@@ -126,15 +133,17 @@ def extract(
         raise OptionError("extractor", f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
     if engine != "local":
         check_engine(engine, extractor)
+    terms = hyphenated_terms(document_text(p) for p in papers) if joined else frozenset()
+    if engine != "local":
         return extract_on_ray(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
                               position_weight=position_weight, title_weight=title_weight,
-                              max_words=max_words, shortlist=shortlist, on_progress=on_progress)
+                              max_words=max_words, shortlist=shortlist, terms=terms, on_progress=on_progress)
     if extractor == "keybert":
         return extract_keybert(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
-                               max_words=max_words, on_progress=on_progress)
+                               max_words=max_words, terms=terms, on_progress=on_progress)
     return extract_local(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
                          position_weight=position_weight, title_weight=title_weight, max_words=max_words,
-                         n_jobs=n_jobs, shortlist=shortlist, on_progress=on_progress)
+                         n_jobs=n_jobs, shortlist=shortlist, terms=terms, on_progress=on_progress)
 
 
 def keyphrases_jsonl(papers: Sequence[Paper], found: dict[str, list[Keyphrase]]) -> str:

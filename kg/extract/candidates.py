@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from kg.notation import PROTECTED, is_notation, modifier_notation
 
-__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
+__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS", "JOINING_WORDS"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -68,7 +68,9 @@ GENERIC_MODIFIERS = frozenset(
     assorted varied myriad surprising intriguing striking exciting encouraging compelling ongoing
     increasing decreasing growing state-of-art the-state-of-the-art cutting-edge leading-edge best-performing
     top-performing well-established widely-used best-known pertinent publicly-available freely-available
-    better available easy difficult familiar complicated tailored""".split()
+    better available easy difficult familiar complicated tailored
+    order-of-magnitude orders-of-magnitude work-in-progress first-of-its-kind up-to-date out-of-the-box
+    off-the-shelf easy-to-use easy-to-implement easy-to-understand""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
@@ -136,7 +138,58 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _series_numbers(_in_context(_fractions(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged]))))
+    return _term_heads(_series_numbers(_in_context(_fractions(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged])))))
+
+
+# Hyphenated words with a function word inside that are idioms, not terms: no concept ends on them ("from a
+# mathematical point-of-view", "an order-of-magnitude", "computed order-by-order"), and before a noun they modify as
+# adjectives do. A word joined to itself ("order-by-order", "user-to-user", "end-to-end") is always such an idiom.
+_IDIOMS = frozenset("""point-of-view points-of-view order-of-magnitude orders-of-magnitude point-in-time
+    one-to-many many-to-one out-of-the-box off-the-shelf first-of-its-kind work-in-progress up-to-date
+    proof-of-concept rule-of-thumb rules-of-thumb free-of-charge""".split())
+# Words that join the parts of a hyphenated term: "learning-to-rank", "state-of-the-art", "trial-and-error",
+# "query-by-example", "software-as-a-service"
+JOINING_WORDS = frozenset("to of the and by in on for a an at as per or with from over into via vs".split())
+
+
+def _term_heads(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A hyphenated term with a function word inside read as a noun where it ends a phrase: the tagger calls
+    "learning-to-rank", "equations-of-motion", "roots-of-unity" adjectives, so "we study learning-to-rank" lost
+    the term and "the string equations-of-motion" kept "string" alone. Not after a form of "be" ("is
+    state-of-the-art", "remains up-to-date") nor for the idioms of :data:`_IDIOMS` and :data:`GENERIC_MODIFIERS`.
+
+    Examples
+    --------
+    >>> [t for _, t in _term_heads([("study", "VBP"), ("learning-to-rank", "JJ"), (".", ".")])]
+    ['VBP', 'NN', '.']
+    >>> [t for _, t in _term_heads([("the", "DT"), ("equations-of-motion", "JJ"), ("are", "VBP")])]
+    ['DT', 'NNS', 'VBP']
+    >>> [t for _, t in _term_heads([("a", "DT"), ("point-of-view", "JJ"), (".", ".")])][1]
+    'JJ'
+    >>> [t for _, t in _term_heads([("algebraic", "JJ"), ("point-of-view", "NN"), ("step-by-step", "NN")])]
+    ['JJ', 'JJ', 'JJ']
+    """
+    out = list(tagged)
+    for i, (word, pos) in enumerate(out):
+        if word.count("-") < 2:
+            continue
+        low = word.lower()
+        parts = low.split("-")
+        joined = any(p in JOINING_WORDS for p in parts[1:-1])
+        idiom = low in _IDIOMS or (joined and parts[0].rstrip("s") == parts[-1].rstrip("s"))
+        if idiom and pos in _NOUN:
+            out[i] = (word, "JJ")  # "the algebraic point-of-view": never a concept's head
+            continue
+        if pos != "JJ" or idiom or low in GENERIC_MODIFIERS or parts[0] in JOINING_WORDS or parts[-1] in JOINING_WORDS \
+                or not joined or not all(p.isalpha() for p in parts):
+            continue
+        next_pos = out[i + 1][1] if i + 1 < len(out) else ""
+        if next_pos in _NOUN or next_pos in ("JJ", "VBG", "VBN", "CD") or (i and out[i - 1][0].lower() in _COPULAS):
+            continue
+        if word_class(parts[-1]) not in (None, "NN", "NNS"):
+            continue
+        out[i] = (word, "NNS" if word_class(parts[0]) == "NNS" else "NN")
+    return out
 
 
 _FRACTION = re.compile(r"\d+/\d+")
@@ -481,10 +534,12 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-# Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank"
+# Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank", "how to
+# rank documents", "the ability to query RDF datasets", "allows us to count triangles", "a way to cluster related data"
 _PURPOSES = frozenset("""aim aims aimed aiming seek seeks seeking try tries tried trying attempt attempts attempting
-    strive strives able unable order used designed intended want wants need needs wish hope serve serves""".split())
-_LEARNING_TO = _PURPOSES | {"learning", "learn", "learns", "how"}  # "Learning to Rank X": a verb the lexicon calls a noun
+    strive strives able unable order used designed intended want wants need needs wish hope serve serves
+    how ability abilities way ways means us possible impossible necessary""".split())
+_LEARNING_TO = _PURPOSES | {"learning", "learn", "learns"}  # "Learning to Rank X": a verb the lexicon calls a noun
 _SUBTITLE_MARKS = frozenset(":–—")
 # -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
 # Label Noise"); title case hides the participle from the tagger

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kg.extract.local import Extraction, document_text, paper_candidates
+from kg.extract.local import Extraction, candidate_texts, document_text, paper_candidates
 from kg.extract.local import PhraseRows as _Rows, embed_in_chunks as _embed_in_chunks
 from kg.models import Keyphrase, Paper
 
@@ -82,6 +82,7 @@ def extract_keybert(
     depth: int | None = None,
     diversity: float = 0.3,
     max_words: int = 5,
+    terms: frozenset[str] = frozenset(),
     on_progress: Progress | None = None,
 ):
     """Rank each paper's kg candidates with ``keybert.KeyBERT.extract_keywords``.
@@ -102,6 +103,9 @@ def extract_keybert(
         KeyBERT's MMR ``diversity``; 0 ranks by cosine alone (``use_mmr=False``).
     max_words : int
         Longest candidate phrase, in words.
+    terms : frozenset of str
+        The corpus's hyphenated terms, joined where a text writes them with spaces
+        (:mod:`kg.extract.multiword`).
     on_progress : callable, optional
         ``on_progress(stage, done, total)``.
 
@@ -117,7 +121,7 @@ def extract_keybert(
     texts = [document_text(p) for p in papers]
     doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
     surfaces: list[dict[str, str]] = []  # per paper: KeyBERT form -> kg's first surface form
-    for paper in papers:
+    for paper in candidate_texts(papers, terms):
         forms: dict[str, str] = {}
         for cand in paper_candidates(paper, max_words):
             form = keybert_form(cand.phrase)

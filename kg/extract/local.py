@@ -25,11 +25,12 @@ import numpy as np
 from kg.extract import candidates, ranking
 from kg.extract.candidates import Candidate, find_candidates
 from kg.extract.embedder import Embedder
+from kg.extract.multiword import joined_paper
 from kg.extract.ranking import prior_scores, rank_candidates
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_local", "Extraction", "PhraseRows", "Shortlists", "document_text", "paper_candidates",
-           "embed_in_chunks", "chunk_rows", "all_candidates", "rank_paper", "shortlist_candidates",
+           "embed_in_chunks", "chunk_rows", "all_candidates", "candidate_texts", "rank_paper", "shortlist_candidates",
            "encode_candidates", "decode_candidates", "EXTRACTOR", "EXTRACTORS", "ENGINES", "DIVERSITY",
            "POSITION_WEIGHT", "TITLE_WEIGHT", "Progress", "CHUNK"]
 
@@ -54,6 +55,12 @@ def document_text(paper: Paper) -> str:
     if paper.title and not paper.title_derived:
         return f"{paper.title}. {paper.abstract}"
     return paper.abstract
+
+
+def candidate_texts(papers: Sequence[Paper], terms: frozenset[str]) -> list[Paper]:
+    """The papers as candidates are found in: with the corpus's hyphenated ``terms`` joined where a text writes
+    them with spaces (:mod:`kg.extract.multiword`). Shortlists are kept by these texts."""
+    return [joined_paper(p, terms) for p in papers]
 
 
 def paper_candidates(paper: Paper, max_words: int = 5) -> list[Candidate]:
@@ -110,6 +117,7 @@ def extract_local(
     max_words: int = 5,
     n_jobs: int = 1,
     shortlist: bool = True,
+    terms: frozenset[str] = frozenset(),
     on_progress: Progress | None = None,
 ) -> Extraction:
     """kg's own ranking in this process: what :func:`kg.extract.extract` runs for
@@ -118,8 +126,9 @@ def extract_local(
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    memo = Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
-    todo = [papers[i] for i in memo.rows]
+    written = candidate_texts(papers, terms)
+    memo = Shortlists(written, embedder, approximate, max_words, keep, position_weight, title_weight)
+    todo = [written[i] for i in memo.rows]
     if n_jobs > 1 and len(todo) >= 200:
         with ThreadPoolExecutor(max_workers=1) as pool:
             pending = pool.submit(all_candidates, todo, max_words)

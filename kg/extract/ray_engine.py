@@ -47,8 +47,8 @@ import numpy as np
 from kg.errors import KgError, OptionError
 from kg.extract.cache import CachedEmbedder
 from kg.extract.embedder import SentenceTransformerEmbedder
-from kg.extract.local import (ENGINES, Extraction, PhraseRows, Progress, Shortlists, all_candidates, chunk_rows,
-                              decode_candidates, document_text, encode_candidates, rank_paper, shortlist_candidates)
+from kg.extract.local import (ENGINES, Extraction, PhraseRows, Progress, Shortlists, all_candidates, candidate_texts,
+                              chunk_rows, decode_candidates, document_text, encode_candidates, rank_paper, shortlist_candidates)
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_on_ray", "check_engine"]
@@ -79,18 +79,20 @@ def check_engine(engine: str, extractor: str = "kg") -> None:
 
 def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth: int | None = None,
                    diversity: float, position_weight: float, title_weight: float, max_words: int = 5,
-                   shortlist: bool = True, on_progress: Progress | None = None) -> Extraction:
+                   shortlist: bool = True, terms: frozenset[str] = frozenset(),
+                   on_progress: Progress | None = None) -> Extraction:
     """:func:`kg.extract.extract` on Ray Data: same arguments (but ``n_jobs`` and ``extractor``),
     same result; see the module docstring."""
     depth = max(depth or top_n, 1)
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    memo = Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight)
+    written = candidate_texts(papers, terms)
+    memo = Shortlists(written, embedder, approximate, max_words, keep, position_weight, title_weight)
     rows = memo.rows
     with _Cluster() as cluster:
         doc_vectors = _embed(cluster, embedder, texts, "documents", on_progress, np.float32)
-        found_now = _candidates(cluster, embedder, [papers[i] for i in rows],
+        found_now = _candidates(cluster, embedder, [written[i] for i in rows],
                                 doc_vectors[rows] if approximate is not None else None,
                                 max_words, keep, position_weight, title_weight)
         if on_progress:

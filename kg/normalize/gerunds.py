@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
+from kg.extract.candidates import JOINING_WORDS
 from kg.normalize.keys import singularize
 
 __all__ = ["gerund_objects", "MIN_VERB_USES"]
@@ -70,7 +71,8 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
     >>> texts = ["We focus on modeling user behavior.", "Modeling the clicks helps.", "Modeling a user is hard.",
     ...          "By modeling them we learn.", "The learning algorithm is fast.", "Learning the weights works.",
     ...          "Learning algorithm design.", "the learning rate"]
-    >>> gerund_objects(texts, {"modeling user behavior", "learning algorithm", "learning rate", "user behavior"})
+    >>> gerund_objects(texts, {"modeling user behavior", "learning algorithm", "learning rate", "user behavior",
+    ...                        "learning to rank algorithm"})
     {'modeling user behavior': 'user behavior'}
     >>> texts = ["Ranking documents by relevance.", "Document ranking is old.", "The ranking system.",
     ...          "Ranking systems differ.", "We study system ranking."]
@@ -106,7 +108,8 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
             continue
         second = singularize(rest.partition(" ")[0])
         pair = (gerund, second)
-        if not written[pair] or determined[pair]:
+        if not written[pair] or determined[pair] or second in JOINING_WORDS:  # "learning-to-rank algorithms"
+            # is a term, not "learning" and its object
             continue
         compound = f"{rest} {gerund}"
         if df is not None and df.get(compound, 0) > df.get(key, 0):

@@ -1,0 +1,144 @@
+"""Terms with a function word inside, which a corpus writes both hyphenated and with spaces.
+
+"learning to rank", "equation of state", "roots of unity", "quality of service", "bag of words": a noun
+phrase never runs across "to" or "of", so written with spaces such a term falls apart into pieces
+("rank algorithms", "state", "unity") and the term itself is never a candidate, while the papers that
+hyphenate it ("learning-to-rank algorithms", "equation-of-state parameter") get it whole. What the corpus
+hyphenates is the evidence: :func:`hyphenated_terms` collects the words of three to six parts with a
+function word inside (but "and" or "or": spaced, those are mostly two words coordinated) that at least
+``min_papers`` texts write, and :func:`join_terms` writes a text's
+spaced occurrences of them hyphenated (in the text's own letter case), so both spellings give one candidate.
+The texts candidates are found in change; the texts stored and embedded do not.
+
+Examples
+--------
+>>> terms = hyphenated_terms(["We study learning-to-rank.", "Learning-to-rank models.", "peer-to-peer"])
+>>> sorted(terms)
+['learning-to-rank']
+>>> join_terms("Learning to Rank for search; learning  to rank algorithms", terms)
+'Learning-to-Rank for search; learning-to-rank algorithms'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+
+from kg.extract.candidates import JOINING_WORDS as FUNCTION_WORDS
+from kg.models import Paper
+
+__all__ = ["hyphenated_terms", "join_terms", "joined_paper", "FUNCTION_WORDS", "MIN_PAPERS"]
+
+MIN_PAPERS = 2  # texts that hyphenate a term before its spaced form is joined
+
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z]+(?:-[A-Za-z]+){2,5}(?![\w-])")
+_FUNCTION = "|".join(sorted(FUNCTION_WORDS, key=len, reverse=True))
+# a word and the function word after it: where a spaced term may start
+_START = re.compile(rf"(?<![\w-])([A-Za-z]+)\s+(?:{_FUNCTION})\s+(?=[A-Za-z])", re.IGNORECASE)
+
+
+# Written with spaces, words joined by "and" or "or" are mostly two words coordinated ("the content and structure of
+# documents"), not the term a few papers hyphenate ("content-and-structure queries"): never joined.
+_COORDINATORS = frozenset({"and", "or", "vs"})
+
+
+def _is_term(parts: list[str]) -> bool:
+    return (parts[0] not in FUNCTION_WORDS and parts[-1] not in FUNCTION_WORDS
+            and any(p in FUNCTION_WORDS for p in parts[1:-1]) and not _COORDINATORS.intersection(parts))
+
+
+def hyphenated_terms(texts: Iterable[str], min_papers: int = MIN_PAPERS) -> frozenset[str]:
+    """The hyphenated words with a function word inside (lower case) that ``min_papers`` or more of ``texts`` write.
+
+    Examples
+    --------
+    >>> sorted(hyphenated_terms(["an equation-of-state", "the Equation-of-State", "a one-to-one map"]))
+    ['equation-of-state']
+    """
+    papers: Counter[str] = Counter()
+    for text in texts:
+        found = {word.lower() for word in _HYPHENATED.findall(text)}
+        papers.update(word for word in found if _is_term(word.split("-")))
+    return frozenset(word for word, n in papers.items() if n >= min_papers)
+
+
+@lru_cache(maxsize=4)
+def _by_first_word(terms: frozenset[str]) -> dict[str, list[tuple[str, ...]]]:
+    """First word -> the terms' words, longest first ("next to next to leading" before "next to leading")."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for term in terms:
+        words = tuple(term.split("-"))
+        index.setdefault(words[0], []).append(words)
+    for found in index.values():
+        found.sort(key=len, reverse=True)
+    return index
+
+
+def join_terms(text: str, terms: frozenset[str]) -> str:
+    """``text`` with each of ``terms`` it writes with spaces (any letter case, any run of spaces between
+    words) written with hyphens instead; words already joined to a hyphen or a letter are left alone.
+
+    Examples
+    --------
+    >>> join_terms("the equation of state and roots of unity", frozenset({"equation-of-state", "roots-of-unity"}))
+    'the equation-of-state and roots-of-unity'
+    >>> join_terms("the co-equation of state", frozenset({"equation-of-state"}))
+    'the co-equation of state'
+    """
+    if not terms or not text:
+        return text
+    index = _by_first_word(terms)
+    pieces: list[str] = []
+    done = 0
+    for start in _START.finditer(text):
+        at = start.start()
+        if at < done:
+            continue
+        for words in index.get(start.group(1).lower(), ()):
+            match = _match(text, at, words)
+            if match is not None:
+                pieces.append(text[done:at])
+                pieces.append("-".join(text[a:b] for a, b in match))
+                done = match[-1][1]
+                break
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_GAP = re.compile(r"\s+")
+
+
+def _match(text: str, at: int, words: tuple[str, ...]) -> list[tuple[int, int]] | None:
+    """The spans of ``words`` written from ``at`` with spaces between them and a word boundary after, or None."""
+    spans = []
+    pos = at
+    for i, word in enumerate(words):
+        if i:
+            gap = _GAP.match(text, pos)
+            if gap is None:
+                return None
+            pos = gap.end()
+        found = _WORD.match(text, pos)
+        if found is None or found.group(0).lower() != word:
+            return None
+        spans.append(found.span())
+        pos = found.end()
+    if pos < len(text) and (text[pos] == "-" or text[pos].isalnum() or text[pos] == "_"):
+        return None
+    return spans
+
+
+def joined_paper(paper: Paper, terms: frozenset[str]) -> Paper:
+    """``paper`` with :func:`join_terms` applied to its title and abstract (the same object when nothing changes)."""
+    if not terms:
+        return paper
+    abstract, title = join_terms(paper.abstract, terms), join_terms(paper.title, terms)
+    if abstract == paper.abstract and title == paper.title:
+        return paper
+    return replace(paper, abstract=abstract, title=title)
