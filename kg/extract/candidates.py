@@ -142,11 +142,13 @@ def tag(text: str) -> list[tuple[str, str]]:
 
 
 # Hyphenated words with a function word inside that are idioms, not terms: no concept ends on them ("from a
-# mathematical point-of-view", "an order-of-magnitude", "computed order-by-order"), and before a noun they modify as
-# adjectives do. A word joined to itself ("order-by-order", "user-to-user", "end-to-end") is always such an idiom.
+# mathematical point-of-view", "an order-of-magnitude", "computed order-by-order", "trained end-to-end"), and before
+# a noun they modify as adjectives do. A word joined to itself by "by" ("order-by-order", "step-by-step") is always
+# such an idiom; by "to" often ("user-to-user", "end-to-end"), but "peer-to-peer" is a noun too.
 _IDIOMS = frozenset("""point-of-view points-of-view order-of-magnitude orders-of-magnitude point-in-time
     one-to-many many-to-one out-of-the-box off-the-shelf first-of-its-kind work-in-progress up-to-date
-    proof-of-concept rule-of-thumb rules-of-thumb free-of-charge""".split())
+    proof-of-concept rule-of-thumb rules-of-thumb free-of-charge end-to-end day-to-day face-to-face one-to-one
+    many-to-many user-to-user person-to-person back-to-back hand-to-hand""".split())
 # Words that join the parts of a hyphenated term: "learning-to-rank", "state-of-the-art", "trial-and-error",
 # "query-by-example", "software-as-a-service"
 JOINING_WORDS = frozenset("to of the and by in on for a an at as per or with from over into via vs".split())
@@ -168,6 +170,9 @@ def _term_heads(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     'JJ'
     >>> [t for _, t in _term_heads([("algebraic", "JJ"), ("point-of-view", "NN"), ("step-by-step", "NN")])]
     ['JJ', 'JJ', 'JJ']
+    >>> [t for _, t in _term_heads([("in", "IN"), ("peer-to-peer", "JJ"), (",", ",")])][1]
+    'NN'
+
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
@@ -176,7 +181,7 @@ def _term_heads(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         low = word.lower()
         parts = low.split("-")
         joined = any(p in JOINING_WORDS for p in parts[1:-1])
-        idiom = low in _IDIOMS or (joined and parts[0].rstrip("s") == parts[-1].rstrip("s"))
+        idiom = low in _IDIOMS or (len(parts) == 3 and parts[1] == "by" and parts[0] == parts[2])
         if idiom and pos in _NOUN:
             out[i] = (word, "JJ")  # "the algebraic point-of-view": never a concept's head
             continue
