@@ -483,9 +483,9 @@ def test_a_rebuild_from_the_cache_runs_neither_the_model_nor_the_tagger(tmp_path
     tagged: list[str] = []
     real = local_engine.all_candidates
 
-    def counting(papers, max_words):
+    def counting(papers, max_words, terms):
         tagged.extend(p.id for p in papers)
-        return real(papers, max_words)
+        return real(papers, max_words, terms)
 
     monkeypatch.setattr(local_engine, "all_candidates", counting)
     path = tmp_path / "cache.sqlite"

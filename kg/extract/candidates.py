@@ -20,9 +20,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg.extract.multiword import FUNCTION_WORDS as JOINING_WORDS
+from kg.extract.multiword import joined_words
 from kg.notation import PROTECTED, is_notation, modifier_notation
 
-__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS", "JOINING_WORDS"]
+__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -149,9 +151,6 @@ _IDIOMS = frozenset("""point-of-view points-of-view order-of-magnitude orders-of
     one-to-many many-to-one out-of-the-box off-the-shelf first-of-its-kind work-in-progress up-to-date
     proof-of-concept rule-of-thumb rules-of-thumb free-of-charge end-to-end day-to-day face-to-face one-to-one
     many-to-many user-to-user person-to-person back-to-back hand-to-hand""".split())
-# Words that join the parts of a hyphenated term: "learning-to-rank", "state-of-the-art", "trial-and-error",
-# "query-by-example", "software-as-a-service"
-JOINING_WORDS = frozenset("to of the and by in on for a an at as per or with from over into via vs".split())
 
 
 def _term_heads(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -1196,7 +1195,8 @@ def _is_word(token: str) -> bool:
     return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 
-def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[Candidate]:
+def find_candidates(text: str, *, title: str = "", max_words: int = 5,
+                    terms: frozenset[str] = frozenset()) -> list[Candidate]:
     """Noun-phrase candidates of a document, in order of first appearance, each in the form the
     body first writes it (the title's when only the title has it).
 
@@ -1208,6 +1208,10 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
         The title, if any; its tokens come first and mark ``in_title``.
     max_words : int
         Longer noun phrases are dropped.
+    terms : frozenset of str
+        Hyphenated terms of the corpus (:func:`kg.extract.multiword.hyphenated_terms`): where the text
+        writes one with spaces, it is one word of a candidate ("learning to rank algorithms", not "rank
+        algorithms"), still written with spaces.
 
     Examples
     --------
@@ -1216,12 +1220,18 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
     ['Rotary Position Embeddings', 'RoPE', 'long-context large language models']
     >>> [(c.phrase, c.in_title) for c in find_candidates("We compare NIST assessors.", title="Nist Assessors")]
     [('NIST assessors', True)]
+    >>> [c.phrase for c in find_candidates("Classical equations of motion hold.", terms=frozenset({"equations-of-motion"}))]
+    ['Classical equations of motion']
     """
     seen: dict[str, list] = {}
     titled: set[str] = set()  # phrases whose form so far is the title's
+    title, made_in_title = joined_words(title, terms)
+    text, made = joined_words(text, terms)
+    spaced = _spacing(made | made_in_title)
     title_tags = _title_verb(_title_case(tag(title))) if title else []
     for part, offset, in_title in ((title_tags, 0, True), (tag(text), len(title_tags), False)):
         for start, phrase in _runs(part, max_words, offset, prose=not in_title):
+            phrase = spaced(phrase)
             low = phrase.lower()
             entry = seen.get(low)
             if entry is None:
@@ -1235,6 +1245,15 @@ def find_candidates(text: str, *, title: str = "", max_words: int = 5) -> list[C
                     entry[0] = phrase  # a title capitalizes every word ("Nist Assessors")
                     titled.discard(low)
     return [Candidate(p, first, count, in_title) for p, first, count, in_title in seen.values()]
+
+
+def _spacing(made: frozenset[str]):
+    """A phrase with each word of ``made`` (terms the text wrote with spaces, hyphenated for the tagger)
+    written with spaces again."""
+    if not made:
+        return lambda phrase: phrase
+    words = re.compile("|".join(rf"(?<!\S){re.escape(w)}(?!\S)" for w in sorted(made, key=len, reverse=True)))
+    return lambda phrase: words.sub(lambda m: m.group(0).replace("-", " "), phrase)
 
 
 def candidate_phrases(text: str, *, max_words: int = 5) -> list[str]:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from kg.extract.local import Extraction, candidate_texts, document_text, paper_candidates
+from kg.extract.local import Extraction, document_text, paper_candidates
 from kg.extract.local import PhraseRows as _Rows, embed_in_chunks as _embed_in_chunks
 from kg.models import Keyphrase, Paper
 
@@ -121,9 +121,9 @@ def extract_keybert(
     texts = [document_text(p) for p in papers]
     doc_vectors = _embed_in_chunks(embedder, texts, "documents", on_progress)
     surfaces: list[dict[str, str]] = []  # per paper: KeyBERT form -> kg's first surface form
-    for paper in candidate_texts(papers, terms):
+    for paper in papers:
         forms: dict[str, str] = {}
-        for cand in paper_candidates(paper, max_words):
+        for cand in paper_candidates(paper, max_words, terms):
             form = keybert_form(cand.phrase)
             if form:
                 forms.setdefault(form, cand.phrase)

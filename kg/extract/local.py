@@ -22,15 +22,15 @@ from pathlib import Path
 
 import numpy as np
 
-from kg.extract import candidates, ranking
+from kg.extract import candidates, multiword, ranking
 from kg.extract.candidates import Candidate, find_candidates
 from kg.extract.embedder import Embedder
-from kg.extract.multiword import joined_paper
+from kg.extract.multiword import joined_words
 from kg.extract.ranking import prior_scores, rank_candidates
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_local", "Extraction", "PhraseRows", "Shortlists", "document_text", "paper_candidates",
-           "embed_in_chunks", "chunk_rows", "all_candidates", "candidate_texts", "rank_paper", "shortlist_candidates",
+           "embed_in_chunks", "chunk_rows", "all_candidates", "rank_paper", "shortlist_candidates",
            "encode_candidates", "decode_candidates", "EXTRACTOR", "EXTRACTORS", "ENGINES", "DIVERSITY",
            "POSITION_WEIGHT", "TITLE_WEIGHT", "Progress", "CHUNK"]
 
@@ -57,16 +57,11 @@ def document_text(paper: Paper) -> str:
     return paper.abstract
 
 
-def candidate_texts(papers: Sequence[Paper], terms: frozenset[str]) -> list[Paper]:
-    """The papers as candidates are found in: with the corpus's hyphenated ``terms`` joined where a text writes
-    them with spaces (:mod:`kg.extract.multiword`). Shortlists are kept by these texts."""
-    return [joined_paper(p, terms) for p in papers]
-
-
-def paper_candidates(paper: Paper, max_words: int = 5) -> list[Candidate]:
-    """Candidates of one paper (its real title first, then the abstract)."""
+def paper_candidates(paper: Paper, max_words: int = 5, terms: frozenset[str] = frozenset()) -> list[Candidate]:
+    """Candidates of one paper (its real title first, then the abstract); ``terms``: the corpus's hyphenated
+    terms (:mod:`kg.extract.multiword`)."""
     title = paper.title if paper.title and not paper.title_derived else ""
-    return find_candidates(paper.abstract, title=title, max_words=max_words)
+    return find_candidates(paper.abstract, title=title, max_words=max_words, terms=terms)
 
 
 @dataclass
@@ -126,16 +121,15 @@ def extract_local(
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    written = candidate_texts(papers, terms)
-    memo = Shortlists(written, embedder, approximate, max_words, keep, position_weight, title_weight)
-    todo = [written[i] for i in memo.rows]
+    memo = Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight, terms)
+    todo = [papers[i] for i in memo.rows]
     if n_jobs > 1 and len(todo) >= 200:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            pending = pool.submit(all_candidates, todo, max_words)
+            pending = pool.submit(all_candidates, todo, max_words, terms)
             doc_vectors = embed_in_chunks(embedder, texts, "documents", on_progress)
             found_now = pending.result()
     else:
-        found_now = all_candidates(todo, max_words)
+        found_now = all_candidates(todo, max_words, terms)
         doc_vectors = embed_in_chunks(embedder, texts, "documents", on_progress)
     if on_progress:
         on_progress("candidates", len(papers), len(papers))
@@ -168,10 +162,10 @@ class Shortlists:
     """
 
     def __init__(self, papers: Sequence[Paper], embedder, approximate, max_words: int, keep: int,
-                 position_weight: float, title_weight: float):
+                 position_weight: float, title_weight: float, terms: frozenset[str] = frozenset()):
         self.embedder = embedder
         self.on = getattr(embedder, "lookup", None) is not None and approximate is not None
-        self.keys = ([_shortlist_key(p, max_words, keep, position_weight, title_weight) for p in papers]
+        self.keys = ([_shortlist_key(p, max_words, keep, position_weight, title_weight, terms) for p in papers]
                      if self.on else [None] * len(papers))
         self.known = embedder.lookup("shortlist", self.keys) if self.on else {}
         self.rows = [i for i, key in enumerate(self.keys) if key not in self.known]
@@ -195,23 +189,26 @@ def rank_paper(doc: np.ndarray, rows: np.ndarray, found: list[Candidate], depth:
     return [Keyphrase(found[i].phrase, score) for i, score in ranked]
 
 
-def all_candidates(papers: Sequence[Paper], max_words: int) -> list[list[Candidate]]:
-    return [paper_candidates(p, max_words) for p in papers]
+def all_candidates(papers: Sequence[Paper], max_words: int, terms: frozenset[str] = frozenset()) -> list[list[Candidate]]:
+    return [paper_candidates(p, max_words, terms) for p in papers]
 
 
 @lru_cache(maxsize=1)
 def _code_version() -> str:
     """A digest of the code a shortlist depends on: a changed tagger or ranking misses the cache."""
     digest = hashlib.sha256()
-    for module in (candidates, ranking, sys.modules[__name__]):
+    for module in (candidates, multiword, ranking, sys.modules[__name__]):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
-def _shortlist_key(paper: Paper, max_words: int, keep: int, position_weight: float, title_weight: float) -> str:
+def _shortlist_key(paper: Paper, max_words: int, keep: int, position_weight: float, title_weight: float,
+                   terms: frozenset[str] = frozenset()) -> str:
+    """What a paper's shortlist depends on: the code, the settings, its texts and the corpus's terms it writes."""
     title = paper.title if paper.title and not paper.title_derived else ""
-    return json.dumps([_code_version(), max_words, keep, position_weight, title_weight, title, paper.abstract],
-                      ensure_ascii=False)
+    written = sorted(word.lower() for text in (title, paper.abstract) for word in joined_words(text, terms)[1])
+    return json.dumps([_code_version(), max_words, keep, position_weight, title_weight, title, paper.abstract]
+                      + ([sorted(set(written))] if written else []), ensure_ascii=False)
 
 
 def encode_candidates(cands: list[Candidate]) -> bytes:

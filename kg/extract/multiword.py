@@ -7,8 +7,10 @@ hyphenate it ("learning-to-rank algorithms", "equation-of-state parameter") get 
 hyphenates is the evidence: :func:`hyphenated_terms` collects the words of three to six parts with a
 function word inside (but "and" or "or": spaced, those are mostly two words coordinated) that at least
 ``min_papers`` texts write, and :func:`join_terms` writes a text's
-spaced occurrences of them hyphenated (in the text's own letter case), so both spellings give one candidate.
-The texts candidates are found in change; the texts stored and embedded do not.
+spaced occurrences of them hyphenated (in the text's own letter case) for the tagger, so both spellings give one
+candidate; :func:`kg.extract.candidates.find_candidates` writes the candidate back as the text does ("string
+equations of motion": physicists never hyphenate it, and a name shown as no paper writes it is a broken name).
+The texts stored and embedded never change.
 
 Examples
 --------
@@ -24,13 +26,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 from functools import lru_cache
 
-from kg.extract.candidates import JOINING_WORDS as FUNCTION_WORDS
-from kg.models import Paper
+__all__ = ["hyphenated_terms", "join_terms", "joined_words", "FUNCTION_WORDS", "MIN_PAPERS"]
 
-__all__ = ["hyphenated_terms", "join_terms", "joined_paper", "FUNCTION_WORDS", "MIN_PAPERS"]
+# Words that join the parts of a hyphenated term: "learning-to-rank", "state-of-the-art", "trial-and-error",
+# "query-by-example", "software-as-a-service", "next-to-leading-order"
+FUNCTION_WORDS = frozenset("to of the and by in on for a an at as per or with from over into via vs".split())
 
 MIN_PAPERS = 2  # texts that hyphenate a term before its spaced form is joined
 
@@ -88,10 +90,22 @@ def join_terms(text: str, terms: frozenset[str]) -> str:
     >>> join_terms("the co-equation of state", frozenset({"equation-of-state"}))
     'the co-equation of state'
     """
+    return joined_words(text, terms)[0]
+
+
+def joined_words(text: str, terms: frozenset[str]) -> tuple[str, frozenset[str]]:
+    """:func:`join_terms`, and the words it made ("Learning-to-Rank" for "Learning to Rank").
+
+    Examples
+    --------
+    >>> joined_words("Learning to Rank and learning-to-rank", frozenset({"learning-to-rank"}))
+    ('Learning-to-Rank and learning-to-rank', frozenset({'Learning-to-Rank'}))
+    """
     if not terms or not text:
-        return text
+        return text, frozenset()
     index = _by_first_word(terms)
     pieces: list[str] = []
+    made: set[str] = set()
     done = 0
     for start in _START.finditer(text):
         at = start.start()
@@ -100,14 +114,15 @@ def join_terms(text: str, terms: frozenset[str]) -> str:
         for words in index.get(start.group(1).lower(), ()):
             match = _match(text, at, words)
             if match is not None:
-                pieces.append(text[done:at])
-                pieces.append("-".join(text[a:b] for a, b in match))
+                word = "-".join(text[a:b] for a, b in match)
+                pieces += [text[done:at], word]
+                made.add(word)
                 done = match[-1][1]
                 break
     if not pieces:
-        return text
+        return text, frozenset()
     pieces.append(text[done:])
-    return "".join(pieces)
+    return "".join(pieces), frozenset(made)
 
 
 _WORD = re.compile(r"[A-Za-z]+")
@@ -132,13 +147,3 @@ def _match(text: str, at: int, words: tuple[str, ...]) -> list[tuple[int, int]] 
     if pos < len(text) and (text[pos] == "-" or text[pos].isalnum() or text[pos] == "_"):
         return None
     return spans
-
-
-def joined_paper(paper: Paper, terms: frozenset[str]) -> Paper:
-    """``paper`` with :func:`join_terms` applied to its title and abstract (the same object when nothing changes)."""
-    if not terms:
-        return paper
-    abstract, title = join_terms(paper.abstract, terms), join_terms(paper.title, terms)
-    if abstract == paper.abstract and title == paper.title:
-        return paper
-    return replace(paper, abstract=abstract, title=title)

@@ -47,8 +47,8 @@ import numpy as np
 from kg.errors import KgError, OptionError
 from kg.extract.cache import CachedEmbedder
 from kg.extract.embedder import SentenceTransformerEmbedder
-from kg.extract.local import (ENGINES, Extraction, PhraseRows, Progress, Shortlists, all_candidates, candidate_texts,
-                              chunk_rows, decode_candidates, document_text, encode_candidates, rank_paper, shortlist_candidates)
+from kg.extract.local import (ENGINES, Extraction, PhraseRows, Progress, Shortlists, all_candidates, chunk_rows,
+                              decode_candidates, document_text, encode_candidates, rank_paper, shortlist_candidates)
 from kg.models import Keyphrase, Paper
 
 __all__ = ["extract_on_ray", "check_engine"]
@@ -87,14 +87,13 @@ def extract_on_ray(papers: Sequence[Paper], embedder, *, top_n: int = 10, depth:
     keep = max(2 * top_n, depth)
     texts = [document_text(p) for p in papers]
     approximate = getattr(embedder, "approximate", None) if shortlist else None
-    written = candidate_texts(papers, terms)
-    memo = Shortlists(written, embedder, approximate, max_words, keep, position_weight, title_weight)
+    memo = Shortlists(papers, embedder, approximate, max_words, keep, position_weight, title_weight, terms)
     rows = memo.rows
     with _Cluster() as cluster:
         doc_vectors = _embed(cluster, embedder, texts, "documents", on_progress, np.float32)
-        found_now = _candidates(cluster, embedder, [written[i] for i in rows],
+        found_now = _candidates(cluster, embedder, [papers[i] for i in rows],
                                 doc_vectors[rows] if approximate is not None else None,
-                                max_words, keep, position_weight, title_weight)
+                                max_words, keep, position_weight, title_weight, terms)
         if on_progress:
             on_progress("candidates", len(papers), len(papers))
         memo.store(found_now)
@@ -267,7 +266,8 @@ def _embed(cluster: _Cluster, embedder, texts: Sequence[str], stage: str, on_pro
 
 
 def _candidates(cluster: _Cluster, embedder, papers: list[Paper], doc_vectors: np.ndarray | None,
-                max_words: int, keep: int, position_weight: float, title_weight: float) -> list:
+                max_words: int, keep: int, position_weight: float, title_weight: float,
+                terms: frozenset[str] = frozenset()) -> list:
     """Each paper's candidates, shortlisted by approximate score when ``doc_vectors`` are given."""
     if not papers:
         return []
@@ -276,7 +276,8 @@ def _candidates(cluster: _Cluster, embedder, papers: list[Paper], doc_vectors: n
               **({"doc": doc_vectors[i]} if doc_vectors is not None else {})} for i, p in enumerate(papers)]
     found: list = [None] * len(papers)
     for batch in cluster.map(items, _candidates_batch, per_task=_PAPERS_PER_TASK, model=model,
-                             max_words=max_words, keep=keep, weights=(position_weight, title_weight)):
+                             max_words=max_words, keep=keep, weights=(position_weight, title_weight),
+                             terms=sorted(terms)):
         for i, value in zip(batch["row"].tolist(), batch["cands"]):
             found[i] = decode_candidates(value)
     return found
@@ -325,10 +326,11 @@ def _embed_batch(batch: dict, model) -> dict:
     return {"job": np.array(jobs, dtype=np.int64), "vectors": out}
 
 
-def _candidates_batch(batch: dict, model, max_words: int, keep: int, weights: tuple[float, float]) -> dict:
+def _candidates_batch(batch: dict, model, max_words: int, keep: int, weights: tuple[float, float],
+                      terms: list[str]) -> dict:
     papers = [Paper(str(pid), str(abstract), str(title), bool(derived)) for pid, abstract, title, derived
               in zip(batch["id"], batch["abstract"], batch["title"], batch["derived"])]
-    found = all_candidates(papers, max_words)
+    found = all_candidates(papers, max_words, frozenset(terms))
     if model is not None:
         found = shortlist_candidates(found, np.asarray(batch["doc"], dtype=np.float32), _model(model).approximate, keep,
                            *weights)

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
-from kg.extract.candidates import JOINING_WORDS
+from kg.extract.multiword import FUNCTION_WORDS
 from kg.normalize.keys import singularize
 
 __all__ = ["gerund_objects", "MIN_VERB_USES"]
@@ -108,7 +108,7 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
             continue
         second = singularize(rest.partition(" ")[0])
         pair = (gerund, second)
-        if not written[pair] or determined[pair] or second in JOINING_WORDS:  # "learning-to-rank algorithms"
+        if not written[pair] or determined[pair] or second in FUNCTION_WORDS:  # "learning-to-rank algorithms"
             # is a term, not "learning" and its object
             continue
         compound = f"{rest} {gerund}"
