@@ -1385,3 +1385,17 @@ def test_a_gerund_joined_to_a_term_by_to_is_no_gerund_and_its_object():
     keys = {"learning to rank algorithm", "learning user model", "user model"}
     # "learning" is a verb here, so "learning user model" is its object; "learning-to-rank algorithm" is a term
     assert gerund_objects(texts, keys, min_verb_uses=2) == {"learning user model": "user model"}
+
+
+def test_a_term_the_corpus_hyphenates_holds_no_concept_after_its_joining_word():
+    papers = [Paper("a", "We study learning-to-rank algorithms for search.", "Rankers"),
+              Paper("b", "Learning-to-rank models are trained on clicks.", "Clicks"),
+              Paper("c", "Stable rank algorithms estimate the rank of a matrix.", "Matrix rank"),
+              Paper("d", "We compare rank algorithms for sparse matrices.", "Sparse matrices"),
+              Paper("e", "Classic learning to rank algorithms are trained on labeled documents.", "Labels")]
+    keyphrases = {"a": _kp("learning-to-rank algorithms", "search"), "b": _kp("Learning-to-rank models", "clicks"),
+                  "c": _kp("stable rank algorithms", "rank algorithms", "matrix"),
+                  "d": _kp("rank algorithms", "sparse matrices"), "e": _kp("labeled documents")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
+    # "rank algorithms" is a concept of c and d; e writes it only inside the term "learning to rank algorithms"
+    assert "c:rank algorithm" not in {m.concept_id for m in mentions if m.paper_id == "e"}

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
+from kg.extract.multiword import hyphenated_terms, join_terms
 from kg.models import Keyphrase, Paper
 from kg.normalize.keys import _COUNTED, _DROP, _SEPARATORS, fold_accents, singularize
 
@@ -154,7 +155,9 @@ def _contained_keys(papers: list[Paper], keyed: Mapping[str, list[tuple[str, Key
     in their first ``top_n`` becomes a concept this way when two papers or more meet on it
     (one holds it, another contains it). Work is linear in the corpus: one pass over
     each text, a few set lookups per word. A paper links to at most ``per_paper`` keys it
-    does not hold itself, the most specific (in the fewest papers) first.
+    does not hold itself, the most specific (in the fewest papers) first. A term the corpus
+    hyphenates is one word where a text writes it with spaces too (:mod:`kg.extract.multiword`):
+    "learning to rank algorithms" holds no "rank algorithm", "quality of service" no "service".
     """
     holders: dict[str, set[str]] = defaultdict(set)
     for pid, rows in keyed.items():
@@ -165,10 +168,9 @@ def _contained_keys(papers: list[Paper], keyed: Mapping[str, list[tuple[str, Key
     heads: dict[str, set[str]] = defaultdict(set)  # head word -> the first words of its keys
     for key in wanted:
         heads[key.rsplit(" ", 1)[1]].add(key.split(" ", 1)[0])
-    found = {}
-    for paper in papers:
-        text = paper.abstract if paper.title_derived else f"{paper.title}. {paper.abstract}"
-        found[paper.id] = _text_keys(text, wanted, heads)
+    texts = {paper.id: paper.abstract if paper.title_derived else f"{paper.title}. {paper.abstract}" for paper in papers}
+    terms = hyphenated_terms(texts.values())
+    found = {pid: _text_keys(join_terms(text, terms), wanted, heads) for pid, text in texts.items()}
     df: Counter[str] = Counter()
     for pid, keys in found.items():
         df.update(k for k in keys if pid not in holders[k])
