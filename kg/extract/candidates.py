@@ -171,7 +171,6 @@ def _term_heads(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['JJ', 'JJ', 'JJ']
     >>> [t for _, t in _term_heads([("in", "IN"), ("peer-to-peer", "JJ"), (",", ",")])][1]
     'NN'
-
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):

@@ -206,9 +206,9 @@ def _shortlist_key(paper: Paper, max_words: int, keep: int, position_weight: flo
                    terms: frozenset[str] = frozenset()) -> str:
     """What a paper's shortlist depends on: the code, the settings, its texts and the corpus's terms it writes."""
     title = paper.title if paper.title and not paper.title_derived else ""
-    written = sorted(word.lower() for text in (title, paper.abstract) for word in joined_words(text, terms)[1])
+    written = sorted({word.lower() for text in (title, paper.abstract) for word in joined_words(text, terms)[1]})
     return json.dumps([_code_version(), max_words, keep, position_weight, title_weight, title, paper.abstract]
-                      + ([sorted(set(written))] if written else []), ensure_ascii=False)
+                      + ([written] if written else []), ensure_ascii=False)
 
 
 def encode_candidates(cands: list[Candidate]) -> bytes:
