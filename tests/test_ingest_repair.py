@@ -190,6 +190,18 @@ def test_an_underline_that_lost_its_backslash_goes():
     assert repair_text("the underlined TFT structure")[1] == ()
 
 
+def test_tex_commands_that_lost_their_backslash_go_and_their_text_stays():
+    # as ACM-CR's records write them: "\\emph{Coresets}", "~\\cite{...}", "\\footnote{...}", "\\texttt{MetaPred}"
+    damaged = ("emphCoresets are compact representations, unlike kd-trees~citefriedman1976algorithm,Morris2007. "
+               "We propose textttMetaPred.footnoteOur code is online.")
+    assert repair_text(damaged) == ("Coresets are compact representations, unlike kd-trees. We propose MetaPred. "
+                                    "Our code is online.", ("latex", "sentence space"))
+    assert repair_text("As in citePfeiffer:14 and citeXu03, the sets $mathcalRF$ differ.")[0] == (
+        "As in and, the sets RF differ.")
+    for kept in ("the average citeWords of a text", "an emphasis on mathematics", "the beginning and the end"):
+        assert repair_text(kept) == (kept, ())
+
+
 # --- words glued together ------------------------------------------------------------------
 
 

@@ -494,13 +494,41 @@ def repair_text(text: str, *, title: bool = False) -> tuple[str, tuple[str, ...]
 
 # "\underline{B}est" that lost its backslash and braces: "underlineB est" (3 records of ACM-CR)
 _BARE_UNDERLINE = re.compile(r"\bunderline([A-Z]) (?=[a-z])")
+# Font commands, citations and environments that lost their backslash and braces (about 70 records of ACM-CR):
+# "\emph{Coresets}" -> "emphCoresets", "\texttt{MetaPred}" -> "textttMetaPred", "$\mathcal{R}$" -> "mathcalR",
+# "~\cite{chu1997tracking}" -> "~citechu1997tracking", "\footnote{Our code" -> "footnoteOur code",
+# "\begin{abstract}" -> "beginabstract". A citation key has a year (or a colon and two digits): "citeWords", a
+# feature's name, stays.
+_BARE_FONT = re.compile(r"\b(?:emph|text(?:it|bf|tt|sc|rm|sf|up|sl)|math(?:cal|bf|rm|it|sf|bb|frak|tt)|footnote)"
+                        r"(?=[A-Z])")
+_KEY = r"[A-Za-z][A-Za-z-]*(?::\d{2}|\d{2,4})[A-Za-z]*"
+_BARE_CITE = re.compile(rf"(?:~| ?)\bcite[pt]?{_KEY}(?:,{_KEY})*\b")
+_BARE_ENVIRONMENT = re.compile(r"\b(?:begin|end)(?:abstract|itemize|enumerate|document)\b ?")
+
+
+def _bare_commands(text: str) -> str:
+    """TeX commands that lost their backslash and braces, gone (their text kept).
+
+    Examples
+    --------
+    >>> _bare_commands("emphCoresets are compact, as in~citefriedman1976algorithm,Morris2007.footnoteOur code")
+    'Coresets are compact, as in.Our code'
+    >>> _bare_commands("the average citeWords of an emphasis on mathematics")
+    'the average citeWords of an emphasis on mathematics'
+    """
+    text = _BARE_FONT.sub("", text)
+    text = _BARE_CITE.sub("", text)
+    return _BARE_ENVIRONMENT.sub("", text)
 
 
 def _decode_latex(text: str) -> str:
     """:func:`decode_latex` until nothing changes: a ``$`` left unpaired may pair once its neighbours are gone.
-    An underlined capital that lost its backslash and braces loses the command too (``underlineB est`` → ``Best``)."""
+    An underlined capital that lost its backslash and braces loses the command too (``underlineB est`` → ``Best``),
+    and so do font commands, citations and environments (:func:`_bare_commands`)."""
     if "underline" in text:
         text = _BARE_UNDERLINE.sub(r"\1", text)
+    if "emph" in text or "text" in text or "math" in text or "cite" in text or "footnote" in text or "begin" in text:
+        text = _bare_commands(text)
     for _ in range(3):
         done = decode_latex(text)
         if done == text or ("$" not in done and "\\" not in done):
