@@ -15,7 +15,8 @@ Eight kinds, in the order they run (:data:`KINDS`):
     apart by spaces, as French writes them (``« France Télévisions »``), stay.
 ``latex``
     TeX to plain Unicode text (:func:`kg.ingest._latex.decode_latex`): ``$AdS_5\\times S^5$`` →
-    ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``.
+    ``AdS_5×S^5``, ``Nordstr\\"om`` → ``Nordström``; commands that lost their backslash and braces go,
+    their text kept (``emphCoresets`` → ``Coresets``, ``framework~citebystrom1995`` → ``framework``).
 ``stray marks``
     Marks that belong to no word: a footnote mark or comma closing a title (``… Graphs*``,
     ``… Marketplaces✱``, ``… Algebras ^*``, ``… Facebook Data,``; ``A*``, ``N=1*`` and
