@@ -12,7 +12,7 @@ import pytest
 from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
-from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, TEXT_FEATURES, QualityModel, Trees, context_features,
+from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, NO_TEXT, TEXT_FEATURES, QualityModel, Trees, context_features,
                                   corpus_features, keep_each, keep_mentions, load_quality_model, name_features,
                                   rank_features, text_features)
 
@@ -35,7 +35,7 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     model = load_quality_model(DEFAULT_MODEL)
     names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
     vectors = np.asarray(real_embedder.embed(names))
-    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) for n in names])
+    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) + list(NO_TEXT) for n in names])
     vague, vague2, specific, specific2 = model.chance(vectors, hand)
     assert max(vague, vague2) < min(specific, specific2)
     assert vague < model.threshold < specific
