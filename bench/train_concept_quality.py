@@ -1,8 +1,8 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
 ``bench/data/concept_labels.jsonl`` holds 39,699 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on all of them, round thirty; earlier weights on the first 28,883, round twenty-three,
-and on the first 12,799; r28 to r46's "-diff"
+(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to
+r46 came after; r28 to r46's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
@@ -13,18 +13,21 @@ packaged model, the features are :func:`kg.normalize.quality.name_features`,
 ``bench/concept_corpus_features.py`` from builds of the whole corpora without the filter: ACM-CR, all of
 hep-th, all 2,000 Inspec abstracts; 11,369 of the first 12,799 labels' names were found there; after builds of
 round seventeen's code 87% of the 20,976 labels of r1 to r32 have them, 65% before; after builds of round
-twenty-six's code 28,725 of the first 32,899; the rest read as
+twenty-six's code 28,725 of the first 32,899; after builds of round twenty-nine's code, 34,847 of all 39,699; the
+rest read as
 :data:`~kg.normalize.quality.NO_CORPUS`), and gradient-boosted trees are fitted (LightGBM, deterministic;
 kg evaluates the dumped trees with numpy, :class:`kg.normalize.quality.Trees`). Every row with corpus
 features is also learned with ``NO_CORPUS`` instead (:func:`with_unknown_corpus`), so that a corpus too
-small to judge gets the model of names and places alone. Since round thirty the trees also read what the paper's
-own text says of the mention (:func:`~kg.normalize.quality.text_features`: the concept's cosine with the paper, whether
-the title writes it, how often the text writes it and how often a word comes right before it), from the titles and
-abstracts the reviewers read (``bench/data/concept_label_texts.jsonl``, kept for the 11,551 labels of the packets that
-still had them, 77 samples; ``addlabels``-style scripts append a packet's texts with its labels); the other labels
-read :data:`~kg.normalize.quality.NO_TEXT`. Held out by round (trained on the labels before round 43, judged on the
-6,800 of rounds 43 to 46), the text lifts the AUC from 0.748 to 0.765 (ACM-CR 0.752 → 0.767, hep-th 0.736 → 0.755);
-over all labels in five folds of samples (``--folds 5``) 0.776 → 0.778, most labels having no text. Held out by sample (the same papers judged on
+small to judge gets the model of names and places alone. With ``--texts`` the trees also read what
+the paper's own text says of the mention (:func:`~kg.normalize.quality.text_features`: the concept's cosine with the
+paper, whether the title writes it, how often the text writes it and how often a word comes right before it), from the
+titles and abstracts the reviewers read (``bench/data/concept_label_texts.jsonl``: the 11,551 labels of the 77 packets
+whose texts were kept); the other labels read :data:`~kg.normalize.quality.NO_TEXT`. Measured in round thirty and not
+packaged (docs/EXTRACTION.md): held out by round (trained on the labels before round 43, judged on the 6,800 of rounds
+43 to 46) the text lifts the AUC from 0.748 to 0.765, but in builds of the whole corpora the refit keeps the umbrella
+terms the packaged trees drop ("information retrieval" in 335 ACM-CR papers against 168, "string theory" in 103 hep-th
+papers against 0; refit without the text: 303): the labels since round twenty-four judge the mentions the packaged
+filter kept, so a refit learns little of the mentions it dropped. Held out by sample (the same papers judged on
 two builds are one sample), the trees' AUC is 0.783 (ACM-CR 0.762, hep-th 0.798, Inspec 0.771; on the first
 12,799 labels 0.781: 0.756 / 0.805 / 0.775, without the
 corpus features 0.775: 0.749 / 0.793 / 0.778; on an earlier, smaller label set 0.80 against 0.76 for the
@@ -234,8 +237,9 @@ def main() -> None:
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--corpus", default=str(CORPUS),
                         help="corpus features of the labelled concepts (bench/concept_corpus_features.py); '' for none")
-    parser.add_argument("--texts", default=str(TEXTS),
-                        help="the titles and abstracts of the labelled papers, for the text features; '' for none")
+    parser.add_argument("--texts", nargs="?", const=str(TEXTS), default="",
+                        help="read the text features from the labelled papers' titles and abstracts (default file: "
+                             f"{TEXTS.relative_to(ROOT)}; not packaged, see the module's notes)")
     parser.add_argument("--folds", type=int, default=0,
                         help="cross-validate in this many folds of samples (default: each sample held out)")
     parser.add_argument("--dry-run", action="store_true")

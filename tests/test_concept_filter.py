@@ -21,8 +21,8 @@ def test_the_packaged_weights_fit_the_model_they_were_trained_for():
     data = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
     model = load_quality_model(DEFAULT_MODEL)
     assert model is not None and model.model == DEFAULT_MODEL
-    hand = HAND_FEATURES + TEXT_FEATURES  # the packaged weights read the paper's text
-    assert model.trees is not None and model.text and len(data["features"]) == 384 + len(hand)
+    hand = HAND_FEATURES + (TEXT_FEATURES if model.text else ())  # weights may read the paper's text too
+    assert model.trees is not None and len(data["features"]) == 384 + len(hand)
     assert 0 <= model.trees.feature.min() and model.trees.feature.max() < len(data["features"])
     assert data["features"][-len(hand):] == list(hand)
     assert data["labels"] >= 3000 and 0 < model.threshold < 1 and model.protect >= 1
@@ -35,7 +35,8 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     model = load_quality_model(DEFAULT_MODEL)
     names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
     vectors = np.asarray(real_embedder.embed(names))
-    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) + list(NO_TEXT) for n in names])
+    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) + (list(NO_TEXT) if model.text else [])
+                     for n in names])
     vague, vague2, specific, specific2 = model.chance(vectors, hand)
     assert max(vague, vague2) < min(specific, specific2)
     assert vague < model.threshold < specific

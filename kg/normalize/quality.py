@@ -3,7 +3,7 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled 12,799 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; gradient-boosted trees over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, the mention's rank in
 its paper, its closeness to the concepts ranked above it and what the corpus says of the concept
@@ -21,7 +21,10 @@ features of the corpus: the share of papers that mention the concept and how muc
 have in common. Reviewers call a field's umbrella terms generic ("string theory", "gauge theory",
 "information retrieval"), and no word list knows a field's umbrella; their papers are about every
 topic of the field, so they have little in common (among concepts of 3 papers or more, cohesion
-alone tells good from generic at AUC 0.77 on ACM-CR and 0.73 on hep-th). The weights belong to the
+alone tells good from generic at AUC 0.77 on ACM-CR and 0.73 on hep-th). Weights that list :data:`TEXT_FEATURES`
+also read the paper's own text (:func:`text_features`: a paper about "topic similarity measures" writes "similarity
+measure" only after "topic", and reviewers call the bare phrase generic there); the packaged ones do not. The
+weights belong to the
 model they were trained with (all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that
 model only.
 """
@@ -128,7 +131,8 @@ def text_features(name: str, title: str, abstract: str, vector: np.ndarray | Non
     a stop word comes right before (a paper about "topic similarity measures" writes "similarity measure" only
     so: the bare phrase is a broader idea than the paper's; -1 where the text never writes it), and how many
     places that is. Held out by round (the labels of rounds 43 to 46), reading them lifts the filter's AUC from
-    0.748 to 0.765 (``bench/train_concept_quality.py``).
+    0.748 to 0.765 (``bench/train_concept_quality.py --texts``); the packaged weights do not read them (a refit on
+    the labels judged since kept the umbrella terms the packaged trees drop: docs/EXTRACTION.md, round thirty).
 
     Examples
     --------
