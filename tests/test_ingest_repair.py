@@ -190,6 +190,15 @@ def test_an_underline_that_lost_its_backslash_goes():
     assert repair_text("the underlined TFT structure")[1] == ()
 
 
+def test_a_compound_name_split_after_its_hyphen_is_closed_again():
+    # hep-th's records write "Yang- Mills" 4 times, "Korteweg- de Vries" twice, "Anti- de Sitter" 3 times
+    damaged = "The Yang- Mills and Einstein-Maxwell- Chern-Simons theories on Anti- de Sitter space"
+    assert repair_text(damaged) == ("The Yang-Mills and Einstein-Maxwell-Chern-Simons theories on Anti-de Sitter space",
+                                    ("hyphenation",))
+    for kept in ("Bose- and Fermi-statistics", "first- and second-order", "the Yang-Mills field - Part I"):
+        assert repair_text(kept) == (kept, ())
+
+
 def test_tex_commands_that_lost_their_backslash_go_and_their_text_stays():
     # as ACM-CR's records write them: "\\emph{Coresets}", "~\\cite{...}", "\\footnote{...}", "\\texttt{MetaPred}"
     damaged = ("emphCoresets are compact representations, unlike kd-trees~citefriedman1976algorithm,Morris2007. "
