@@ -1,8 +1,8 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
 ``bench/data/concept_labels.jsonl`` holds 39,699 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to
-r46 came after; r28 to r46's "-diff"
+(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r46
+came after; r28 to r46's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
@@ -13,21 +13,12 @@ packaged model, the features are :func:`kg.normalize.quality.name_features`,
 ``bench/concept_corpus_features.py`` from builds of the whole corpora without the filter: ACM-CR, all of
 hep-th, all 2,000 Inspec abstracts; 11,369 of the first 12,799 labels' names were found there; after builds of
 round seventeen's code 87% of the 20,976 labels of r1 to r32 have them, 65% before; after builds of round
-twenty-six's code 28,725 of the first 32,899; after builds of round twenty-nine's code, 34,847 of all 39,699; the
+twenty-six's code 28,725 of the first 32,899; after builds of round twenty-nine's code 34,847 of all 39,699; the
 rest read as
 :data:`~kg.normalize.quality.NO_CORPUS`), and gradient-boosted trees are fitted (LightGBM, deterministic;
 kg evaluates the dumped trees with numpy, :class:`kg.normalize.quality.Trees`). Every row with corpus
 features is also learned with ``NO_CORPUS`` instead (:func:`with_unknown_corpus`), so that a corpus too
-small to judge gets the model of names and places alone. With ``--texts`` the trees also read what
-the paper's own text says of the mention (:func:`~kg.normalize.quality.text_features`: the concept's cosine with the
-paper, whether the title writes it, how often the text writes it and how often a word comes right before it), from the
-titles and abstracts the reviewers read (``bench/data/concept_label_texts.jsonl``: the 11,551 labels of the 77 packets
-whose texts were kept); the other labels read :data:`~kg.normalize.quality.NO_TEXT`. Measured in round thirty and not
-packaged (docs/EXTRACTION.md): held out by round (trained on the labels before round 43, judged on the 6,800 of rounds
-43 to 46) the text lifts the AUC from 0.748 to 0.765, but in builds of the whole corpora the refit keeps the umbrella
-terms the packaged trees drop ("information retrieval" in 335 ACM-CR papers against 168, "string theory" in 103 hep-th
-papers against 0; refit without the text: 303): the labels since round twenty-four judge the mentions the packaged
-filter kept, so a refit learns little of the mentions it dropped. Held out by sample (the same papers judged on
+small to judge gets the model of names and places alone. Held out by sample (the same papers judged on
 two builds are one sample), the trees' AUC is 0.783 (ACM-CR 0.762, hep-th 0.798, Inspec 0.771; on the first
 12,799 labels 0.781: 0.756 / 0.805 / 0.775, without the
 corpus features 0.775: 0.749 / 0.793 / 0.778; on an earlier, smaller label set 0.80 against 0.76 for the
@@ -35,6 +26,17 @@ logistic regression kg used before, which ``--linear`` fits instead). Before the
 is held out in turn (trained on the others): the held-out AUC and, at the chosen thresholds, the share of
 mentions kept and the share of good among them are printed and stored with the weights, per field and
 cross-field.
+
+Round thirty measured a refit on all 39,699 labels and the paper's own text as evidence, and packaged neither
+(docs/EXTRACTION.md, round thirty). Trained on the labels before round 43 and judged on the 6,800 of rounds 43 to 46,
+the refit's AUC is the packaged trees' (0.748 against 0.747); with five features of the paper's text (the concept's
+cosine with the paper, whether the title writes it, how often the text writes it and its head, and how often a word
+comes right before it; from the titles and abstracts of the 77 packets whose texts were kept,
+``bench/data/concept_label_texts.jsonl``, 11,551 labels) 0.759, but not where the filter cuts: dropping the lowest
+5%, 10% or 15% of those mentions by either model leaves the same good share (ACM-CR 73.5 / 75.5 / 76.9-77.1%), and
+in builds of the whole corpora both refits keep umbrella terms the packaged trees drop ("information retrieval" in
+303 and 335 ACM-CR papers against 168, "string theory" in 103 hep-th papers against none): the labels since round
+twenty-four judge the mentions the packaged filter kept, so a refit learns little of those it dropped.
 
 A refit on the first 32,899 labels (round twenty-six, with the corpus features read again from that round's builds
 without the filter) was measured and not packaged either: held out by sample, its AUC on the 4,016 labels after the
@@ -69,15 +71,12 @@ from sklearn.metrics import roc_auc_score
 from kg.atomic import atomic_write
 from kg.extract import load_embedder
 from kg.extract.embedder import DEFAULT_MODEL
-from kg.extract.local import document_text
-from kg.models import Paper
-from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, NO_TEXT, TEXT_FEATURES, Trees, context_features,
-                                  name_features, rank_features, text_features)
+from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, Trees, context_features, name_features,
+                                  rank_features)
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "bench" / "data" / "concept_labels.jsonl"
 CORPUS = ROOT / "bench" / "data" / "concept_corpus_features.json"
-TEXTS = ROOT / "bench" / "data" / "concept_label_texts.jsonl"
 OUT = ROOT / "kg" / "resources" / "concept_quality.json"
 C = 0.3
 # the policy, chosen on the held-out chances of all 12,799 labels: at 0.55 and 0.40 the filter keeps 89.0% of the
@@ -112,24 +111,12 @@ def read_rows(path: Path) -> list[dict]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def features(rows: list[dict], embedder, corpus: dict[str, dict[str, list[float]]],
-             texts: dict[tuple[str, int], tuple[str, str]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def features(rows: list[dict], embedder, corpus: dict[str, dict[str, list[float]]]) -> tuple[np.ndarray, np.ndarray]:
     """Each labelled concept's features as a build computes them (the corpus features from ``corpus``,
-    field -> lower-case name -> features, :data:`~kg.normalize.quality.NO_CORPUS` where missing; with
-    ``texts``, (sample, paper) -> the title and abstract the reviewers read, the text features,
-    :data:`~kg.normalize.quality.NO_TEXT` where missing) and whether both reviewers said "good"."""
+    field -> lower-case name -> features, :data:`~kg.normalize.quality.NO_CORPUS` where missing) and
+    whether both reviewers said "good"."""
     names = sorted({r["name"] for r in rows})
     vectors = dict(zip(names, np.asarray(embedder.embed(names), dtype=np.float64)))
-    text = [list(NO_TEXT)] * len(rows)
-    if texts:
-        keys = sorted(texts)
-        docs = np.asarray(embedder.embed([document_text(Paper(id=f"{s}/{n}", title=texts[s, n][0],
-                                                                    abstract=texts[s, n][1])) for s, n in keys]),
-                          dtype=np.float64)
-        doc_of = dict(zip(keys, docs))
-        text = [text_features(r["name"], *texts[r["sample"], r["paper"]], vectors[r["name"]],
-                              doc_of[r["sample"], r["paper"]]) if (r["sample"], r["paper"]) in texts else list(NO_TEXT)
-                for r in rows]
     context = [[0.0]] * len(rows)
     papers: dict[tuple[str, int], list[int]] = {}
     for i, r in enumerate(rows):
@@ -140,8 +127,7 @@ def features(rows: list[dict], embedder, corpus: dict[str, dict[str, list[float]
             context[i] = value
     x = np.array([np.concatenate([vectors[r["name"]], name_features(r["name"]) +
                                   rank_features(r["rank"], r["concepts"]) + context[i] +
-                                  list(corpus.get(r["field"], {}).get(r["name"].lower(), NO_CORPUS)) +
-                                  (text[i] if texts else [])])
+                                  list(corpus.get(r["field"], {}).get(r["name"].lower(), NO_CORPUS))])
                   for i, r in enumerate(rows)])
     y = np.array([all(label == "good" for label in r["labels"]) for r in rows])
     return x, y
@@ -155,11 +141,9 @@ def with_unknown_corpus(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.nd
     """The rows, and again each row that has corpus features with :data:`~kg.normalize.quality.NO_CORPUS`
     instead: what the model reads for a concept of a corpus too small to say anything is then what it
     learned from the name and the place alone, not what it learned of the labels no build matched."""
-    at = len(NO_CORPUS) + (len(TEXT_FEATURES) if x.shape[1] > 384 + len(HAND_FEATURES) else 0)
-    corpus = slice(x.shape[1] - at, x.shape[1] - at + len(NO_CORPUS))
-    known = ~np.all(x[:, corpus] == NO_CORPUS, axis=1)
+    known = ~np.all(x[:, -len(NO_CORPUS):] == NO_CORPUS, axis=1)
     unknown = x[known].copy()
-    unknown[:, corpus] = NO_CORPUS
+    unknown[:, -len(NO_CORPUS):] = NO_CORPUS
     return np.vstack([x, unknown]), np.concatenate([y, y[known]])
 
 
@@ -237,9 +221,6 @@ def main() -> None:
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--corpus", default=str(CORPUS),
                         help="corpus features of the labelled concepts (bench/concept_corpus_features.py); '' for none")
-    parser.add_argument("--texts", nargs="?", const=str(TEXTS), default="",
-                        help="read the text features from the labelled papers' titles and abstracts (default file: "
-                             f"{TEXTS.relative_to(ROOT)}; not packaged, see the module's notes)")
     parser.add_argument("--folds", type=int, default=0,
                         help="cross-validate in this many folds of samples (default: each sample held out)")
     parser.add_argument("--dry-run", action="store_true")
@@ -249,19 +230,16 @@ def main() -> None:
     args = parser.parse_args()
     rows = read_rows(Path(args.labels))
     corpus = json.loads(Path(args.corpus).read_text("utf-8")) if args.corpus else {}
-    texts = {(t["sample"], t["paper"]): (t["title"], t["abstract"]) for t in read_rows(Path(args.texts))} if args.texts else None
-    x, y = features(rows, load_embedder(), corpus, texts)
+    x, y = features(rows, load_embedder(), corpus)
     found = sum(r["name"].lower() in corpus.get(r["field"], {}) for r in rows)
-    written = sum((r["sample"], r["paper"]) in texts for r in rows) if texts else 0
-    print(f"{len(rows)} labels, {found} with corpus features, {written} with their papers' texts")
+    print(f"{len(rows)} labels, {found} with corpus features")
     report = cross_validate(x, y, rows, args.linear, args.protected_threshold, args.folds)
     for key, value in report.items():
         print(f"{key:28s} {json.dumps(value)}")
     if args.dry_run:
         return
     model = fit(x, y, args.linear)
-    hand = list(HAND_FEATURES) + (list(TEXT_FEATURES) if texts else [])
-    data = {"model": DEFAULT_MODEL, "features": ["vector"] * (x.shape[1] - len(hand)) + hand,
+    data = {"model": DEFAULT_MODEL, "features": ["vector"] * (x.shape[1] - len(HAND_FEATURES)) + list(HAND_FEATURES),
             "labels": len(rows), "threshold": THRESHOLD, "protect": PROTECT, "min_kept": MIN_KEPT,
             "protected_threshold": args.protected_threshold, "threshold_without_corpus": THRESHOLD_WITHOUT_CORPUS,
             "min_kept_without_corpus": MIN_KEPT_WITHOUT_CORPUS, "fill_floor": FILL_FLOOR,

@@ -12,19 +12,17 @@ import pytest
 from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
-from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, NO_TEXT, TEXT_FEATURES, QualityModel, Trees, context_features,
-                                  corpus_features, keep_each, keep_mentions, load_quality_model, name_features,
-                                  rank_features, text_features)
+from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, QualityModel, Trees, context_features, corpus_features,
+                                  keep_each, keep_mentions, load_quality_model, name_features, rank_features)
 
 
 def test_the_packaged_weights_fit_the_model_they_were_trained_for():
     data = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
     model = load_quality_model(DEFAULT_MODEL)
     assert model is not None and model.model == DEFAULT_MODEL
-    hand = HAND_FEATURES + (TEXT_FEATURES if model.text else ())  # weights may read the paper's text too
-    assert model.trees is not None and len(data["features"]) == 384 + len(hand)
+    assert model.trees is not None and len(data["features"]) == 384 + len(HAND_FEATURES)
     assert 0 <= model.trees.feature.min() and model.trees.feature.max() < len(data["features"])
-    assert data["features"][-len(hand):] == list(hand)
+    assert data["features"][-len(HAND_FEATURES):] == list(HAND_FEATURES)
     assert data["labels"] >= 3000 and 0 < model.threshold < 1 and model.protect >= 1
     # the record of the held-out check travels with the weights
     assert data["cross_validation"]["held_out_sample"]["auc"] > 0.65
@@ -35,8 +33,7 @@ def test_a_bare_field_word_scores_below_a_specific_term(real_embedder):
     model = load_quality_model(DEFAULT_MODEL)
     names = ["information processing", "major problem", "Calabi-Yau manifold", "collaborative filtering"]
     vectors = np.asarray(real_embedder.embed(names))
-    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) + (list(NO_TEXT) if model.text else [])
-                     for n in names])
+    hand = np.array([name_features(n) + rank_features(5, 8) + [0.5] + list(NO_CORPUS) for n in names])
     vague, vague2, specific, specific2 = model.chance(vectors, hand)
     assert max(vague, vague2) < min(specific, specific2)
     assert vague < model.threshold < specific
@@ -107,34 +104,6 @@ def test_a_paper_keeps_min_kept_mentions():
     scores = {"c:1": 2.0, "c:2": 1.0, "c:3": 3.0, "c:4": 4.0}  # chance falls as the score rises
     flags = keep_mentions(ranked, q, lambda n, c: np.array([scores.get(c, 0.0), 0.0]))
     assert flags == [True, True, True, False, False]  # the protected one and the two likeliest of the rest
-
-
-def test_text_features_read_where_the_paper_writes_the_concept_and_what_comes_before_it():
-    title, abstract = "A Study of Topic Similarity Measures", "We look at the topic similarity measures. Similarity measures differ."
-    f = dict(zip(TEXT_FEATURES, text_features("similarity measure", title, abstract, np.array([1.0, 0.0]),
-                                              np.array([0.6, 0.8]))))
-    # written three times, twice after "topic" (a narrower idea), once bare after a full stop
-    assert f == {"doc_cosine": 0.6, "in_title": 1.0, "head_mentions": 2.0, "qualified_share": pytest.approx(2 / 3),
-                 "mentions": 3.0}
-    g = dict(zip(TEXT_FEATURES, text_features("topic similarity measure", title, abstract, None, None)))
-    assert (g["qualified_share"], g["mentions"], g["doc_cosine"]) == (0.0, 2.0, 0.0)  # after "of" and "the"
-    assert text_features("Calabi-Yau manifold", "", "on Calabi-Yau manifolds", None, None)[3:] == [0.0, 1.0]
-    assert text_features("gauge symmetry", "", "nothing of it here", None, None)[3:] == [-1.0, 0.0]
-
-
-def test_a_filter_that_reads_the_text_drops_a_concept_the_paper_only_writes_inside_a_narrower_one():
-    d = 2 + len(HAND_FEATURES) + len(TEXT_FEATURES)
-    coef = np.zeros(d)
-    coef[2 + len(HAND_FEATURES) + TEXT_FEATURES.index("qualified_share")] = -20.0
-    q = replace(QualityModel(np.zeros(d), np.ones(d), coef, 10.0, 0.5, 1, "m"), text=True)
-    ranked = [("topic similarity measure", "c:0"), ("user study", "c:1"), ("similarity measure", "c:2"),
-              ("benchmark", "c:3")]
-    texts = [("Topic Similarity Measures", "We elicit judgments of topic similarity measures in a user study "
-              "and a benchmark.")]
-    vector = np.array([[1.0, 0.0]])
-    assert keep_each([ranked], q, lambda n, c: vector[0], texts=texts, doc_vectors=vector) == [[True, True, False, True]]
-    # without the texts the model reads NO_TEXT for every mention, and keeps them all
-    assert keep_each([ranked], q, lambda n, c: vector[0]) == [[True, True, True, True]]
 
 
 def test_numpy_reads_lightgbms_trees_as_lightgbm_does():

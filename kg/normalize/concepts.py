@@ -324,9 +324,7 @@ def normalize_concepts(
                 rows_of[cid].append(row)
         flags = keep_each([[(concepts[cid].name, cid) for _, cid, _ in ranked] for ranked in lists], quality,
                           vector_of, keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred,
-                          corpus=corpus_features(rows_of, doc_vectors, len(papers)),
-                          texts=[("" if p.title_derived else p.title or "", p.abstract) for p in papers],
-                          doc_vectors=doc_vectors)
+                          corpus=corpus_features(rows_of, doc_vectors, len(papers)))
         lists = [[row for row, flag in zip(ranked, kept) if flag] for ranked, kept in zip(lists, flags)]
     for paper, ranked in zip(papers, lists):
         for rank, (score, cid, surface) in enumerate(ranked, start=1):

@@ -3,7 +3,7 @@
 Rules catch the classes of bad concepts that have a shape (a filler head, a verb inside, a
 broken name); what is left is mostly a matter of meaning: a bare field word ("data mining",
 "cosmology"), a vague phrase ("major problem", "information processing"). Two independent
-reviewers labelled concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
+reviewers labelled 12,799 concepts of random papers of three fields (ACM-CR, hep-th, Inspec) with the rubric of
 ``docs/EXTRACTION.md``; gradient-boosted trees over the concept's vector (the extraction model's
 embedding of its name), a few word-frequency and shape features of the name, the mention's rank in
 its paper, its closeness to the concepts ranked above it and what the corpus says of the concept
@@ -21,10 +21,7 @@ features of the corpus: the share of papers that mention the concept and how muc
 have in common. Reviewers call a field's umbrella terms generic ("string theory", "gauge theory",
 "information retrieval"), and no word list knows a field's umbrella; their papers are about every
 topic of the field, so they have little in common (among concepts of 3 papers or more, cohesion
-alone tells good from generic at AUC 0.77 on ACM-CR and 0.73 on hep-th). Weights that list :data:`TEXT_FEATURES`
-also read the paper's own text (:func:`text_features`: a paper about "topic similarity measures" writes "similarity
-measure" only after "topic", and reviewers call the bare phrase generic there); the packaged ones do not. The
-weights belong to the
+alone tells good from generic at AUC 0.77 on ACM-CR and 0.73 on hep-th). The weights belong to the
 model they were trained with (all-MiniLM-L6-v2): :func:`load_quality_model` returns them for that
 model only.
 """
@@ -33,7 +30,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,12 +38,10 @@ from importlib import resources
 import numpy as np
 
 from kg.english import zipf
-from kg.extract.candidates import STOP_WORDS
 from kg.normalize.cohesion import cohesion
 
 __all__ = ["QualityModel", "Trees", "load_quality_model", "name_features", "rank_features", "context_features",
-           "corpus_features", "text_features", "keep_mentions", "keep_each", "HAND_FEATURES", "TEXT_FEATURES", "NO_CORPUS",
-           "NO_TEXT"]
+           "corpus_features", "keep_mentions", "keep_each", "HAND_FEATURES", "NO_CORPUS"]
 
 HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
                  "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
@@ -56,11 +50,6 @@ CORPUS_MIN_PAPERS = 200  # smaller corpora give no corpus features: a share of 1
 COHESION_MIN_PAPERS = 3  # concepts of fewer papers get the cohesion NO_COHESION
 NO_COHESION = -1.0
 NO_CORPUS = (0.0, -2.0)  # a concept's corpus features when the corpus gives none (too small, no document vectors)
-# What the paper's own text says of the mention (:func:`text_features`), read after :data:`HAND_FEATURES` by weights
-# that list them
-TEXT_FEATURES = ("doc_cosine", "in_title", "head_mentions", "qualified_share", "mentions")
-NO_TEXT = (-2.0, -2.0, -2.0, -2.0, -2.0)  # no text (labels whose papers' texts were not kept)
-_ACRONYM_AFTER = re.compile(r" \([^()]*\)$")
 
 
 def name_features(name: str) -> list[float]:
@@ -112,49 +101,6 @@ def context_features(vectors: Sequence[np.ndarray | None]) -> list[list[float]]:
         out.append([round(max((float(unit @ s) for s in seen), default=0.0), 6)])
         seen.append(unit)
     return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _written(name: str) -> re.Pattern[str]:
-    """Where a text writes ``name`` (each word by its stem, so plurals count; hyphen or space between words),
-    with the word before it when there is one."""
-    words = _ACRONYM_AFTER.sub("", name).casefold().replace("-", " ").split() or [name.casefold()]
-    stems = [re.escape(w[:max(3, len(w) - 2)]) + r"\w*" for w in words]
-    return re.compile(r"(?:(\w+)[ -])?(?<![\w-])" + "[ -]".join(stems))
-
-
-def text_features(name: str, title: str, abstract: str, vector: np.ndarray | None,
-                  doc_vector: np.ndarray | None) -> list[float]:
-    """What the paper's own text says of its mention of ``name`` (:data:`TEXT_FEATURES`): the cosine of the
-    concept's vector with the paper's document vector (0 without either), whether the title writes it, how
-    often the abstract writes its head word, the share of the places the text writes it that a word other than
-    a stop word comes right before (a paper about "topic similarity measures" writes "similarity measure" only
-    so: the bare phrase is a broader idea than the paper's; -1 where the text never writes it), and how many
-    places that is. Held out by round (the labels of rounds 43 to 46), reading them lifts the filter's AUC from
-    0.748 to 0.765 (``bench/train_concept_quality.py --texts``); the packaged weights do not read them (a refit on
-    the labels judged since kept the umbrella terms the packaged trees drop: docs/EXTRACTION.md, round thirty).
-
-    Examples
-    --------
-    >>> f = text_features("similarity measure", "A Study of Topic Similarity Measures",
-    ...                   "We study topic similarity measures and the similarity of topics.", None, None)
-    >>> f[1:]
-    [1.0, 1.0, 1.0, 2.0]
-    >>> text_features("collaborative filtering (CF)", "", "Collaborative filtering (CF) works.", None, None)[3:]
-    [0.0, 1.0]
-    """
-    found = list(_written(name).finditer(f"{title} . {abstract}".casefold()))
-    in_title = any(m.start() < len(title) for m in found) if title else False
-    words = _ACRONYM_AFTER.sub("", name).casefold().replace("-", " ").split() or [name.casefold()]
-    head = re.compile(r"(?<![\w-])" + re.escape(words[-1][:5]))
-    qualified = sum(1 for m in found if m.group(1) and m.group(1) not in STOP_WORDS)
-    cosine = 0.0
-    if vector is not None and doc_vector is not None:
-        unit = np.asarray(vector, dtype=np.float64)
-        doc = np.asarray(doc_vector, dtype=np.float64)
-        cosine = round(float(unit @ doc / ((np.linalg.norm(unit) * np.linalg.norm(doc)) or 1.0)), 6)
-    return [cosine, float(in_title), float(len(head.findall(abstract.casefold()))),
-            round(qualified / len(found), 6) if found else -1.0, float(len(found))]
 
 
 def corpus_features(holders: Mapping[str, Collection[int]], doc_vectors: np.ndarray | None,
@@ -274,7 +220,6 @@ class QualityModel:
     threshold_without_corpus: float | None = None  # the threshold when the corpus says nothing (None: threshold)
     min_kept_without_corpus: int | None = None  # min_kept when the corpus says nothing (None: min_kept)
     fill_floor: float = 0.0  # where the corpus says something, no mention under this chance fills a paper's min_kept
-    text: bool = False  # whether the weights read the paper's text (:data:`TEXT_FEATURES`, after the hand features)
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -290,7 +235,7 @@ class QualityModel:
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
                    int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
                    None if without is None else float(without), None if kept_without is None else int(kept_without),
-                   float(data.get("fill_floor", 0.0)), TEXT_FEATURES[0] in data.get("features", ()))
+                   float(data.get("fill_floor", 0.0)))
 
 
 @lru_cache(maxsize=4)
@@ -336,27 +281,19 @@ _PAPERS_PER_CALL = 2048  # the model reads this many papers' mentions at once: ~
 def keep_each(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
               vector_of: Callable[[str, str], np.ndarray | None],
               keep: Callable[[str], bool] = lambda cid: False,
-              corpus: Mapping[str, Sequence[float]] | None = None,
-              texts: Sequence[tuple[str, str]] | None = None,
-              doc_vectors: np.ndarray | None = None) -> list[list[bool]]:
+              corpus: Mapping[str, Sequence[float]] | None = None) -> list[list[bool]]:
     """:func:`keep_mentions` for each paper's ranked mentions, the model called once per
     :data:`_PAPERS_PER_CALL` papers (one call per paper would cost the trees' loops each time; one for
-    all of ACM-CR's 24,602 held 1 GB of features). ``texts`` (each paper's title and abstract) and
-    ``doc_vectors`` (rows in the order of ``papers``) give weights that read the paper's text
-    (``quality.text``) their :func:`text_features`; without them those read :data:`NO_TEXT`."""
+    all of ACM-CR's 24,602 held 1 GB of features)."""
     flags: list[list[bool]] = []
     for start in range(0, len(papers), _PAPERS_PER_CALL):
-        part = slice(start, start + _PAPERS_PER_CALL)
-        flags.extend(_keep_part(papers[part], quality, vector_of, keep, corpus or {},
-                                texts[part] if texts is not None else None,
-                                doc_vectors[part] if doc_vectors is not None else None))
+        flags.extend(_keep_part(papers[start:start + _PAPERS_PER_CALL], quality, vector_of, keep, corpus or {}))
     return flags
 
 
 def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
                vector_of: Callable[[str, str], np.ndarray | None],
-               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]],
-               texts: Sequence[tuple[str, str]] | None, doc_vectors: np.ndarray | None) -> list[list[bool]]:
+               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
     flags = [[True] * len(ranked) for ranked in papers]
     rows: list[tuple[int, int]] = []
     vectors, features = [], []
@@ -369,9 +306,6 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
                 vectors.append(np.asarray(every[i], dtype=np.float64))
                 features.append(name_features(name) + rank_features(i + 1, len(ranked)) + context[i] +
                                 list(corpus.get(cid, NO_CORPUS)))
-                if quality.text:
-                    features[-1] += (list(NO_TEXT) if texts is None else text_features(
-                        name, *texts[p], every[i], doc_vectors[p] if doc_vectors is not None else None))
     if not rows:
         return flags
     chance = quality.chance(np.vstack(vectors), np.array(features))
