@@ -199,6 +199,14 @@ def test_a_compound_name_split_after_its_hyphen_is_closed_again():
         assert repair_text(kept) == (kept, ())
 
 
+def test_tex_dashes_typed_between_words_become_what_they_stand_for():
+    # "document---query similarity" and "1--loop vacuum graphs" were concepts of ACM-CR and hep-th
+    assert repair_text("a document---query similarity on 1--loop vacuum graphs") == (
+        "a document — query similarity on 1-loop vacuum graphs", ("latex",))
+    assert repair_text("two--dimensional Yang--Mills theory")[0] == "two-dimensional Yang–Mills theory"  # as before
+    assert repair_text("pages 10--20") == ("pages 10--20", ())
+
+
 def test_tex_commands_that_lost_their_backslash_go_and_their_text_stays():
     # as ACM-CR's records write them: "\\emph{Coresets}", "~\\cite{...}", "\\footnote{...}", "\\texttt{MetaPred}"
     damaged = ("emphCoresets are compact representations, unlike kd-trees~citefriedman1976algorithm,Morris2007. "
