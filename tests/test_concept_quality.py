@@ -1399,3 +1399,16 @@ def test_a_term_the_corpus_hyphenates_holds_no_concept_after_its_joining_word():
     _, mentions = normalize_concepts(papers, keyphrases, top_n=10)
     # "rank algorithms" is a concept of c and d; e writes it only inside the term "learning to rank algorithms"
     assert "c:rank algorithm" not in {m.concept_id for m in mentions if m.paper_id == "e"}
+
+
+def test_alternatives_in_parentheses_define_no_acronym():
+    # hep-th/9707186 writes "maps Type IIA (IIB) to Type IIA (IIB)": read as a definition, "IIB" became
+    # "IIB to Type IIA" in every paper, and 121 hep-th concepts had ids such as "c:iib to type iia matrix model"
+    papers = [Paper(id="m", title="Mirror maps", abstract="The second maps Type IIA (IIB) to Type IIA (IIB) on the "
+                                                         "mirror manifold.")]
+    papers += [Paper(id=f"p{i}", title=f"Matrix model {i}", abstract="The IIB matrix model and its vacua.")
+               for i in range(3)]
+    keyphrases = {p.id: [Keyphrase("IIB matrix model", 0.9)] for p in papers[1:]}
+    concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=())
+    assert set(concepts) == {"c:iib matrix model"} and concepts["c:iib matrix model"].name == "IIB matrix model"
+    assert len(mentions) == 3

@@ -27,6 +27,7 @@ def _long_form(acronym: str, before: str) -> str | None:
     if not words:
         return None
     candidate = " ".join(words)
+    written = acronym
     if len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
         acronym = acronym[:-1]  # LLMs: spell "LLM" ("large language models")
     letters = [ch.lower() for ch in acronym if ch.isalnum()]
@@ -43,8 +44,10 @@ def _long_form(acronym: str, before: str) -> str | None:
         l -= 1
     start = candidate.rfind(" ", 0, l + 1) + 1
     long_form = candidate[start:].strip()
-    n_words = len(re.split(r"[\s\-‐‑–—]+", long_form))  # the parts of "Bogomol'nyi-Prasad-Sommerfield" count
-    if n_words < 2 or n_words > len(letters) + 2:  # "information (II)" is no definition
+    parts = re.split(r"[\s\-‐‑–—]+", long_form)  # the parts of "Bogomol'nyi-Prasad-Sommerfield" count
+    if len(parts) < 2 or len(parts) > len(letters) + 2:  # "information (II)" is no definition
+        return None
+    if written in parts:  # "maps Type IIA (IIB) to Type IIA (IIB)": alternatives ("IP addresses (IPs)" defines)
         return None
     if long_form.lower().startswith(("the ", "a ", "an ", "and ", "of ", "for ")):
         long_form = long_form.split(" ", 1)[1]
@@ -96,6 +99,8 @@ def find_acronyms(text: str) -> dict[str, str]:
     >>> find_acronyms("We use BERT, a strong baseline, and CNN, the usual network.")
     {}
     >>> find_acronyms("the quantum affine Lie algebra U_q(A_N) at T^(SC) and the bound (S_BH)")
+    {}
+    >>> find_acronyms("The second maps Type IIA (IIB) to Type IIA (IIB) on the mirror.")
     {}
     """
     found: dict[str, str] = {}
