@@ -1412,12 +1412,3 @@ def test_alternatives_in_parentheses_define_no_acronym():
     concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=())
     assert set(concepts) == {"c:iib matrix model"} and concepts["c:iib matrix model"].name == "IIB matrix model"
     assert len(mentions) == 3
-
-
-@pytest.mark.parametrize("spaced, hyphenated", [("learning to rank datasets", "learning-to-rank datasets"),
-                                                ("sequence to sequence models", "sequence-to-sequence models")])
-def test_a_term_joined_by_to_and_written_with_spaces_keys_as_its_hyphenated_form(spaced, hyphenated):
-    # the two keys differed ("learning to rank datasets" / "learning to rank dataset"), and which one a concept's id
-    # took hung on which form its papers wrote more
-    assert concept_key(spaced) == concept_key(hyphenated) == concept_key(spaced[:-1])
-    assert concept_key("attention to details") == "attention to details"  # "to" and its object: no plural cut

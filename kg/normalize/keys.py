@@ -154,23 +154,12 @@ def concept_key(phrase: str) -> str:
 def _heading_words(written: str) -> set[str]:
     """The words before a phrase's last that could head it: those standing alone ("learning with noisy
     labels") and those the last word is dashed to ("bag-of-words"), not the words of a dashed modifier
-    ("end-to-end models", "bag-of-words representations": the last word heads them), nor a "to" two words or more
-    before the last ("learning to rank datasets", "sequence to sequence models": written with spaces, "to" joins a
-    modifier as the hyphens do; "attention to details" stays).
-
-    Examples
-    --------
-    >>> sorted(_heading_words("learning to rank datasets")), sorted(_heading_words("attention to details"))
-    (['learning', 'rank'], ['attention', 'to'])
-    """
+    ("end-to-end models", "bag-of-words representations": the last word heads them)."""
     tokens = written.replace("/", " ").split()  # "with/without"
     if not tokens:
         return set()
     last = [w for w in _SEPARATORS.split(tokens[-1]) if w]
-    heading = {w.casefold() for w in tokens[:-1]} | {w.casefold() for w in last[:-1]}
-    if "to" in heading and "to" not in {w.casefold() for w in tokens[-2:]} | {w.casefold() for w in last}:
-        heading.discard("to")  # "learning to rank datasets", "sequence to sequence models": "to" joins a modifier
-    return heading
+    return {w.casefold() for w in tokens[:-1]} | {w.casefold() for w in last[:-1]}
 
 
 # A phrase with one of these before its last word is headed before them: its last word is the
