@@ -20,6 +20,7 @@ from kg.normalize.generic import generic_words, incidental_modifiers, trim_fille
 from kg.normalize.gerunds import gerund_objects
 from kg.normalize.keys import misspellings
 from kg.normalize.names import _display_name, truecase_counts
+from kg.normalize.synonyms import _needed
 
 
 def _kp(*phrases):
@@ -1412,3 +1413,11 @@ def test_alternatives_in_parentheses_define_no_acronym():
     concepts, mentions = normalize_concepts(papers, keyphrases, stoplist=())
     assert set(concepts) == {"c:iib matrix model"} and concepts["c:iib matrix model"].name == "IIB matrix model"
     assert len(mentions) == 3
+
+
+def test_concepts_that_differ_in_a_roman_numeral_never_merge():
+    # "type II superstring" embeds at 0.97 to "type IIB superstring"; once IIB was no longer expanded to a wrong long
+    # form the two merged, and reviewers called "type IIB superstring" wrong in papers about type II strings
+    assert _needed("type ii superstring", "type iib superstring", 0.85) > 1
+    assert _needed("type iia supergravity", "type iib supergravity", 0.85) > 1
+    assert _needed("recommender system", "recommendation system", 0.85) == 0.85

@@ -44,6 +44,9 @@ def _apply_merges(merged: Mapping[str, str], surfaces, best):
 
 _AFFIXES = ("non", "un", "semi", "self", "multi", "single", "in", "dis", "sub", "super", "anti")
 _DIGITS = re.compile(r"\d+")
+# Roman numerals and the type letters after them: "type II superstring" is no "type IIB superstring" (cosine 0.97)
+_ROMAN_WORD = re.compile(r"(?:x|ix|iv|v?i{1,3}|v)[ab]?")
+
 
 
 def _variants(x: str, y: str) -> bool:
@@ -57,7 +60,8 @@ def _needed(a: str, b: str, threshold: float) -> float:
     Guards against pairs that embed close but name different concepts:
 
     * one adds words to the other ("graph neural network" vs "neural network");
-    * they differ in a number ("gpt 3" vs "gpt 4");
+    * they differ in a number ("gpt 3" vs "gpt 4") or a Roman numeral ("type ii superstring" vs "type iib
+      superstring");
     * they differ by a negating or scoping prefix ("supervised" vs "unsupervised");
     * either is one short token (acronyms embed unreliably);
     * their head (last) words are not of one family ("latent causal variable" vs
@@ -70,6 +74,8 @@ def _needed(a: str, b: str, threshold: float) -> float:
     wa, wb = a.split(), b.split()
     sa, sb = set(wa), set(wb)
     if sa <= sb or sb <= sa or _DIGITS.findall(a) != _DIGITS.findall(b):
+        return 2.0
+    if [w for w in wa if _ROMAN_WORD.fullmatch(w)] != [w for w in wb if _ROMAN_WORD.fullmatch(w)]:
         return 2.0
     if (len(wa) == 1 and len(a) <= 5) or (len(wb) == 1 and len(b) <= 5):
         return 2.0
