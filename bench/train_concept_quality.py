@@ -1,8 +1,8 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 39,699 concepts of random papers of ACM-CR, hep-th and Inspec
-(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r46
-came after; r28 to r46's "-diff"
+``bench/data/concept_labels.jsonl`` holds 40,650 concepts of random papers of ACM-CR, hep-th and Inspec
+(the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r47
+came after; r28 to r47's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
 labelled by two independent
 reviewers with the rubric (good / generic / near-duplicate / ungrammatical / broken-name / wrong), with the
@@ -13,7 +13,7 @@ packaged model, the features are :func:`kg.normalize.quality.name_features`,
 ``bench/concept_corpus_features.py`` from builds of the whole corpora without the filter: ACM-CR, all of
 hep-th, all 2,000 Inspec abstracts; 11,369 of the first 12,799 labels' names were found there; after builds of
 round seventeen's code 87% of the 20,976 labels of r1 to r32 have them, 65% before; after builds of round
-twenty-six's code 28,725 of the first 32,899; after builds of round twenty-nine's code 34,847 of all 39,699; the
+twenty-six's code 28,725 of the first 32,899; after builds of round twenty-nine's code 34,847 of the first 39,699; the
 rest read as
 :data:`~kg.normalize.quality.NO_CORPUS`), and gradient-boosted trees are fitted (LightGBM, deterministic;
 kg evaluates the dumped trees with numpy, :class:`kg.normalize.quality.Trees`). Every row with corpus
@@ -31,8 +31,8 @@ Round thirty measured a refit on all 39,699 labels and the paper's own text as e
 (docs/EXTRACTION.md, round thirty). Trained on the labels before round 43 and judged on the 6,800 of rounds 43 to 46,
 the refit's AUC is the packaged trees' (0.748 against 0.747); with five features of the paper's text (the concept's
 cosine with the paper, whether the title writes it, how often the text writes it and its head, and how often a word
-comes right before it; from the titles and abstracts of the 77 packets whose texts were kept,
-``bench/data/concept_label_texts.jsonl``, 11,551 labels) 0.759, but not where the filter cuts: dropping the lowest
+comes right before it; from the titles and abstracts of the 77 packets whose texts were kept then, 11,551 labels;
+``bench/data/concept_label_texts.jsonl`` keeps them, and the texts of every packet since) 0.759, but not where the filter cuts: dropping the lowest
 5%, 10% or 15% of those mentions by either model leaves the same good share (ACM-CR 73.5 / 75.5 / 76.9-77.1%), and
 in builds of the whole corpora both refits keep umbrella terms the packaged trees drop ("information retrieval" in
 303 and 335 ACM-CR papers against 168, "string theory" in 103 hep-th papers against none): the labels since round
