@@ -1421,3 +1421,9 @@ def test_concepts_that_differ_in_a_roman_numeral_never_merge():
     assert _needed("type ii superstring", "type iib superstring", 0.85) > 1
     assert _needed("type iia supergravity", "type iib supergravity", 0.85) > 1
     assert _needed("recommender system", "recommendation system", 0.85) == 0.85
+
+
+@pytest.mark.parametrize("name", ["Korteweg-de Vries", "generalized Korteweg-de Vries", "quantum Korteweg de Vries"])
+def test_a_name_that_ends_like_a_plural_keeps_its_last_letters(name):
+    # "Korteweg-de Vries (KdV)" was the concept "Korteweg-de vry" of hep-th, "generalized Korteweg-de Vry" another
+    assert concept_key(name).endswith("de vries")

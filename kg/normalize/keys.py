@@ -33,7 +33,8 @@ _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 #: in a name, and an adjective's prefix when the word after them is one ("non-supersymmetric case").
 PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers
-    netherlands philippines maldives bahamas seychelles andes alps athens brussels wales""".split())
+    netherlands philippines maldives bahamas seychelles andes alps athens brussels wales
+    vries rogers reynolds collins ellis harris evans hughes""".split())  # Korteweg-de Vries, not "de vry"
 
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
