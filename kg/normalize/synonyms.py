@@ -48,7 +48,6 @@ _DIGITS = re.compile(r"\d+")
 _ROMAN_WORD = re.compile(r"(?:x|ix|iv|v?i{1,3}|v)[ab]?")
 
 
-
 def _variants(x: str, y: str) -> bool:
     """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation")."""
     return x == y or (len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5])
