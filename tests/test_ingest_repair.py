@@ -35,6 +35,12 @@ from kg.ingest.repair import (decode_latex, join_hyphenation, repair_text, resto
     # hep-th
     ("the Nambu-Goto string is analyzed.We first exhibit the underlying symmetry",
      "the Nambu-Goto string is analyzed. We first exhibit the underlying symmetry"),
+    # a question or exclamation ends a sentence too (ACM-CR titles and abstracts)
+    ("Social Interactions or Business Transactions?What Customer Reviews Disclose",
+     "Social Interactions or Business Transactions? What Customer Reviews Disclose"),
+    ("Can Markup Languages (VML)?To answer this", "Can Markup Languages (VML)? To answer this"),
+    ("what is the \"behaviour\"?The study", "what is the \"behaviour\"? The study"),
+    ("it works surprisingly well!We show", "it works surprisingly well! We show"),
 ])
 def test_sentence_space_is_put_back(damaged, repaired):
     assert repair_text(damaged)[0] == repaired
@@ -47,6 +53,7 @@ def test_sentence_space_is_put_back(damaged, repaired):
     "Amazon.Com, Walmart.Com, Last.Fm, Schema.Org and Robots.Txt",  # ACM-CR titles
     "the Regex class (in the System.Text.RegularExpressions namespace)", "Much ado about nothing: Win32.Perrun",
     "mail jaffe@Mit.Edu for details", "A.Yu.Alekseev and J.-B.Zuber",
+    "answers on Yahoo!Answers and Yahoo!Music", "open index.php?Page=2 or www.example.org/search?Query=a", "Is it?",
 ])
 def test_sentence_space_leaves_abbreviations_numbers_and_names(text):
     assert space_sentences(text) == text

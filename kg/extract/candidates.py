@@ -461,7 +461,7 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     if not words or 2 * sum(w[:1].isupper() for w in words) < len(words) + 1:
         return tagged
     out = []
-    for word, pos in tagged:
+    for k, (word, pos) in enumerate(tagged):
         if out and out[-1][0].lower() == "to" and word[:1].isupper() and (
                 (word[1:].islower() and (word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH))
                 or (word.lower().startswith("re-") and not word.lower().endswith("ing"))
@@ -476,14 +476,25 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 pos = "JJ"
             elif known in ("VBN", "VBD"):
                 pos = "VBN"  # "Matrix Factorization Revisited", "Distributed Systems"
+            elif known == "VB" and (not out or out[-1][0] in _SUBTITLE_MARKS) and tagged[k + 1:k + 2] \
+                    and tagged[k + 1][0][:1].isalpha():
+                pos = "VB"  # a title that opens with a verb the lexicon knows only as one: "Discover Breaking Events"
+            elif known in ("VB", "VBP") and out and _plural(out[-1]):
+                pos = "VBP"  # a plural subject's verb: "Semantic Components Enhance Retrieval"
         elif pos in ("VB", "VBP") and word[:1].isupper() and out and out[-1][1] in ("JJ", "NN", "NNP", "VB") \
-                and not (out[-1][1] != "JJ" and _awaits_verb(out)):
-            pos = "NN"  # "Conversational Search", "Graph Embed" (not "What Can Quantum Theory Bring")
+                and not (out[-1][1] != "JJ" and _awaits_verb(out)) and not _plural(out[-1]):
+            pos = "NN"  # "Conversational Search", "Graph Embed" (not "What Can Quantum Theory Bring", "Logs Help")
         out.append((word, pos))
     return out
 
 
 _DO = frozenset("do does did".split())  # a question's auxiliary: its verb follows the subject
+
+
+def _plural(tagged: tuple[str, str]) -> bool:
+    """A title's word that is a plural noun, whatever title case made of its tag ("Components" read as a name)."""
+    word, pos = tagged
+    return pos in ("NNS", "NNPS") or (pos == "NNP" and word[1:].islower() and word_class(word.lower()) == "NNS")
 
 
 def _awaits_verb(tagged: list[tuple[str, str]]) -> bool:

@@ -212,6 +212,10 @@ _LEADING_WORD = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"\w*$")
 _DOTTED = re.compile(r"\w\.\w")
 _ENDS = frozenset(")]\"'”’0123456789")
+# A question or exclamation that lost its space ("Business Transactions?What Customer Reviews Disclose", "this?In";
+# 116 places in ACM-CR): after a word or a closing bracket or quote, before a capital and a small letter. A name's "!"
+# stays ("Yahoo!Answers": the word before it is capitalised), and so does a web address's query ("page.php?Id=").
+_MISSING_SPACE_AFTER_MARK = re.compile(r"(?<=[\w)\]\"'”’])([?!])(?=[A-Z][a-z])")
 
 
 def space_sentences(text: str) -> str:
@@ -232,7 +236,11 @@ def space_sentences(text: str) -> str:
     'Visit Amazon.Com or www.Foo.Com in System.Text.Json; since 2016. The [1]. We'
     >>> space_sentences("using example queries.visKWQL's editor; software.useKit offers; www.eBay.com; x.getName")
     "using example queries. visKWQL's editor; software. useKit offers; www.eBay.com; x.getName"
+    >>> space_sentences("Transactions?What Reviews Disclose; is it?We ask Yahoo!Answers, see index.php?Id=3")
+    'Transactions? What Reviews Disclose; is it? We ask Yahoo!Answers, see index.php?Id=3'
     """
+    if "?" in text or "!" in text:
+        text = _MISSING_SPACE_AFTER_MARK.sub(_space_after_mark(text), text)
     if "." not in text:
         return text
 
@@ -259,6 +267,18 @@ def space_sentences(text: str) -> str:
         return ". "
 
     return _MISSING_SPACE.sub(space, text)
+
+
+def _space_after_mark(text: str):
+    """The replacement :func:`space_sentences` makes of a "?" or "!" before a capital: the mark and a space, unless
+    the word before it names something ("Yahoo!") or it is part of a web address or file name."""
+    def space(match: re.Match[str]) -> str:
+        at = match.start()
+        left = text[text.rfind(" ", 0, at) + 1:at]
+        if any(mark in left for mark in "./=&@") or (match.group(1) == "!" and not left.islower()):
+            return match.group(1)
+        return match.group(1) + " "
+    return space
 
 
 # --- glued words --------------------------------------------------------------------------

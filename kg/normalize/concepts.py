@@ -270,7 +270,7 @@ def normalize_concepts(
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
         acronym = acronym_of.get(key)
-        if acronym and not _shown_acronym(key, long_keys[acronym], uses[acronym], linked[key]):
+        if acronym and not _shown_acronym(key, long_keys[acronym], uses[acronym], linked[key], acronym):
             acronym = None  # a paper's coinage for a common term
         aliases = set(surfaces[key])
         if acronym:
@@ -395,7 +395,7 @@ def _close_words(rankings: Iterable[list[str]], embedder,
 _USED_SHARE = 10  # an acronym defined once is shown where a tenth of its concept's papers write it at least
 
 
-def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders: int) -> bool:
+def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders: int, acronym: str = "") -> bool:
     """Whether the concept ``key`` shows the acronym its long form was defined with, the acronym's definitions
     being ``long_keys`` (the key of each long form -> papers; forms with fewer or more words of the key count as
     the key's: "supersymmetric Yang-Mills" for "supersymmetric Yang-Mills theory"): when two papers define it
@@ -404,6 +404,10 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     one paper abbreviates so), and ``papers`` that write it are a tenth of the ``holders`` of the concept at least
     (a system one paper names: "MIST"; "CF" in a reading list of eight). Not "Yang-Mills theory (YMT)", defined
     once among 243 papers that never write it, though "SYM" is written by 180 of 272.
+
+    An ``acronym`` the concept's own words do not spell (:func:`_spells`) is a longer name's ("FIRE", the Forum for
+    Information Retrieval Evaluation, for "information retrieval evaluation") or one paper's coinage ("DEERS" for
+    "deep recommender system"): shown only where the papers writing it are half the concept's holders at least.
 
     Examples
     --------
@@ -414,14 +418,63 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     >>> _shown_acronym("supersymmetry breaking", {"supersymmetry breaking": 1, "spontaneous symmetry breaking": 8},
     ...                40, 123)
     False
-    >>> _shown_acronym("missing person toolkit", {"missing person toolkit": 1}, 1, 2)  # MIST
+    >>> _shown_acronym("missing person toolkit", {"missing person toolkit": 1}, 1, 2, "MIST")
     True
+    >>> _shown_acronym("information retrieval evaluation", {"forum information retrieval evaluation": 6}, 9, 37, "FIRE")
+    False
     """
+    if acronym and not _spells(acronym, key) and 2 * papers < holders:
+        return False
     words = set(key.split())
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2:
         return True
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
+
+
+_FUNCTION_WORDS = frozenset("of for and on in the a an to from with by at via".split())
+
+
+def _spells(acronym: str, key: str) -> bool:
+    """Whether ``acronym`` spells the words of ``key`` as acronyms do: every word but a function word gives its
+    initial, in order; a function word may; a word may give more letters after its initial where the acronym writes
+    them small ("MTurk", "CoNet"), and one word may give one capital more ("RDBMS": relational database management
+    system). A plural "s" is no letter.
+
+    Examples
+    --------
+    >>> [_spells(a, k) for a, k in [("RDBMS", "relational database management system"), ("MTurk", "mechanical turk"),
+    ...                              ("ADMM", "alternating direction method of multipliers"), ("CNNs", "convolutional neural network")]]
+    [True, True, True, True]
+    >>> [_spells(a, k) for a, k in [("FIRE", "information retrieval evaluation"), ("DEERS", "deep recommender system"),
+    ...                              ("SCSS", "search system"), ("GCN", "graph convolutional neural network")]]
+    [False, False, False, False]
+    """
+    if len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
+        acronym = acronym[:-1]
+    letters = [ch for ch in acronym if ch.isalnum()]
+    words = [w for w in re.split(r"[\s\-]+", key) if w]
+
+    def match(at: int, word: int, spare: int) -> bool:
+        if word == len(words):
+            return at == len(letters)
+        text = words[word]
+        if at < len(letters) and letters[at].lower() == text[0]:
+            # the initial, then letters written small inside the word, and at most one more capital
+            end, inner, spare_left = at + 1, 1, spare
+            while True:
+                if match(end, word + 1, spare_left):
+                    return True
+                if end == len(letters):
+                    return False
+                found = text.find(letters[end].lower(), inner)
+                if found < 0 or (letters[end].isupper() and spare_left == 0):
+                    return False
+                spare_left -= letters[end].isupper()
+                end, inner = end + 1, found + 1
+        return text in _FUNCTION_WORDS and match(at, word + 1, spare)
+
+    return match(0, 0, 1)
 
 
 def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], papers: Mapping[str, int]) -> None:
