@@ -1049,6 +1049,24 @@ def test_a_concept_shows_an_acronym_the_corpus_uses_not_one_a_paper_coined():
     assert acronyms["missing person intelligence synthesis toolkit"] == "MIST"
 
 
+def test_a_concept_shows_no_acronym_its_words_do_not_spell_unless_its_papers_write_it():
+    # ACM-CR: "deep recommender system (DEERS) framework" gave 5 papers' "deep recommender system" the acronym DEERS;
+    # "Forum for Information Retrieval Evaluation (FIRE)" gave FIRE to "information retrieval evaluation" (37 papers)
+    papers = [Paper("deers", "We propose the deep recommender system (DEERS) framework with negative feedback.", "D"),
+              Paper("fire", "The Forum for Information Retrieval Evaluation (FIRE) runs tracks.", "F"),
+              Paper("gat", "A graph attention network (GAT) learns from neighbours.", "G")]
+    papers += [Paper(f"d{i}", "Deep recommender systems and information retrieval evaluation.", str(i)) for i in range(4)]
+    papers += [Paper(f"g{i}", "GAT, a graph attention network, on citation graphs.", f"g{i}") for i in range(3)]
+    keyphrases = {"deers": _kp("deep recommender system"), "fire": _kp("information retrieval evaluation"),
+                  "gat": _kp("graph attention network")}
+    keyphrases |= {f"d{i}": _kp("deep recommender system", "information retrieval evaluation") for i in range(4)}
+    keyphrases |= {f"g{i}": _kp("graph attention network") for i in range(3)}
+    concepts, _ = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    acronyms = {key[2:]: c.acronym for key, c in concepts.items()}
+    assert acronyms["deep recommender system"] is None and acronyms["information retrieval evaluation"] is None
+    assert acronyms["graph attention network"] == "GAT"  # its words spell it, the last head left out
+
+
 @pytest.mark.parametrize("phrase, key", [
     ("end-to-end models", "end to end model"), ("Point-of-Interest Recommendations", "point of interest recommendation"),
     ("bag-of-words representations", "bag of words representation"), ("state-of-the-art methods", "state of the art method"),

@@ -436,3 +436,11 @@ def test_footnote_marks_leave_titles_and_stray_braces_leave_both_but_names_stay(
     assert corpus.text_repairs == {"latex": 1, "stray marks": 3}  # records, not fields
     again = corpus_from_records([{"id": p.id, "title": p.title, "abstract": p.abstract} for p in corpus.papers])
     assert again.text_repairs == {} and [p.title for p in again.papers] == titles
+
+
+def test_the_particle_of_t_hooft_keeps_its_apostrophe():
+    # hep-th writes "`t Hooft" (TeX's opening quote for the apostrophe) in 36 records: the concept was "Hooft algebra"
+    assert repair_text("The BF Formalism for Yang-Mills Theory and the `t Hooft Algebra") == (
+        "The BF Formalism for Yang-Mills Theory and the 't Hooft Algebra", ("latex",))
+    assert repair_text("a ``t Hooft'' loop, `t Hooft's limit")[0] == "a “t Hooft” loop, 't Hooft's limit"
+    assert repair_text("a `tree' level")[0] == "a `tree' level"

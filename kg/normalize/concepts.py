@@ -432,47 +432,56 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
 
 
-_FUNCTION_WORDS = frozenset("of for and on in the a an to from with by at via".split())
+_FUNCTION_WORDS = frozenset("of for and on in the a an to from with by at via based s".split())
+# heads an acronym often leaves out at the end: "GAT" (graph attention network), "GN" (Gross-Neveu model)
+_UNSPELLED_HEADS = frozenset("model models theory network networks system systems method algorithm".split())
 
 
 def _spells(acronym: str, key: str) -> bool:
-    """Whether ``acronym`` spells the words of ``key`` as acronyms do: every word but a function word gives its
-    initial, in order; a function word may; a word may give more letters after its initial where the acronym writes
-    them small ("MTurk", "CoNet"), and one word may give one capital more ("RDBMS": relational database management
-    system). A plural "s" is no letter.
+    """Whether ``acronym`` spells the words of ``key`` as acronyms do: every word gives its initial, in order, but a
+    function word, "based" or a possessive's "s" may not ("ICF": item-based collaborative filtering), nor a last
+    head such as "model" or "network" ("GAT", "GN model"); after its initial a word may give letters the acronym
+    writes small ("MTurk", "CoNet"), and one capital more in all ("RDBMS": relational database management system;
+    "UX"). A plural "s" or "es" is no letter.
 
     Examples
     --------
     >>> [_spells(a, k) for a, k in [("RDBMS", "relational database management system"), ("MTurk", "mechanical turk"),
-    ...                              ("ADMM", "alternating direction method of multipliers"), ("CNNs", "convolutional neural network")]]
-    [True, True, True, True]
+    ...     ("ADMM", "alternating direction method of multipliers"), ("CNNs", "convolutional neural network"),
+    ...     ("GAT", "graph attention network"), ("ICF", "item based collaborative filtering"), ("UX", "user experience"),
+    ...     ("CMSes", "content management system"), ("WSFT", "witten s string field theory")]]
+    [True, True, True, True, True, True, True, True, True]
     >>> [_spells(a, k) for a, k in [("FIRE", "information retrieval evaluation"), ("DEERS", "deep recommender system"),
-    ...                              ("SCSS", "search system"), ("GCN", "graph convolutional neural network")]]
+    ...                              ("SCSS", "search system"), ("FRBR", "bibliographic record")]]
     [False, False, False, False]
     """
-    if len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
-        acronym = acronym[:-1]
+    for plural in ("es", "s"):
+        if len(acronym) > len(plural) + 1 and acronym.endswith(plural) and acronym[:-len(plural)].isupper():
+            acronym = acronym[:-len(plural)]
+            break
     letters = [ch for ch in acronym if ch.isalnum()]
-    words = [w for w in re.split(r"[\s\-]+", key) if w]
+    words = key.split()
 
     def match(at: int, word: int, spare: int) -> bool:
         if word == len(words):
             return at == len(letters)
         text = words[word]
-        if at < len(letters) and letters[at].lower() == text[0]:
-            # the initial, then letters written small inside the word, and at most one more capital
-            end, inner, spare_left = at + 1, 1, spare
-            while True:
-                if match(end, word + 1, spare_left):
-                    return True
-                if end == len(letters):
-                    return False
-                found = text.find(letters[end].lower(), inner)
-                if found < 0 or (letters[end].isupper() and spare_left == 0):
-                    return False
-                spare_left -= letters[end].isupper()
-                end, inner = end + 1, found + 1
-        return text in _FUNCTION_WORDS and match(at, word + 1, spare)
+        if (text in _FUNCTION_WORDS or (word == len(words) - 1 and text in _UNSPELLED_HEADS)) \
+                and match(at, word + 1, spare):
+            return True
+        if at == len(letters) or not (letters[at].lower() == text[0] or (letters[at] in "Xx" and text[:2] == "ex")):
+            return False  # "X" is the initial of "ex-" words: "UX" (user experience), "XML" (extensible …)
+        end, inner = at + 1, 1  # the initial, then letters written small inside the word, and one capital more
+        while True:
+            if match(end, word + 1, spare):
+                return True
+            if end == len(letters):
+                return False
+            found = text.find(letters[end].lower(), inner)
+            if found < 0 or (letters[end].isupper() and spare == 0):
+                return False
+            spare -= letters[end].isupper()
+            end, inner = end + 1, found + 1
 
     return match(0, 0, 1)
 
