@@ -305,11 +305,6 @@ _PARTICLES = frozenset("de van von der den di da du le la del della dos 't".spli
 _SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
 # A variable with an index ("M_c", "g_s", "N_f"): it qualifies a noun, it names nothing alone.
 _VARIABLE = re.compile(r"[A-Za-z][_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})")
-# A symbol written after the noun it names (17 hep-th concepts ended so): a Greek letter spelled out, or a letter with
-# a word or letters as its index ("W_tree", "M_SUSY", "H_phys"); not a group or an algebra ("GL_q", "sl_2", "gl_N")
-_NAMED_VARIABLE = re.compile(r"(?:[Pp]hi|[Pp]si|[Cc]hi|[Ll]ambda|[Ss]igma|[Oo]mega|[Tt]heta|[Rr]ho|[Xx]i|[Ee]ta|[Zz]eta"
-                             r"|[Aa]lpha|[Bb]eta|[Gg]amma|[Dd]elta|[Kk]appa|[Tt]au|[Ee]psilon|[Mm]u|[Nn]u)"
-                             r"(?:_\{?[A-Za-z0-9]{1,6}\}?)?|[A-Za-z]_\{?[A-Za-z0-9]{1,6}\}?")
 _ADJECTIVE_ENDINGS = ("ic", "al", "ous", "ive", "able", "ible", "ed", "ing", "ar", "ful", "less", "ent", "ant", "ary")
 
 
@@ -812,9 +807,6 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
-        if len(words) > 2 and _NAMED_VARIABLE.fullmatch(words[-1][1]) and words[-2][1].islower() \
-                and not words[-2][1].endswith(("ing", "ed", "ic", "ive", "ous")):
-            words.pop()  # "adjoint Higgs field Phi", "tree-level superpotential W_tree": the term, not its symbol
         predicate = bool(words) and _predicate(tagged, words[0][0])
         last = words[-1][1].lower() if words else ""
         # in a list, "constant" stays a noun ("a cosmological constant and"), "invariant" an adjective ("any gauge
