@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from kg.normalize.keys import _SEPARATORS, _common_word, concept_key, singularize
 
-__all__ = ["find_acronyms"]
+__all__ = ["find_acronyms", "spells"]
 
 _DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{1,14})\s*\)")
 _WORD = re.compile(r"[\w][\w\-']*")
@@ -52,6 +52,60 @@ def _long_form(acronym: str, before: str) -> str | None:
     if long_form.lower().startswith(("the ", "a ", "an ", "and ", "of ", "for ")):
         long_form = long_form.split(" ", 1)[1]
     return long_form
+
+
+_FUNCTION_WORDS = frozenset("of for and on in the a an to from with by at via based s".split())
+# heads an acronym often leaves out at the end: "GAT" (graph attention network), "GN" (Gross-Neveu model)
+_UNSPELLED_HEADS = frozenset("model models theory network networks system systems method algorithm".split())
+
+
+def spells(acronym: str, key: str) -> bool:
+    """Whether ``acronym`` spells the words of ``key`` as acronyms do: every word gives its initial, in order, but a
+    function word, "based" or a possessive's "s" may not ("ICF": item-based collaborative filtering), nor a last
+    head such as "model" or "network" ("GAT", "GN model"); after its initial a word may give letters the acronym
+    writes small ("MTurk", "CoNet"), and one capital more in all ("RDBMS": relational database management system;
+    "UX"). A plural "s" or "es" is no letter.
+
+    Examples
+    --------
+    >>> [spells(a, k) for a, k in [("RDBMS", "relational database management system"), ("MTurk", "mechanical turk"),
+    ...     ("ADMM", "alternating direction method of multipliers"), ("CNNs", "convolutional neural network"),
+    ...     ("GAT", "graph attention network"), ("ICF", "item based collaborative filtering"), ("UX", "user experience"),
+    ...     ("CMSes", "content management system"), ("WSFT", "witten s string field theory")]]
+    [True, True, True, True, True, True, True, True, True]
+    >>> [spells(a, k) for a, k in [("FIRE", "information retrieval evaluation"), ("DEERS", "deep recommender system"),
+    ...                              ("SCSS", "search system"), ("FRBR", "bibliographic record")]]
+    [False, False, False, False]
+    """
+    for plural in ("es", "s"):
+        if len(acronym) > len(plural) + 1 and acronym.endswith(plural) and acronym[:-len(plural)].isupper():
+            acronym = acronym[:-len(plural)]
+            break
+    letters = [ch for ch in acronym if ch.isalnum()]
+    words = key.split()
+
+    def match(at: int, word: int, spare: int) -> bool:
+        if word == len(words):
+            return at == len(letters)
+        text = words[word]
+        if (text in _FUNCTION_WORDS or (word == len(words) - 1 and text in _UNSPELLED_HEADS)) \
+                and match(at, word + 1, spare):
+            return True
+        if at == len(letters) or not (letters[at].lower() == text[0] or (letters[at] in "Xx" and text[:2] == "ex")):
+            return False  # "X" is the initial of "ex-" words: "UX" (user experience), "XML" (extensible …)
+        end, inner = at + 1, 1  # the initial, then letters written small inside the word, and one capital more
+        while True:
+            if match(end, word + 1, spare):
+                return True
+            if end == len(letters):
+                return False
+            found = text.find(letters[end].lower(), inner)
+            if found < 0 or (letters[end].isupper() and spare == 0):
+                return False
+            spare -= letters[end].isupper()
+            end, inner = end + 1, found + 1
+
+    return match(0, 0, 1)
 
 
 _APPOSITIVE = re.compile(r"(?<![\w-])([A-Z][A-Za-z0-9]{1,14}),\s+(?:a|an|the)\s+((?:[\w'-]+\s+){0,12}[\w'-]+)")

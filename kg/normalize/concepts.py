@@ -13,7 +13,7 @@ import numpy as np
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.abbreviations import abbreviated_keys
 from kg.normalize.acronyms import (_Acronyms, _corpus_acronyms, _expand, acronym_spellings, acronym_uses,
-                                   find_acronyms, respell)
+                                   find_acronyms, respell, spells)
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, spelled_form,
@@ -405,9 +405,10 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     (a system one paper names: "MIST"; "CF" in a reading list of eight). Not "Yang-Mills theory (YMT)", defined
     once among 243 papers that never write it, though "SYM" is written by 180 of 272.
 
-    An ``acronym`` the concept's own words do not spell (:func:`_spells`) is a longer name's ("FIRE", the Forum for
-    Information Retrieval Evaluation, for "information retrieval evaluation") or one paper's coinage ("DEERS" for
-    "deep recommender system"): shown only where the papers writing it are half the concept's holders at least.
+    An ``acronym`` the concept's own words do not spell (:func:`~kg.normalize.acronyms.spells`) is a longer name's
+    ("FIRE", the Forum for Information Retrieval Evaluation, for "information retrieval evaluation") or one paper's
+    coinage ("DEERS" for "deep recommender system"): shown only where the papers writing it are half the concept's
+    holders at least.
 
     Examples
     --------
@@ -423,67 +424,13 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     >>> _shown_acronym("information retrieval evaluation", {"forum information retrieval evaluation": 6}, 9, 37, "FIRE")
     False
     """
-    if acronym and not _spells(acronym, key) and 2 * papers < holders:
+    if acronym and not spells(acronym, key) and 2 * papers < holders:
         return False
     words = set(key.split())
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2:
         return True
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
-
-
-_FUNCTION_WORDS = frozenset("of for and on in the a an to from with by at via based s".split())
-# heads an acronym often leaves out at the end: "GAT" (graph attention network), "GN" (Gross-Neveu model)
-_UNSPELLED_HEADS = frozenset("model models theory network networks system systems method algorithm".split())
-
-
-def _spells(acronym: str, key: str) -> bool:
-    """Whether ``acronym`` spells the words of ``key`` as acronyms do: every word gives its initial, in order, but a
-    function word, "based" or a possessive's "s" may not ("ICF": item-based collaborative filtering), nor a last
-    head such as "model" or "network" ("GAT", "GN model"); after its initial a word may give letters the acronym
-    writes small ("MTurk", "CoNet"), and one capital more in all ("RDBMS": relational database management system;
-    "UX"). A plural "s" or "es" is no letter.
-
-    Examples
-    --------
-    >>> [_spells(a, k) for a, k in [("RDBMS", "relational database management system"), ("MTurk", "mechanical turk"),
-    ...     ("ADMM", "alternating direction method of multipliers"), ("CNNs", "convolutional neural network"),
-    ...     ("GAT", "graph attention network"), ("ICF", "item based collaborative filtering"), ("UX", "user experience"),
-    ...     ("CMSes", "content management system"), ("WSFT", "witten s string field theory")]]
-    [True, True, True, True, True, True, True, True, True]
-    >>> [_spells(a, k) for a, k in [("FIRE", "information retrieval evaluation"), ("DEERS", "deep recommender system"),
-    ...                              ("SCSS", "search system"), ("FRBR", "bibliographic record")]]
-    [False, False, False, False]
-    """
-    for plural in ("es", "s"):
-        if len(acronym) > len(plural) + 1 and acronym.endswith(plural) and acronym[:-len(plural)].isupper():
-            acronym = acronym[:-len(plural)]
-            break
-    letters = [ch for ch in acronym if ch.isalnum()]
-    words = key.split()
-
-    def match(at: int, word: int, spare: int) -> bool:
-        if word == len(words):
-            return at == len(letters)
-        text = words[word]
-        if (text in _FUNCTION_WORDS or (word == len(words) - 1 and text in _UNSPELLED_HEADS)) \
-                and match(at, word + 1, spare):
-            return True
-        if at == len(letters) or not (letters[at].lower() == text[0] or (letters[at] in "Xx" and text[:2] == "ex")):
-            return False  # "X" is the initial of "ex-" words: "UX" (user experience), "XML" (extensible …)
-        end, inner = at + 1, 1  # the initial, then letters written small inside the word, and one capital more
-        while True:
-            if match(end, word + 1, spare):
-                return True
-            if end == len(letters):
-                return False
-            found = text.find(letters[end].lower(), inner)
-            if found < 0 or (letters[end].isupper() and spare == 0):
-                return False
-            spare -= letters[end].isupper()
-            end, inner = end + 1, found + 1
-
-    return match(0, 0, 1)
 
 
 def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], papers: Mapping[str, int]) -> None:
