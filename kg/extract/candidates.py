@@ -418,6 +418,8 @@ _REPORTING = frozenset(
 )
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
+# subjects of a verb's -s form: "it leverages", "which exploits" (never "these leverages": "these algorithms" is a noun)
+_SINGULAR_SUBJECTS = frozenset("it which that who this".split())
 _RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose verb may look like a noun
 # Verbs a tagger may read as nouns before "that" opens what they report: "(we) show that graph networks ..."
 _SAYING = frozenset("show shows find finds demonstrate demonstrates prove proves note notes suggest suggests "
@@ -442,6 +444,7 @@ _LATIN = "JJ-LATIN"  # the tag of its "a"
 _ATTRIBUTIVE_PARTICIPLES = frozenset(
     """missing streaming evolving emerging sliding moving running vanishing confining interacting rotating
     spinning winding expanding accelerating rolling commuting alternating intersecting branching crossing""".split())
+_INTRANSITIVE = frozenset({"results", "result"})  # verbs that take no object: before a noun, they are nouns
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
@@ -579,6 +582,38 @@ def _verb_form(word: str) -> bool:
     return word.endswith("s") and not word.endswith("ss") and (word_class(stem) == "VB" or _verb_stem(word))
 
 
+def _known_verb_stem(word: str) -> bool:
+    """An -s form the lexicon lacks whose stem it knows and that stem can be a verb: "disregards", "benefits"
+    (not "algorithms": the lexicon has no "algorithms", and "algorithm" is no verb; "approximation algorithms
+    significantly outperform" lost its head).
+
+    Examples
+    --------
+    >>> _known_verb_stem("disregards"), _known_verb_stem("algorithms")
+    (True, False)
+    """
+    stem = word[:-1]
+    return stem in _lexicon() and (_verb_capable(stem) or word_class(stem) in ("VB", "VBP"))
+
+
+def _may_be_verb(word: str) -> bool:
+    """Whether an -s form can be a verb's: its stem ("exploit", "model", "leverage"; "classifies": "classify") is
+    one, or the lexicon does not know the stem at all. "theories", "universes", "varieties" are nouns only.
+
+    Examples
+    --------
+    >>> _may_be_verb("models"), _may_be_verb("classifies"), _may_be_verb("theories"), _may_be_verb("disregards")
+    (True, True, False, True)
+    """
+    stems = [word[:-1]]
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    elif word.endswith("es"):
+        stems.append(word[:-2])
+    known = [stem for stem in stems if stem in _lexicon()]
+    return not known or any(_verb_capable(stem) or word_class(stem) in ("VB", "VBP") for stem in known)
+
+
 def _verb_stem(word: str) -> bool:
     """An -s form whose stem is a verb the lexicon knows only as a noun ("leverages")."""
     return word.endswith("s") and (word[:-1] in _VERBISH or (word.endswith("es") and word[:-2] in _VERBISH))
@@ -619,6 +654,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['PRP', 'VBP', 'JJ', 'NN']
     >>> [t for _, t in _in_context([("convenient", "JJ"), ("to", "TO"), ("view", "NN"), ("Hawking", "NNP")])]
     ['JJ', 'TO', 'VB', 'NNP']
+    >>> [t for _, t in _in_context([("search", "NN"), ("results", "VBZ"), ("pages", "NNS")])]
+    ['NN', 'NNS', 'NNS']
+    >>> [t for _, t in _in_context([("in", "IN"), ("Search", "VB"), ("Results", "NNS")])]
+    ['IN', 'NN', 'NNS']
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
@@ -631,7 +670,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if low in _ATTRIBUTIVE_PARTICIPLES and pos == "VBG" and (
+        if low in _INTRANSITIVE and prev_pos in _NOUN and next_pos in _NOUN | {"JJ"}:
+            out[i] = (word, "NNS" if low.endswith("s") else "NN")  # "search results pages": "result" the verb
+            # takes no object ("results in", "results from"), so a noun after it makes it a noun (was "search", "page")
+        elif pos == "VB" and prev_pos == "IN" and word[:1].isupper() and next_pos in _NOUN:
+            out[i] = (word, "NN")  # a title's noun after a preposition: "Document Selection in Search Results Pages"
+        elif low in _ATTRIBUTIVE_PARTICIPLES and pos == "VBG" and (
                 next_pos in _NOUN | {"JJ"} or next_word.lower() in _NOMINAL_GERUNDS):
             out[i] = (word, "JJ")  # an adjective before its noun: "a sliding window", "streaming data"
         elif pos == "VBG" and prev_pos in ("DT", "PRP$") and low not in _CLAUSE_PARTICIPLES \
@@ -726,12 +770,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, "VB")  # "propose to model counterfactual distributions"
-        elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and (
-                prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SUBJECTS) and (
-                (low not in _lexicon() and (low[:-1] in _lexicon() or ahead_word.lower() in _SUBJECTS
+        elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and _may_be_verb(low) and (
+                prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SINGULAR_SUBJECTS) and (
+                (low not in _lexicon() and (_known_verb_stem(low) or ahead_word.lower() in _SINGULAR_SUBJECTS
                                             or _verb_stem(low))
                  and (next_pos in ("JJ", "NN", "NNS", "DT", "PRP$", "VBN", "RB")
-                      or (next_pos == "IN" and (prev_pos != "NNP" or ahead_word.lower() in _SUBJECTS))))
+                      or (next_pos == "IN" and (prev_pos != "NNP" or ahead_word.lower() in _SINGULAR_SUBJECTS))))
                 or (next_pos in ("DT", "PRP$") and prev_pos in ("NN", "NNP"))
                 or (next_pos == "JJ" and next_word.lower() not in ("such", "same") and after_pos in ("JJ", "NN", "NNS")
                     and prev_pos in ("NN", "NNP"))
@@ -832,7 +876,14 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             found.append((part[0][0] + offset, " ".join(w for _, w, _ in part)))
         return found
 
+    skip = 0
     for i, (word, pos) in enumerate(tagged):
+        if skip:
+            skip -= 1
+            continue
+        if word == "(" and run and _defined_inside(tagged, i, run, max_words):
+            skip = 2  # the acronym and ")": "automatic knowledge base (KB) construction" is one phrase
+            continue
         if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
             run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
             continue
@@ -858,6 +909,49 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 run.extend(shared)
         yield from close(word.lower())
     yield from close()
+
+
+def _defined_inside(tagged: list[tuple[str, str]], at: int, run: list[tuple[int, str, str]], max_words: int) -> bool:
+    """Whether the "(ACRONYM)" at ``tagged[at]`` defines the words of ``run`` before it while the phrase goes on
+    after it: "automatic knowledge base (KB) construction" is the construction of knowledge bases, and
+    "automatic knowledge base" alone no term; "renormalization group (RG) flow", "community question answering
+    (CQA) site". The run ends on a singular noun ("human intelligence tasks (HITs) using" goes on with no noun),
+    (or a gerund after a noun: "question answering"), the acronym's first letter begins one of its words, and the phrase with what follows fits ``max_words``.
+
+    Examples
+    --------
+    >>> t = [("renormalization", "NN"), ("group", "NN"), ("(", "("), ("RG", "NNP"), (")", ")"), ("flow", "NN")]
+    >>> _defined_inside(t, 2, [(0, "renormalization", "NN"), (1, "group", "NN")], 5)
+    True
+    >>> _defined_inside(t, 2, [(1, "group", "NN")], 5)  # no word of the run starts with R
+    False
+    """
+    if at + 3 >= len(tagged) or tagged[at + 2][0] != ")":
+        return False
+    acronym, last = tagged[at + 1][0], run[-1]
+    capitals = [ch.lower() for ch in acronym if ch.isupper()]
+    if len(capitals) < 2 or len(capitals) < len(acronym.rstrip("s")) // 2 or not acronym[:1].isupper() \
+            or not (last[2] in ("NN", "NNP") or (last[2] == "VBG" and len(run) > 1)) or not last[1][:1].islower():
+        return False
+    initials = {part[:1].lower() for _, word, _ in run for part in _DASHES.split(word) if part}
+    if capitals[0] not in initials:
+        return False
+    following = []
+    for word, pos in tagged[at + 3:]:
+        if pos not in _NOUN or word.lower() in STOP_WORDS or not _is_word(word) or not word[:1].islower():
+            break
+        following.append(pos)
+    if following and tagged[at + 3][0].lower() in _FIELD_PEOPLE:
+        return False  # "the information retrieval (IR) community": the field's people, no term of it
+    # a plural before another noun is a verb: "Byzantine-robust distributed learning (BRDL) trains models"
+    return 0 < len(following) and len(run) + len(following) <= max_words and "NNS" not in following[:-1]
+
+
+# Nouns that name a field's people, work or writing after its name: "the information retrieval (IR) community",
+# "information retrieval (IR) studies", "the machine learning (ML) literature".
+_FIELD_PEOPLE = frozenset("""community communities research researcher researchers study studies literature field
+    fields area areas practitioner practitioners scientist scientists expert experts people conference conferences
+    venue venues workshop workshops""".split())
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
