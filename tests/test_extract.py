@@ -588,6 +588,8 @@ def test_an_acronym_defined_inside_a_phrase_does_not_cut_it(text, kept, junk):
     ("We study the vertex algebras associated with even lattices.", "vertex algebras"),
     ("We compute Wilson line observables in the gravity dual.", "Wilson line observables"),
     ("We tested these algorithms on archived data.", "algorithms"),
+    # nor is a superstring a verb's -ing
+    ("We study the type IIB superstring theory in detail.", "type IIB superstring theory"),
     # a verb the lexicon lacks in its -s form stays a verb
     ("The algorithm disregards label information.", "label information"),
 ])
@@ -595,3 +597,18 @@ def test_a_plural_noun_the_lexicon_lacks_is_no_verb(text, kept):
     phrases = candidate_phrases(text)
     assert kept in phrases, phrases
     assert not any(p.endswith(" disregards") for p in phrases), phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # a gerund after a noun with no object after it ends a compound, not a verb phrase
+    ("We propose a measure for graph partitioning.", "graph partitioning", "graph"),
+    ("Users report job seeking, dating and shopping.", "job seeking", "Users report job"),
+    ("Query rewriting and semantic matching help.", "Query rewriting", "Query"),
+    # nor does an adjective in -ing: "time consuming" is how the phase is
+    ("This phase is time consuming.", "phase", "time consuming"),
+    ("We study virtual black holes appearing and annihilating.", "virtual black holes", "virtual black holes appearing"),
+    ("We study users sharing photos.", "photos", "users sharing photos"),
+])
+def test_a_gerund_ending_a_phrase_after_a_noun_names_the_activity(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases

@@ -361,6 +361,8 @@ def _fix(word: str, pos: str) -> str:
     scenario Explicitly, we take")."""
     if pos == "JJ" and word.lower() in _IC_NOUNS:
         return "NN"  # "distance metric", "Fisher information metric": the lexicon knows only the adjective
+    if pos.startswith("VBG") and word.lower().endswith("string"):
+        return "NN"  # "superstring", "substring": no verb ("type IIB superstring theory" gave "type IIB", "theory")
     if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
             and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
         return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
@@ -419,6 +421,12 @@ _REPORTING = frozenset(
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 # subjects of a verb's -s form: "it leverages", "which exploits" (never "these leverages": "these algorithms" is a noun)
+_PHRASE_ENDS = frozenset({".", ",", ":", ";", ")", "CC", ""})  # tags after which no object follows
+# -ing words that say how a thing is, never what activity a compound names: "is time consuming.", "makes CVR
+# modeling challenging."
+_PREDICATIVE_ING = frozenset("""consuming challenging demanding including interesting promising encouraging
+    surprising appealing compelling convincing misleading satisfying outstanding remaining existing following
+    according increasing decreasing growing emerging varying missing corresponding underlying intensive""".split())
 _SINGULAR_SUBJECTS = frozenset("it which that who this".split())
 _RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose verb may look like a noun
 # Verbs a tagger may read as nouns before "that" opens what they report: "(we) show that graph networks ..."
@@ -786,8 +794,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NNS" and word.islower() and prev_pos in ("NN", "NNP", "NNPS", ")") and prev_word[:1].isalnum() \
                 and next_pos in ("NN", "NNS", "JJ", "DT", "PRP$") and _verb_form(low):
             out[i] = (word, "VBZ")  # a verb after a singular subject: "the model exploits document structure"
-        elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS:
-            out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase
+        elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS and (
+                next_pos not in _PHRASE_ENDS or low in _PREDICATIVE_ING or prev_pos in ("NNS", "NNPS")):
+            out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase; with nothing after it, after
+            # a singular it ends a compound: "a measure for graph partitioning.", "information seeking, communication"
+            # (after a plural, a clause: "virtual black holes appearing and annihilating")
         elif pos == "VBN" and prev_pos == "NNS" and next_pos in ("NN", "NNS", "DT", "PRP$") and low.endswith("ed"):
             out[i] = (word, "VBD")  # a past tense after its subject: "participants performed search"
         elif low == "named" and next_word.lower() in ("entity", "entities"):
