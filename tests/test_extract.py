@@ -612,3 +612,13 @@ def test_a_plural_noun_the_lexicon_lacks_is_no_verb(text, kept):
 def test_a_gerund_ending_a_phrase_after_a_noun_names_the_activity(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # "top" ranks what the head names: trimming the head left "top search", "top Web"
+    ("It suggests topics from the top search results for the query.", "search results", "top search results"),
+    ("We list the top Web platforms.", "Web platforms", "top Web platforms"),
+])
+def test_top_is_no_part_of_a_term(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases
