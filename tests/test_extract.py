@@ -618,7 +618,9 @@ def test_a_gerund_ending_a_phrase_after_a_noun_names_the_activity(text, kept, ju
     # "top" ranks what the head names: trimming the head left "top search", "top Web"
     ("It suggests topics from the top search results for the query.", "search results", "top search results"),
     ("We list the top Web platforms.", "Web platforms", "top Web platforms"),
+    # nor does "likely" name a kind of cluster
+    ("The method detects the most likely clusters.", "clusters", "likely clusters"),
 ])
-def test_top_is_no_part_of_a_term(text, kept, junk):
+def test_top_and_likely_are_no_part_of_a_term(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases

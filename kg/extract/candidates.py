@@ -73,7 +73,7 @@ GENERIC_MODIFIERS = frozenset(
     better available easy difficult familiar complicated tailored
     order-of-magnitude orders-of-magnitude work-in-progress first-of-its-kind up-to-date out-of-the-box
     off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
-    top""".split()
+    top likely unlikely""".split()
 )
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
