@@ -72,9 +72,12 @@ GENERIC_MODIFIERS = frozenset(
     top-performing well-established widely-used best-known pertinent publicly-available freely-available
     better available easy difficult familiar complicated tailored
     order-of-magnitude orders-of-magnitude work-in-progress first-of-its-kind up-to-date out-of-the-box
-    off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
-    top likely unlikely""".split()
+    off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable""".split()
 )
+# Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
+# hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
+# and trimming the head left "top search"; "the most likely clusters" gave "likely cluster".
+_RANKING_MODIFIERS = frozenset("top likely unlikely".split())
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
 # sclerosis") and may be before a compound ("multiple choice questions", "multiple sequence alignments"):
@@ -1210,7 +1213,7 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if pos == _NUMERAL:
         return False
-    if word.lower() in GENERIC_MODIFIERS or (pos not in _START and pos != _LATIN):
+    if word.lower() in GENERIC_MODIFIERS | _RANKING_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     before = tagged[at - 1][0] if at > 0 else ""
     if (prose and word[:1].isupper() and word[1:].islower() and before and not before[:1].isupper()
