@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg.english import zipf
 from kg.extract.multiword import FUNCTION_WORDS as JOINING_WORDS
 from kg.extract.multiword import joined_words
 from kg.notation import PROTECTED, is_notation, modifier_notation
@@ -616,6 +617,8 @@ def _may_be_verb(word: str) -> bool:
     --------
     >>> _may_be_verb("models"), _may_be_verb("classifies"), _may_be_verb("theories"), _may_be_verb("disregards")
     (True, True, False, True)
+    >>> _may_be_verb("aggregates"), _may_be_verb("integrals")  # "aggregated" is English, "integraled" is not
+    (True, False)
     """
     stems = [word[:-1]]
     if word.endswith("ies"):
@@ -623,7 +626,20 @@ def _may_be_verb(word: str) -> bool:
     elif word.endswith("es"):
         stems.append(word[:-2])
     known = [stem for stem in stems if stem in _lexicon()]
-    return not known or any(_verb_capable(stem) or word_class(stem) in ("VB", "VBP") for stem in known)
+    return not known or any(_verb_capable(stem) or word_class(stem) in ("VB", "VBP")
+                            or zipf(_past(stem)) >= _PAST_ZIPF for stem in known)
+
+
+_PAST_ZIPF = 2.5  # a past tense English writes this often is a verb's ("aggregated" 3.0), whatever the lexicon lacks
+
+
+def _past(stem: str) -> str:
+    """The regular past tense of a verb stem: "aggregate" -> "aggregated", "classify" -> "classified"."""
+    if stem.endswith("e"):
+        return stem + "d"
+    if stem.endswith("y") and stem[-2:-1] not in "aeiou":
+        return stem[:-1] + "ied"
+    return stem + "ed"
 
 
 def _verb_stem(word: str) -> bool:

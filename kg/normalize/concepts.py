@@ -408,7 +408,8 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     An ``acronym`` the concept's own words do not spell (:func:`~kg.normalize.acronyms.spells`) is a longer name's
     ("FIRE", the Forum for Information Retrieval Evaluation, for "information retrieval evaluation") or one paper's
     coinage ("DEERS" for "deep recommender system"): shown only where the papers writing it are half the concept's
-    holders at least.
+    holders at least, and never where it spells the concept's first words ("collaborative filtering (CF)
+    recommender": the papers write "CF" for collaborative filtering).
 
     Examples
     --------
@@ -423,10 +424,13 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     True
     >>> _shown_acronym("information retrieval evaluation", {"forum information retrieval evaluation": 6}, 9, 37, "FIRE")
     False
+    >>> _shown_acronym("collaborative filtering recommender", {"collaborative filtering": 30}, 20, 25, "CF")
+    False
     """
-    if acronym and not spells(acronym, key) and 2 * papers < holders:
-        return False
     words = set(key.split())
+    if acronym and not spells(acronym, key) and (
+            2 * papers < holders or any(set(k.split()) < words and spells(acronym, k) for k in long_keys)):
+        return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2:
         return True
