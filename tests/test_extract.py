@@ -624,3 +624,12 @@ def test_a_gerund_ending_a_phrase_after_a_noun_names_the_activity(text, kept, ju
 def test_top_and_likely_are_no_part_of_a_term(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases
+
+
+def test_well_known_terms_with_of_join_though_the_corpus_never_hyphenates_them():
+    from kg.extract.multiword import joinable_terms
+
+    text = "We count the bosonic angular degrees of freedom near the center of mass."
+    phrases = [c.phrase for c in find_candidates(text, terms=joinable_terms([text]))]
+    assert "bosonic angular degrees of freedom" in phrases and "bosonic angular degrees" not in phrases, phrases
+    assert "center of mass" in phrases, phrases

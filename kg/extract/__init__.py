@@ -23,7 +23,7 @@ from kg.extract.embedder import Embedder, load_embedder
 from kg.extract.keybert_extractor import extract_keybert, keybert_version
 from kg.extract.local import (DIVERSITY, ENGINES, EXTRACTOR, EXTRACTORS, POSITION_WEIGHT, TITLE_WEIGHT, Extraction,
                               Progress, document_text, extract_local, paper_candidates)
-from kg.extract.multiword import hyphenated_terms
+from kg.extract.multiword import joinable_terms
 from kg.extract.ray_engine import check_engine, extract_on_ray
 from kg.models import Keyphrase, Paper
 
@@ -133,7 +133,7 @@ def extract(
         raise OptionError("extractor", f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
     if engine != "local":
         check_engine(engine, extractor)
-    terms = hyphenated_terms(document_text(p) for p in papers) if joined else frozenset()
+    terms = joinable_terms(document_text(p) for p in papers) if joined else frozenset()
     if engine != "local":
         return extract_on_ray(papers, embedder, top_n=top_n, depth=depth, diversity=diversity,
                               position_weight=position_weight, title_weight=title_weight,

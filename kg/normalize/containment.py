@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
-from kg.extract.multiword import hyphenated_terms, join_terms
+from kg.extract.multiword import join_terms, joinable_terms
 from kg.models import Keyphrase, Paper
 from kg.normalize.keys import _COUNTED, _DROP, _SEPARATORS, fold_accents, singularize
 
@@ -169,7 +169,7 @@ def _contained_keys(papers: list[Paper], keyed: Mapping[str, list[tuple[str, Key
     for key in wanted:
         heads[key.rsplit(" ", 1)[1]].add(key.split(" ", 1)[0])
     texts = {paper.id: paper.abstract if paper.title_derived else f"{paper.title}. {paper.abstract}" for paper in papers}
-    terms = hyphenated_terms(texts.values())
+    terms = joinable_terms(texts.values())
     found = {pid: _text_keys(join_terms(text, terms), wanted, heads) for pid, text in texts.items()}
     df: Counter[str] = Counter()
     for pid, keys in found.items():
