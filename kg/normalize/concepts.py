@@ -426,10 +426,12 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     False
     >>> _shown_acronym("collaborative filtering recommender", {"collaborative filtering": 30}, 20, 25, "CF")
     False
+    >>> _shown_acronym("co citation proximity analysis", {"citation proximity analysis": 2}, 2, 3, "CPA")
+    True
     """
     words = set(key.split())
     if acronym and not spells(acronym, key) and (
-            2 * papers < holders or any(set(k.split()) < words and spells(acronym, k) for k in long_keys)):
+            2 * papers < holders or any(key.startswith(k + " ") and spells(acronym, k) for k in long_keys)):
         return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2:
