@@ -580,6 +580,15 @@ def test_an_acronym_defined_inside_a_phrase_does_not_cut_it(text, kept, junk):
     assert kept in phrases and junk not in phrases, phrases
 
 
+@pytest.mark.parametrize("text, named", [
+    ("We build tools for automatic knowledge base (KB) construction.", "knowledge base"),
+    ("We follow the renormalization group (RG) flow.", "renormalization group"),
+    ("Optical character recognition (OCR) errors hurt retrieval.", "Optical character recognition"),
+])
+def test_the_long_form_an_acronym_names_inside_a_phrase_is_a_candidate_too(text, named):
+    assert named in candidate_phrases(text)
+
+
 @pytest.mark.parametrize("text, kept", [
     # the tagger's lexicon has no "algorithms" nor "algebras": after a noun they were read as verbs and the phrase
     # lost its head ("approximation", "vertex")

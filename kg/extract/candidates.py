@@ -913,7 +913,11 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             skip -= 1
             continue
         if word == "(" and run and _defined_inside(tagged, i, run, max_words):
-            skip = 2  # the acronym and ")": "automatic knowledge base (KB) construction" is one phrase
+            skip = 2  # the acronym and ")": "automatic knowledge base (KB) construction" is one phrase, and the
+            # long form the acronym names one more ("knowledge base"): the author named it
+            initial = next(ch.lower() for ch in tagged[i + 1][0] if ch.isupper())
+            named = next(at for at in range(len(run) - 1, -1, -1) if run[at][1][:1].lower() == initial)
+            yield run[named][0] + offset, " ".join(w for _, w, _ in run[named:])
             continue
         if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
             run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
