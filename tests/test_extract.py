@@ -642,3 +642,12 @@ def test_well_known_terms_with_of_join_though_the_corpus_never_hyphenates_them()
     phrases = [c.phrase for c in find_candidates(text, terms=joinable_terms([text]))]
     assert "bosonic angular degrees of freedom" in phrases and "bosonic angular degrees" not in phrases, phrases
     assert "center of mass" in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    ("It reduces non-relevant results and/or skips.", "non-relevant results", "non-relevant results and/or"),
+    ("A straightforward baseline model wins.", "baseline model", "straightforward baseline model"),
+])
+def test_function_words_joined_by_a_slash_and_plain_praise_are_no_part_of_a_term(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases

@@ -73,7 +73,8 @@ GENERIC_MODIFIERS = frozenset(
     top-performing well-established widely-used best-known pertinent publicly-available freely-available
     better available easy difficult familiar complicated tailored
     order-of-magnitude orders-of-magnitude work-in-progress first-of-its-kind up-to-date out-of-the-box
-    off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable""".split()
+    off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
+    straightforward""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
@@ -1331,6 +1332,8 @@ def _is_word(token: str) -> bool:
         return False
     if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS - _ADVERB_PARTICLES:
         return False  # a hyphen for a dash: "engines-which" (not "click-through", "trade-off", "plug-in")
+    if "/" in token and all(part.lower() in STOP_WORDS for part in token.split("/")):
+        return False  # "and/or", "with/without": function words, no part of a term
     return len(token) > 1 and token[0].isalnum() and any(ch.isalpha() for ch in token) and not _WEB.search(token)
 
 
