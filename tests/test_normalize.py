@@ -475,3 +475,16 @@ def test_containment_links_to_no_phrase_that_ends_on_a_participle():
     _, mentions = normalize_concepts(papers, keyphrases, top_n=1)
     # "compactified on" is a verb's participle: 18 hep-th papers had the concept "string theory compactified"
     assert not [m for m in mentions if m.concept_id == "c:string theory compactified" and m.paper_id in ("a", "b")]
+
+
+def test_near_synonyms_of_opposite_meaning_never_merge():
+    # "weakly coupled heterotic string" merged into "strongly coupled heterotic string" on hep-th (cosine over the bar)
+    embedder = TableEmbedder({
+        "weakly coupled heterotic string": [1, 0.01, 0], "strongly coupled heterotic string": [1, 0.02, 0],
+        "massive scalar field": [0, 1, 0.01], "massless scalar field": [0, 1, 0.02],
+        "heterotic string compactification": [0, 0, 1], "heterotic string compactifications": [0, 0.01, 1],
+    })
+    probes = {k: k for k in embedder.table}
+    df = {k: 1 for k in probes}
+    assert near_synonyms(probes, df, embedder, threshold=0.8) == {
+        "heterotic string compactifications": "heterotic string compactification"}

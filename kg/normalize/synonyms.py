@@ -48,6 +48,28 @@ _DIGITS = re.compile(r"\d+")
 _ROMAN_WORD = re.compile(r"(?:x|ix|iv|v?i{1,3}|v)[ab]?")
 
 
+# Words of opposite meaning that embed close: "weakly coupled heterotic string" merged into "strongly coupled
+# heterotic string" (hep-th), as would "massive" and "massless" fields, "online" and "offline" evaluation.
+_OPPOSITES = {frozenset(pair.split("/")) for pair in """weak/strong weakly/strongly small/large low/high lower/upper
+    massive/massless finite/infinite positive/negative even/odd open/closed left/right minimal/maximal
+    minimum/maximum light/heavy short/long local/global static/dynamic explicit/implicit direct/indirect inner/outer
+    early/late hard/soft dense/sparse online/offline forward/backward increasing/decreasing attractive/repulsive
+    electric/magnetic classical/quantum bosonic/fermionic timelike/spacelike ultraviolet/infrared internal/external
+    primary/secondary manual/automatic male/female fast/slow hot/cold before/after input/output
+    horizontal/vertical""".split()}
+
+
+def _opposed(only_a: set[str], only_b: set[str]) -> bool:
+    """Whether a word one key alone has is the opposite of one the other alone has.
+
+    Examples
+    --------
+    >>> _opposed({"weakly"}, {"strongly"}), _opposed({"convolutional"}, {"convolution"})
+    (True, False)
+    """
+    return any(frozenset((x, y)) in _OPPOSITES for x in only_a for y in only_b)
+
+
 def _variants(x: str, y: str) -> bool:
     """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation")."""
     return x == y or (len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5])
@@ -61,7 +83,8 @@ def _needed(a: str, b: str, threshold: float) -> float:
     * one adds words to the other ("graph neural network" vs "neural network");
     * they differ in a number ("gpt 3" vs "gpt 4") or a Roman numeral ("type ii superstring" vs "type iib
       superstring");
-    * they differ by a negating or scoping prefix ("supervised" vs "unsupervised");
+    * they differ by a negating or scoping prefix ("supervised" vs "unsupervised") or in words of opposite
+      meaning ("weakly" vs "strongly", "massive" vs "massless": :data:`_OPPOSITES`);
     * either is one short token (acronyms embed unreliably);
     * their head (last) words are not of one family ("latent causal variable" vs
       "latent causal model", cosine 0.92 with MiniLM).
@@ -83,6 +106,8 @@ def _needed(a: str, b: str, threshold: float) -> float:
     if not _variants(wa[-1], wb[-1]):
         return 2.0
     only_a, only_b = sa - sb, sb - sa
+    if _opposed(only_a, only_b):
+        return 2.0
     if all(any(_variants(x, y) for y in only_b) for x in only_a) and \
             all(any(_variants(y, x) for x in only_a) for y in only_b):
         return threshold
