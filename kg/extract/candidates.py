@@ -916,9 +916,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if word == "(" and run and _defined_inside(tagged, i, run, max_words):
             skip = 2  # the acronym and ")": "automatic knowledge base (KB) construction" is one phrase, and the
             # long form the acronym names one more ("knowledge base"): the author named it
-            initial = next(ch.lower() for ch in tagged[i + 1][0] if ch.isupper())
-            named = next(at for at in range(len(run) - 1, -1, -1) if run[at][1][:1].lower() == initial)
-            yield run[named][0] + offset, " ".join(w for _, w, _ in run[named:])
+            yield _named_by(run, tagged[i + 1][0], offset)
             continue
         if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
             run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
@@ -945,6 +943,23 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 run.extend(shared)
         yield from close(word.lower())
     yield from close()
+
+
+def _named_by(run: list[tuple[int, str, str]], acronym: str, offset: int) -> tuple[int, str]:
+    """(start, phrase) of the words of ``run`` an acronym after it names: from the last word one of whose parts
+    starts with the acronym's first capital ("automatic knowledge base (KB)": "knowledge base"), or all of them.
+
+    Examples
+    --------
+    >>> _named_by([(0, "automatic", "JJ"), (1, "knowledge", "NN"), (2, "base", "NN")], "KB", 10)
+    (11, 'knowledge base')
+    >>> _named_by([(0, "text-based", "JJ"), (1, "retrieval", "NN")], "TBR", 0)
+    (0, 'text-based retrieval')
+    """
+    initial = next((ch.lower() for ch in acronym if ch.isupper()), "")
+    named = next((at for at in range(len(run) - 1, -1, -1)
+                  if any(part[:1].lower() == initial for part in _DASHES.split(run[at][1]))), 0)
+    return run[named][0] + offset, " ".join(w for _, w, _ in run[named:])
 
 
 def _defined_inside(tagged: list[tuple[str, str]], at: int, run: list[tuple[int, str, str]], max_words: int) -> bool:
