@@ -653,3 +653,19 @@ def test_well_known_terms_with_of_join_though_the_corpus_never_hyphenates_them()
 def test_function_words_joined_by_a_slash_and_plain_praise_are_no_part_of_a_term(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept", [
+    # a base form after an adjective or a singular noun is no verb: the lexicon's "spin", "cross", "walk" are verbs
+    ("We study massive arbitrary spin fields in AdS.", "massive arbitrary spin fields"),
+    ("We compute the low-energy absorption cross section.", "low-energy absorption cross section"),
+    ("We use a random walk technique.", "random walk technique"),
+    ("Separation of variables for the quantum SL(2,R) spin chain", "quantum SL(2,R) spin chain"),
+])
+def test_a_base_form_between_a_modifier_and_a_noun_is_a_noun(text, kept):
+    assert kept in candidate_phrases(text)
+
+
+def test_a_verb_after_a_noun_stays_a_verb():
+    phrases = candidate_phrases("Lorentzian metric signature give rise to vacua; the early universe are discussed.")
+    assert not any("give" in p or " are" in p for p in phrases), phrases

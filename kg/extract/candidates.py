@@ -458,6 +458,11 @@ _LATIN = "JJ-LATIN"  # the tag of its "a"
 _ATTRIBUTIVE_PARTICIPLES = frozenset(
     """missing streaming evolving emerging sliding moving running vanishing confining interacting rotating
     spinning winding expanding accelerating rolling commuting alternating intersecting branching crossing""".split())
+# Verbs that name no thing before a noun: after a noun they are its verb ("the early universe are discussed", "vacua
+# give rise to", "methods on CFGAN provide accuracy"), where "spin", "walk", "cut", "cover" modify the noun after them
+_VERBS_ONLY = frozenset("""are is am was were be been have has had do does did give take make provide include discuss
+    propose induce generate allow enable require yield present describe consider show obtain find apply compute
+    derive introduce develop achieve improve perform become remain seem appear exist lie""".split())
 _INTRANSITIVE = frozenset({"results", "result"})  # verbs that take no object: before a noun, they are nouns
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
@@ -699,7 +704,13 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if low in _INTRANSITIVE and prev_pos in _NOUN and next_pos in _NOUN | {"JJ"}:
+        if pos in ("VB", "VBP") and word.islower() and low not in _VERBS_ONLY and prev_pos in ("JJ", "NN", "NNP") \
+                and not governed \
+                and prev_word.lower() not in _PERSONS | _ADVERBISH and next_pos in ("NN", "NNS") and i >= 1 \
+                and (i < 2 or out[i - 2][1] not in ("MD", "TO")):
+            out[i] = (word, "NN")  # a base form after an adjective or a singular noun is no verb: "fractional spin
+            # states", "general coordinate invariance", "absorption cross section" (the lexicon's "spin" is a verb)
+        elif low in _INTRANSITIVE and prev_pos in _NOUN and next_pos in _NOUN | {"JJ"}:
             out[i] = (word, "NNS" if low.endswith("s") else "NN")  # "search results pages": "result" the verb
             # takes no object ("results in", "results from"), so a noun after it makes it a noun (was "search", "page")
         elif pos == "VB" and prev_pos == "IN" and word[:1].isupper() and next_pos in _NOUN:
