@@ -669,3 +669,6 @@ def test_a_base_form_between_a_modifier_and_a_noun_is_a_noun(text, kept):
 def test_a_verb_after_a_noun_stays_a_verb():
     phrases = candidate_phrases("Lorentzian metric signature give rise to vacua; the early universe are discussed.")
     assert not any("give" in p or " are" in p for p in phrases), phrases
+    phrases = [c.phrase for c in find_candidates("Some text.", title="Can the Unruh-DeWitt detector extract energy "
+                                                                       "from the vacuum?")]
+    assert "Unruh-DeWitt detector" in phrases and not any("extract" in p for p in phrases), phrases

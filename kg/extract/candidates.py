@@ -462,7 +462,28 @@ _ATTRIBUTIVE_PARTICIPLES = frozenset(
 # give rise to", "methods on CFGAN provide accuracy"), where "spin", "walk", "cut", "cover" modify the noun after them
 _VERBS_ONLY = frozenset("""are is am was were be been have has had do does did give take make provide include discuss
     propose induce generate allow enable require yield present describe consider show obtain find apply compute
-    derive introduce develop achieve improve perform become remain seem appear exist lie""".split())
+    derive introduce develop achieve improve perform become remain seem appear exist lie imply suggest indicate
+    demonstrate reveal explain ensure produce reduce extract contain involve satisfy determine establish prove""".split())
+_CLAUSE_ENDS = frozenset({".", ",", ";", ":", "(", ")", "CC", "WDT", "IN"})
+
+
+def _modal_before(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether a modal or "to" before ``tagged[at]`` has no verb yet: "Can the Unruh-DeWitt detector extract
+    energy" (the base form is the modal's verb; not "to study the fractional spin states").
+
+    Examples
+    --------
+    >>> _modal_before([("Can", "MD"), ("the", "DT"), ("detector", "NN"), ("extract", "VB")], 3)
+    True
+    >>> _modal_before([("to", "TO"), ("study", "VB"), ("fractional", "JJ"), ("spin", "VB")], 3)
+    False
+    """
+    for word, pos in reversed(tagged[:at]):
+        if pos in ("MD", "TO"):
+            return True
+        if pos in _CLAUSE_ENDS or pos.startswith("VB"):
+            return False  # another verb takes the modal ("to study the fractional spin states")
+    return False
 _INTRANSITIVE = frozenset({"results", "result"})  # verbs that take no object: before a noun, they are nouns
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
@@ -707,7 +728,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if pos in ("VB", "VBP") and word.islower() and low not in _VERBS_ONLY and prev_pos in ("JJ", "NN", "NNP") \
                 and not governed \
                 and prev_word.lower() not in _PERSONS | _ADVERBISH and next_pos in ("NN", "NNS") and i >= 1 \
-                and (i < 2 or out[i - 2][1] not in ("MD", "TO")):
+                and not _modal_before(out, i):
             out[i] = (word, "NN")  # a base form after an adjective or a singular noun is no verb: "fractional spin
             # states", "general coordinate invariance", "absorption cross section" (the lexicon's "spin" is a verb)
         elif low in _INTRANSITIVE and prev_pos in _NOUN and next_pos in _NOUN | {"JJ"}:
