@@ -427,13 +427,13 @@ _REPORTING = frozenset(
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 # subjects of a verb's -s form: "it leverages", "which exploits" (never "these leverages": "these algorithms" is a noun)
+_SINGULAR_SUBJECTS = frozenset("it which that who this".split())
 _PHRASE_ENDS = frozenset({".", ",", ":", ";", ")", "CC", ""})  # tags after which no object follows
 # -ing words that say how a thing is, never what activity a compound names: "is time consuming.", "makes CVR
 # modeling challenging."
 _PREDICATIVE_ING = frozenset("""consuming challenging demanding including interesting promising encouraging
     surprising appealing compelling convincing misleading satisfying outstanding remaining existing following
     according increasing decreasing growing emerging varying missing corresponding underlying intensive""".split())
-_SINGULAR_SUBJECTS = frozenset("it which that who this".split())
 _RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose verb may look like a noun
 # Verbs a tagger may read as nouns before "that" opens what they report: "(we) show that graph networks ..."
 _SAYING = frozenset("show shows find finds demonstrate demonstrates prove proves note notes suggest suggests "
@@ -463,7 +463,8 @@ _ATTRIBUTIVE_PARTICIPLES = frozenset(
 _VERBS_ONLY = frozenset("""are is am was were be been have has had do does did give take make provide include discuss
     propose induce generate allow enable require yield present describe consider show obtain find apply compute
     derive introduce develop achieve improve perform become remain seem appear exist lie imply suggest indicate
-    demonstrate reveal explain ensure produce reduce extract contain involve satisfy determine establish prove""".split())
+    demonstrate reveal explain ensure produce reduce extract contain involve satisfy determine establish
+    prove""".split())
 _CLAUSE_ENDS = frozenset({".", ",", ";", ":", "(", ")", "CC", "WDT", "IN"})
 
 
@@ -484,6 +485,8 @@ def _modal_before(tagged: list[tuple[str, str]], at: int) -> bool:
         if pos in _CLAUSE_ENDS or pos.startswith("VB"):
             return False  # another verb takes the modal ("to study the fractional spin states")
     return False
+
+
 _INTRANSITIVE = frozenset({"results", "result"})  # verbs that take no object: before a noun, they are nouns
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
@@ -603,16 +606,23 @@ _SUBTITLE_MARKS = frozenset(":–—")
 _TITLE_CLAUSES = frozenset("resulting arising stemming leading coming ranging deriving emerging".split())
 
 
+_PAST_ZIPF = 2.5  # a past tense English writes this often is a verb's ("aggregated" 3.0), whatever the lexicon lacks
+
+
+def _past(stem: str) -> str:
+    """The regular past tense of a verb stem: "profile" -> "profiled", "classify" -> "classified", "exhibit" ->
+    "exhibited"."""
+    if stem.endswith("e"):
+        return stem + "d"
+    if stem.endswith("y") and stem[-2:-1] not in "aeiou":
+        return stem[:-1] + "ied"
+    return stem + "ed"
+
+
 def _verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
-    if word.endswith("e"):
-        past = word + "d"  # "profiled"
-    elif word.endswith("y") and word[-2:-1] not in "aeiou":
-        past = word[:-1] + "ied"  # "classified"
-    else:
-        past = word + "ed"  # "exhibited", "displayed"
-    return word in _VERBISH or word_class(past) in ("VBD", "VBN")
+    return word in _VERBISH or word_class(_past(word)) in ("VBD", "VBN")
 
 
 def _verb_form(word: str) -> bool:
@@ -655,18 +665,6 @@ def _may_be_verb(word: str) -> bool:
     known = [stem for stem in stems if stem in _lexicon()]
     return not known or any(_verb_capable(stem) or word_class(stem) in ("VB", "VBP")
                             or zipf(_past(stem)) >= _PAST_ZIPF for stem in known)
-
-
-_PAST_ZIPF = 2.5  # a past tense English writes this often is a verb's ("aggregated" 3.0), whatever the lexicon lacks
-
-
-def _past(stem: str) -> str:
-    """The regular past tense of a verb stem: "aggregate" -> "aggregated", "classify" -> "classified"."""
-    if stem.endswith("e"):
-        return stem + "d"
-    if stem.endswith("y") and stem[-2:-1] not in "aeiou":
-        return stem[:-1] + "ied"
-    return stem + "ed"
 
 
 def _verb_stem(word: str) -> bool:
@@ -998,8 +996,9 @@ def _defined_inside(tagged: list[tuple[str, str]], at: int, run: list[tuple[int,
     """Whether the "(ACRONYM)" at ``tagged[at]`` defines the words of ``run`` before it while the phrase goes on
     after it: "automatic knowledge base (KB) construction" is the construction of knowledge bases, and
     "automatic knowledge base" alone no term; "renormalization group (RG) flow", "community question answering
-    (CQA) site". The run ends on a singular noun ("human intelligence tasks (HITs) using" goes on with no noun),
-    (or a gerund after a noun: "question answering"), the acronym's first letter begins one of its words, and the phrase with what follows fits ``max_words``.
+    (CQA) site". The run ends on a singular noun or on a gerund after a noun ("question answering"; "human
+    intelligence tasks (HITs) using" goes on with no noun), the acronym's first letter begins one of its words, and
+    the phrase with what follows fits ``max_words``.
 
     Examples
     --------
