@@ -672,3 +672,60 @@ def test_a_verb_after_a_noun_stays_a_verb():
     phrases = [c.phrase for c in find_candidates("Some text.", title="Can the Unruh-DeWitt detector extract energy "
                                                                        "from the vacuum?")]
     assert "Unruh-DeWitt detector" in phrases and not any("extract" in p for p in phrases), phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # two names a spaced dash joins are one name; a dash that parts a title's words stays
+    ("Examples of potentials with convergent Schwinger - DeWitt expansion", "convergent Schwinger-DeWitt expansion",
+     "convergent Schwinger"),
+    ("We study the Chern -- Simons theory.", "Chern-Simons theory", "Simons theory"),
+    ("Digital Libraries - Research and Practice", "Digital Libraries", "Libraries-Research"),
+    # "cross" written apart from the word it makes an adjective of
+    ("We focus on the cross lingual retrieval problem.", "cross-lingual retrieval problem", "lingual retrieval problem"),
+    ("We compute the absorption cross section.", "absorption cross section", "absorption cross-section"),
+])
+def test_names_and_prefixes_written_apart_are_one_word(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # a brane is a thing: the tagger read "3-brane" as an adjective and the phrase ended on the name before it
+    ("A new first order action for type IIB Dirichlet 3-brane is proposed.", "type IIB Dirichlet 3-brane",
+     "type IIB Dirichlet"),
+    ("We obtain the action describing BPS D(p-1)-brane in Type IIA theory.", "BPS D(p-1)-brane", "BPS"),
+    # a bound after its name is a noun, a participle before "to"
+    ("The solutions saturate the Bogomol'nyi bound and are stable.", "Bogomol'nyi bound", "Bogomol'nyi"),
+    ("The unitarity bound is violated.", "unitarity bound", "unitarity"),
+    ("An electron bound to the nucleus.", "electron", "electron bound"),
+    # "vs" is no word of a term; "works very well" and "incentivizes" are verbs
+    ("Newspaper Editors vs the Crowd", "Newspaper Editors", "Newspaper Editors vs"),
+    ("Simple bag-of-words translation works very well.", "bag-of-words translation", "bag-of-words translation works"),
+    ("Adapt to different website structures very well.", "website structures", "website"),
+    ("An incentive-compatible auction incentivizes buyers to reveal values.", "incentive-compatible auction",
+     "incentive-compatible auction incentivizes"),
+    # the first of its kind is a claim, not a kind; "first class constraints" and "first order" are terms
+    ("We present the first search session segmentation model.", "search session segmentation model",
+     "first search session segmentation model"),
+    ("The first class constraints are solved.", "first class constraints", "class constraints"),
+    # the base form of a verb in a sentence whose noun is plural: "the two sides of the graph represent actors"
+    ("The two sides of the graph represent actors and items.", "actors", "graph represent actors"),
+])
+def test_names_of_physics_and_the_verbs_of_sentences_end_phrases_where_they_should(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("title, kept, junk", [
+    ("On the Structural Properties of Massive Telecom Call Graphs", "Massive Telecom Call Graphs", "Massive Telecom"),
+    ("How to Build Search Engines", "Search Engines", "Engines"),
+    ("Can Twitter Predict Election Results?", "Election Results", "Twitter Predict Election Results"),
+    ("Learning to Discover Domain-Specific Web Content", "Domain-Specific Web Content", "Discover Domain-Specific Web"),
+    # a title's plural before "and" is a whole phrase: no head is shared with it
+    ("Adapting Databases and WebDAV Protocol", "WebDAV Protocol", "Databases Protocol"),
+    ("Five-Brane and Black Hole Entropy", "Black Hole Entropy", "Five-Brane Hole Entropy"),
+    ("Data and Text Mining in Biomedical Informatics", "Data Mining", "Data"),
+])
+def test_a_titles_words_take_their_part_from_their_neighbours(title, kept, junk):
+    phrases = [c.phrase for c in find_candidates("Some text.", title=title)]
+    assert kept in phrases and junk not in phrases, phrases

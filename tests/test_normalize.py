@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,9 @@ from kg.ingest.thesaurus import load_thesaurus
 from kg.models import Keyphrase, Paper
 from kg.normalize import (concept_key, find_acronyms, near_synonyms, normalize_concepts,
                           thesaurus_text)
+from kg.normalize.generic import trim_filler
 from kg.normalize.keys import singularize
+from kg.normalize.names import _display_name
 
 
 @pytest.mark.parametrize("a, b", [
@@ -488,3 +492,21 @@ def test_near_synonyms_of_opposite_meaning_never_merge():
     df = {k: 1 for k in probes}
     assert near_synonyms(probes, df, embedder, threshold=0.8) == {
         "heterotic string compactifications": "heterotic string compactification"}
+
+
+def test_a_filler_head_stays_after_a_participle_of_how_well():
+    assert trim_filler("best-matching results") == "best-matching results"
+    assert trim_filler("fast-growing approach") == "fast-growing approach"
+    assert trim_filler("self-training method") == "self-training"  # a prefix's gerund names the act
+
+
+@pytest.mark.parametrize("word, singular", [("echoes", "echo"), ("heroes", "hero"), ("shoes", "shoe"),
+                                            ("canoes", "canoe")])
+def test_plurals_in_oes(word, singular):
+    assert singularize(word) == singular
+
+
+def test_a_name_pair_keeps_its_capitals_though_every_form_is_a_titles():
+    assert _display_name("wheeler dewitt", Counter({"Wheeler-DeWitt": 2}), None) == "Wheeler-DeWitt"
+    assert _display_name("d brane probe", Counter({"D-Brane Probes": 2}), None,
+                         truecase={"brane": (0, 30)}) == "D-brane probe"

@@ -49,7 +49,7 @@ STOP_WORDS = frozenset(
     these they this those though through throughout thus to together too toward towards under unless
     until up upon us use used uses using very via was we well were what whatever when where whereas
     whether which while who whom whose why will with within without would yet you your yours
-    whilst amongst amid ones today nowadays""".split()
+    whilst amongst amid ones today nowadays vs versus""".split()
 )
 # Modifiers that carry no topic: allowed inside a phrase, dropped at its start
 # ("novel graph neural network" -> "graph neural network").
@@ -80,6 +80,8 @@ GENERIC_MODIFIERS = frozenset(
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
 # and trimming the head left "top search"; "the most likely clusters" gave "likely cluster".
 _RANKING_MODIFIERS = frozenset("top likely unlikely".split())
+# Words after "first" in terms of their own: "first order formalism", "first class constraints", "first Chern class"
+_FIRST_TERMS = frozenset("order class kind law principle variation passage chern quantized quantization".split())
 # Words of quantity that are no part of a term before a plural ("multiple sources" are several sources, and so
 # are "multiple heterogeneous sources"), but are before a singular ("multiple instance learning", "multiple
 # sclerosis") and may be before a compound ("multiple choice questions", "multiple sequence alignments"):
@@ -129,6 +131,24 @@ _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|htm
 # ("commutative geometry", "de Sitter space") or breaks ("semi"). Not before a word that cannot take it ("self and").
 _LOOSE_PREFIX = re.compile(r"(?<![\w\-])((?i:non|anti|quasi|semi|pseudo|multi|self))\s+"
                            r"(?=[A-Za-z])(?!(?i:and|or|of|the|a|an|in|on|to|is|are|was|were|with|for|as|by)\b)")
+# "cross" apart from the word it makes an adjective of ("cross lingual retrieval problem" gave "lingual retrieval
+# problem", the tagger reading "cross" as a verb); not "cross section", which is a noun's phrase
+_LOOSE_CROSS = re.compile(r"(?<![\w\-])((?i:cross))\s+(?=(?i:lingual|language|domain|modal|platform|media|device|site"
+                          r"|collection|validation|validated|entropy|correlation|sectional|functional|cultural"
+                          r"|disciplinary|national|layer|genre|system|project|network|task)s?\b)")
+
+# Two names a spaced dash joins ("Schwinger - DeWitt expansion", "Chern -- Simons theory", 221 places in hep-th): one
+# name, as a hyphen writes it. Apart, the tagger ends a phrase on the first ("convergent Schwinger"). Only names the
+# lexicon lacks (and "Mills"): between English words a spaced dash parts a title ("Digital Libraries - Research").
+_SPACED_DASH = re.compile(r"(?<!'t )\b([A-Z][a-z]+(?:[A-Z][a-z]+)?)(?: +(?:-{1,3}|–|—) *| *(?:-{2,3}|–|—) +)(?=([A-Z][a-z]*[A-Z]?[a-z]+)\b)")
+_NAMES_IN_LEXICON = frozenset({"mills"})
+
+
+def _joined_names(match: re.Match) -> str:
+    first, second = match.group(1), match.group(2)
+    if word_class(first.lower()) is None and (word_class(second.lower()) is None or second.lower() in _NAMES_IN_LEXICON):
+        return first + "-"
+    return match.group(0)
 
 
 def tag(text: str) -> list[tuple[str, str]]:
@@ -138,8 +158,11 @@ def tag(text: str) -> list[tuple[str, str]]:
     --------
     >>> tag("Graph neural networks (GNNs) scale.")[:3]
     [('Graph', 'NN'), ('neural', 'JJ'), ('networks', 'NNS')]
+    >>> [w for w, _ in tag("the Schwinger --- DeWitt expansion of Yang - Mills theory")]
+    ['the', 'Schwinger-DeWitt', 'expansion', 'of', 'Yang-Mills', 'theory']
     """
     text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))
+    text = _SPACED_DASH.sub(_joined_names, _LOOSE_CROSS.sub(r"\1-", text))
     text = _LOOSE_PREFIX.sub(r"\1-", _DIMENSION.sub(r"\1-", text)).strip()
     if not text:
         return []
@@ -365,14 +388,16 @@ def _fix(word: str, pos: str) -> str:
     a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses;
     a capitalized adverb is an adverb, not a name (a lost full stop: "the second Randall-Sundrum
     scenario Explicitly, we take")."""
-    if pos == "JJ" and word.lower() in _IC_NOUNS:
-        return "NN"  # "distance metric", "Fisher information metric": the lexicon knows only the adjective
+    if pos == "JJ" and word.lower() in _IC_NOUNS | {"content"}:
+        return "NN"  # "distance metric", "Fisher information metric", "Web Content": the lexicon knows the adjective
     if pos.startswith("VBG") and word.lower().endswith("string"):
         return "NN"  # "superstring", "substring": no verb ("type IIB superstring theory" gave "type IIB", "theory")
     if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
             and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
         return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
+    if dash and tail.lower() in ("brane", "branes") and head:
+        return "NNS" if tail.endswith("s") else "NN"  # "Dirichlet 3-brane", "BPS D(p-1)-brane": the tagger guessed JJ
     tail_class = _lexicon().get(tail.lower()) or "" if dash else ""
     if dash and head.lower() in ("on", "off") and tail.isalpha():
         return "JJ"  # "on-shell", "off-diagonal", "on-line": they qualify, as "on the shell" would
@@ -417,7 +442,7 @@ _NOMINAL_GERUNDS = frozenset(
     rendering shading painting matching retrieving recommending sensing monitoring networking
     tracing profiling mixing shaping warping pretraining finetuning breaking
     scattering coupling couplings tunneling tunnelling folding binding trapping cooling heating pairing
-    screening lensing doping squeezing hopping bunching damping quenching smearing shielding bonding""".split()
+    screening lensing doping squeezing hopping bunching damping quenching smearing shielding bonding sharing""".split()
 )
 # Participles that report rather than modify ("a framework named FATE").
 _REPORTING = frozenset(
@@ -447,6 +472,10 @@ _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "fo
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
 _VERB_PARTICLES = frozenset("out down up off".split())  # after a verb's -s form: "breaks down", "rules out"
+# Adverbs of how well a thing does, after its verb's -s form: "the translation works well", "the method scales poorly"
+# (of verbs that take no object: "adapt to different website structures very well" has a noun)
+_HOW_WELL = frozenset("well better best poorly badly reasonably surprisingly remarkably".split())
+_DOES_WELL = frozenset("works performs scales generalizes generalises converges behaves fares".split())
 _SENTENCE_ENDS = frozenset(".!?:;")
 _LATIN_A = frozenset("priori posteriori fortiori".split())  # "a priori" is one adjective
 _LATIN = "JJ-LATIN"  # the tag of its "a"
@@ -464,8 +493,15 @@ _VERBS_ONLY = frozenset("""are is am was were be been have has had do does did g
     propose induce generate allow enable require yield present describe consider show obtain find apply compute
     derive introduce develop achieve improve perform become remain seem appear exist lie imply suggest indicate
     demonstrate reveal explain ensure produce reduce extract contain involve satisfy determine establish
-    prove""".split())
+    prove represent predict affect enhance observe assume reflect ignore""".split())
 _CLAUSE_ENDS = frozenset({".", ",", ";", ":", "(", ")", "CC", "WDT", "IN"})
+
+
+def _how_well(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether ``tagged[at]`` says how well (:data:`_HOW_WELL`), after "very", "quite" or "so": "works very well"."""
+    while at < len(tagged) and tagged[at][0].lower() in ("very", "quite", "so"):
+        at += 1
+    return at < len(tagged) and tagged[at][0].lower() in _HOW_WELL
 
 
 def _modal_before(tagged: list[tuple[str, str]], at: int) -> bool:
@@ -729,6 +765,21 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and not _modal_before(out, i):
             out[i] = (word, "NN")  # a base form after an adjective or a singular noun is no verb: "fractional spin
             # states", "general coordinate invariance", "absorption cross section" (the lexicon's "spin" is a verb)
+        elif pos in ("VB", "VBP") and word[:1].isupper() and word[1:].islower() and low not in _VERBS_ONLY and i >= 1 \
+                and prev_pos in ("JJ", "NN", "NNP") and prev_word[:1].isupper() and not prev_word.lower().endswith("s") \
+                and next_pos in _NOUN and next_word[:1].isupper() and not _modal_before(out, i):
+            out[i] = (word, "NN")  # the same in a title: "Massive Telecom Call Graphs" (not "Social Networks Shape")
+        elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and i >= 2 \
+                and word_class(low) in ("VB", "VBP") and prev_pos.startswith("NNP") and out[0][1] == "MD" \
+                and all(p in ("NNP", "NNPS", "NN", "DT", "JJ") for _, p in out[1:i]) and next_pos in _NOUN \
+                and not next_word.lower().endswith("ly"):
+            out[i] = (word, "VB")  # a title's question: "Can Twitter Predict Election Results?"
+        elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and prev_pos == "TO" \
+                and word_class(low) in ("VB", "VBP") and (next_pos in _NOUN | {"JJ", "DT"}):
+            out[i] = (word, "VB")  # a title's infinitive: "Learning to Discover Domain-Specific Web Content"
+        elif pos == "VB" and word[:1].isupper() and word[1:].islower() and prev_pos in ("VB", "VBP", "VBZ", "VBD") \
+                and prev_word[:1].isupper() and next_pos in _NOUN and next_word[:1].isupper():
+            out[i] = (word, "NN")  # a verb's object in a title: "How to Build Search Engines"
         elif low in _INTRANSITIVE and prev_pos in _NOUN and next_pos in _NOUN | {"JJ"}:
             out[i] = (word, "NNS" if low.endswith("s") else "NN")  # "search results pages": "result" the verb
             # takes no object ("results in", "results from"), so a noun after it makes it a noun (was "search", "page")
@@ -766,6 +817,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # digital images"
         elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
             out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
+        elif low in ("bound", "bounds") and pos in ("VBN", "VBD", "VBZ", "NNS") and prev_pos in ("NN", "NNP", "JJ") \
+                and next_word.lower() not in ("to", "by", "with", "into", "together", "up", "in", "on", "for") \
+                and next_pos not in ("DT", "PRP$"):
+            out[i] = (word, "NNS" if low.endswith("s") else "NN")  # a limit after its name: "the Bogomol'nyi bound",
+            # "the unitarity bound is violated" (not "a state bound to", "quarks bound in hadrons")
         elif low == "near" and prev_pos == "DT" and next_pos == "NN" and after_pos in _NOUN:
             out[i] = (word, "JJ")  # "the near horizon limit"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "TO" and before >= 1 \
@@ -781,6 +837,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
                 and (_verb_form(low) or _verb_capable(low[:-1])):
             out[i] = (word, "VBZ")  # a phrasal verb: "this request rules out", "the string picture breaks down"
+        elif low in _DOES_WELL and pos == "NNS" and prev_pos in ("NN", "NNP") and _how_well(out, i + 1):
+            out[i] = (word, "VBZ")  # how well a thing does: "bag-of-words translation works very well"
         elif low == "order" and prev_word.lower() == "in" and next_word.lower() == "to":
             out[i] = (word, "IN")  # "in order to": no noun
         elif low == "account" and prev_word.lower() == "into":
@@ -840,8 +898,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                     and prev_pos in ("NN", "NNP"))
                 or (_PHRASAL.get(low) == next_word.lower())
                 or (low not in _lexicon() and low.endswith(("izes", "ises", "ifies", "polates"))
-                    and next_pos in ("IN", "DT", "PRP$", "JJ"))):
-            out[i] = (word, "VBZ")  # "algorithm disregards label information", "training benefits the"
+                    and (next_pos in ("IN", "DT", "PRP$", "JJ") or (next_pos == "NNS" and prev_pos == "NN")))):
+            out[i] = (word, "VBZ")  # "algorithm disregards label information", "training benefits the", "an
+            # incentive-compatible auction incentivizes buyers"
         elif pos == "NNS" and word.islower() and prev_pos in ("NN", "NNP", "NNPS", ")") and prev_word[:1].isalnum() \
                 and next_pos in ("NN", "NNS", "JJ", "DT", "PRP$") and _verb_form(low):
             out[i] = (word, "VBZ")  # a verb after a singular subject: "the model exploits document structure"
@@ -1094,6 +1153,10 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
     if word.lower().endswith(("ing", "ings", "tions", "sions", "ments", "ities")):
         return False  # activities and plurals: "Modeling and Monitoring Cluster Transitions", "Superembeddings and
         # Non-linear Realisations"
+    if pos.startswith("NNP") and "-" not in word and word.endswith("s") and word_class(word.lower()) == "NNS":
+        return False  # a title's plural is a whole phrase: "Adapting Databases and WebDAV Protocol"
+    if word.rpartition("-")[2].lower() in ("brane", "branes"):
+        return False  # a thing of its own: "Five-Brane and Black Hole Entropy", "D-brane and Gauge Invariance"
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
 
@@ -1283,6 +1346,10 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     if word.lower() in GENERIC_MODIFIERS | _RANKING_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     before = tagged[at - 1][0] if at > 0 else ""
+    if word.lower() == "first" and before.lower() == "the" and at >= 2 and tagged[at - 2][1].startswith("VB") \
+            and len(words) > 2 and after[1].lower() not in _FIRST_TERMS:
+        return True  # a claim, not a kind: "we present the first search session segmentation model" (not "the first
+        # class constraints", "is the first order formalism")
     if (prose and word[:1].isupper() and word[1:].islower() and before and not before[:1].isupper()
             and not _sentence_end(before) and not before.lower().endswith("ly")):
         return False  # inside a sentence, after a lower-case word: "to view Hawking radiation", "the Killing horizon"

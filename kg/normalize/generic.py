@@ -243,8 +243,9 @@ def trim_filler(phrase: str) -> str:
     ...                           "clustering algorithm", "learning to rank approaches", "re-finding tasks",
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
     ...                           "1/4 BPS solutions", "semi-supervised framework",
-    ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time']
+    ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach",
+    ...                           "best-matching results", "self-training method"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -285,6 +286,9 @@ def _qualifies(word: str) -> bool:
     if len(parts) == 2 and last in _MEASURES and (parts[0] in PREFIXES or parts[0].isdigit() or parts[0] in _NUMBERS
                                                   or word_class(parts[0]) in ("JJ", "JJR", "JJS", "CD")):
         return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is
+    if len(parts) == 2 and last.endswith("ing") and parts[0] not in PREFIXES \
+            and word_class(parts[0]) in ("JJ", "JJR", "JJS", "RB", "RBR", "RBS"):
+        return True  # a participle after how: "the best-matching results", "a fast-growing approach" ("re-ranking" names)
     return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed"))
             or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"

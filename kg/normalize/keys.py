@@ -64,6 +64,8 @@ def singularize(word: str) -> str:
     ['embedding', 'strategy', 'process', 'bias', 'gan']
     >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses", "caches", "gases", "matches"]]
     ['movie', 'bias', 'base', 'ad', 'case', 'use', 'cache', 'gas', 'match']
+    >>> [singularize(w) for w in ["echoes", "heroes", "shoes", "canoes"]]
+    ['echo', 'hero', 'shoe', 'canoe']
     >>> [singularize(w) for w in ["goods", "savings", "odds"]]  # no singular of their own ("consumer goods")
     ['goods', 'savings', 'odds']
     """
@@ -83,6 +85,8 @@ def singularize(word: str) -> str:
         return word[:-2]  # biases, lenses
     if word.endswith("ses") and not _known_noun(word[:-1]) and _known_noun(word[:-2]):
         return word[:-2]  # gases
+    if word.endswith("oes") and not _known_noun(word[:-1]) and _known_noun(word[:-2]):
+        return word[:-2]  # echoes, heroes (not shoes, canoes)
     if word.endswith("s"):
         return word[:-1]
     return word

@@ -169,6 +169,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'Yang-Mills'
     >>> _display_name("multi graph", Counter(), evidence=Counter({"multi-graph": 2, "multi-graphs": 1}))
     'multi-graph'
+    >>> _display_name("wheeler dewitt", Counter({"Wheeler-DeWitt": 1}), truecase={})
+    'Wheeler-DeWitt'
 
     >>> _display_name("interactive text management system", Counter({"interactive TExt management system": 1}))
     'interactive text management system'
@@ -229,9 +231,11 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
             for j in group:
                 written = template[slice(*spans[j])]
+                named = any(cased[k][:1].isupper() and len(cased[k]) > 1 and not cased[k].isupper() for k in group if k != j)
                 if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES) \
-                        and not (titled_template and cased[j].islower() and written[1:].islower()):
-                    cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's "D-Brane"
+                        and not (titled_template and cased[j].islower() and written[1:].islower() and not named):
+                    cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's
+                    # "D-Brane"; beside a name, the title's capital is a name's: "Wheeler-DeWitt", never "wheeler-DeWitt"
         group = [i]
     _plain_odd_capitals(cased)
     joins = _dashes(surfaces)
