@@ -729,3 +729,17 @@ def test_names_of_physics_and_the_verbs_of_sentences_end_phrases_where_they_shou
 def test_a_titles_words_take_their_part_from_their_neighbours(title, kept, junk):
     phrases = [c.phrase for c in find_candidates("Some text.", title=title)]
     assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # the symbol a text gives a thing it has named is no part of the name (the group Z_2 is)
+    ("The adjoint Higgs field Phi is massive.", "adjoint Higgs field", "adjoint Higgs field Phi"),
+    ("The tree-level superpotential W_tree vanishes.", "tree-level superpotential", "tree-level superpotential W_tree"),
+    ("The effective average action Gamma_k obeys a flow.", "effective average action", "effective average action Gamma_k"),
+    ("We study the T^4/Z_2 orbifold.", "T^4/Z_2 orbifold", "orbifold"),
+    # the kind a thing is of is no concept, and a kind that is no name is nothing alone
+    ("The vertex models of the 6-vertex type in the regime.", "vertex models", "6-vertex"),
+])
+def test_symbols_and_kinds_are_no_concepts(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases

@@ -12,7 +12,7 @@ from kg.ingest.thesaurus import load_thesaurus
 from kg.models import Keyphrase, Paper
 from kg.normalize import (concept_key, find_acronyms, near_synonyms, normalize_concepts,
                           thesaurus_text)
-from kg.normalize.generic import trim_filler
+from kg.normalize.generic import generic_words, trim_filler
 from kg.normalize.keys import singularize
 from kg.normalize.names import _display_name
 
@@ -497,7 +497,8 @@ def test_near_synonyms_of_opposite_meaning_never_merge():
 def test_a_filler_head_stays_after_a_participle_of_how_well():
     assert trim_filler("best-matching results") == "best-matching results"
     assert trim_filler("fast-growing approach") == "fast-growing approach"
-    assert trim_filler("self-training method") == "self-training"  # a prefix's gerund names the act
+    assert trim_filler("self-training method") == "self-training"  # an act: a prefix's gerund, an adjective's
+    assert trim_filler("collaborative-filtering approach") == "collaborative-filtering"
 
 
 @pytest.mark.parametrize("word, singular", [("echoes", "echo"), ("heroes", "hero"), ("shoes", "shoe"),
@@ -510,3 +511,9 @@ def test_a_name_pair_keeps_its_capitals_though_every_form_is_a_titles():
     assert _display_name("wheeler dewitt", Counter({"Wheeler-DeWitt": 2}), None) == "Wheeler-DeWitt"
     assert _display_name("d brane probe", Counter({"D-Brane Probes": 2}), None,
                          truecase={"brane": (0, 30)}) == "D-brane probe"
+
+
+def test_an_event_named_by_no_topic_is_generic():
+    keys = {"acm workshop", "3rd international workshop", "top tier conference", "pikm workshop",
+            "text retrieval conference", "temporal web analytics workshop"}
+    assert generic_words(keys) == {"acm workshop", "3rd international workshop", "top tier conference"}

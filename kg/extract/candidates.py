@@ -119,7 +119,11 @@ _DAMAGED = re.compile(r"[{}\[\]<>\\$@—=∈∉⊂⊃⊆⊇≤≥≠≈≡→←
                       r"|\)~|~\(|\)[x×][A-Z][a-z]{2}")  # relations of groups: "Sp(4)~SO(3,2)", "P(3,1)xGauge"
 # A function of one letter ("V(T)", "W(p)", "W(2)"): a symbol the text gives a thing it has named,
 # no part of the name ("tachyon potential V(T)"); U(1) and O(N) are groups.
-_SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)")
+_SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)"
+                     # or a Greek letter's name or a letter with a word below it: "the adjoint Higgs field Phi",
+                     # "the superpotential W_tree", "the effective average action Gamma_k" (not the group Z_2)
+                     r"|(?i:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|chi"
+                     r"|psi|omega)(?:_\w+)?|[A-Y]_(?:[a-z]{2,}|[A-Z]{2,}|∞)")
 # a dimension count before "dimensional" is part of the word: "(2+1) dimensional" as "(2+1)-dimensional",
 # "5 dimensional KK theory" as "5-dimensional KK theory", not "dimensional KK theory"
 _DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\d+|[b-zB-HJ-Z]"
@@ -967,7 +971,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         if len(words) > 1 and words[-1][1].lower() in _CLASSIFIERS and _after_of(tagged, words[0][0]):
             words.pop()  # "solutions of plane-wave type", "operators of Laplace type": what kind a thing is, no
-            # concept (reviewers judged 2 of 36 such "... type" concepts good; "edge types", "XML Schema types" stay)
+            # concept (reviewers judged 2 of 36 such "... type" concepts good; "edge types", "XML Schema types" stay),
+            if not words[-1][1][:1].isupper():
+                words.clear()  # nor is the kind alone unless a name ("the 6-vertex type": "6-vertex", judged
+                # ungrammatical; "Laplace", "KdV" stay)
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"

@@ -95,6 +95,13 @@ _DATA_HEADS = frozenset("dataset corpus corpora".split())
 # 9 of 36 two-word "... process" concepts good, none of those after an act); "business process", "Markov process" stay.
 _ACT_ENDINGS = ("tion", "sion", "ment", "sis", "ing", "val")
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
+# An event of a field named by no topic: "ACM Workshop", "3rd International Workshop", "top-tier conference", "PhD
+# Symposium", "full-day tutorial" (ACM-CR's workshop reports list them; "PIKM workshop", "Text Retrieval Conference"
+# and "Temporal Web Analytics Workshop" name one)
+_EVENT_HEADS = frozenset("workshop conference symposium tutorial keynote".split())
+_EVENT_MODIFIERS = re.compile(r"\d+(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
+                              r"|annual|international|acm|ieee|european|national|joint|full|half|day|top|tier|phd"
+                              r"|doctoral|academic|scientific|major|premier|leading|evaluation|research")
 
 
 def generic_phrase(key: str) -> bool:
@@ -110,14 +117,18 @@ def generic_phrase(key: str) -> bool:
     ...                             "non supersymmetric case", "fast mining", "effective action",
     ...                             "supersymmetric theory", "standard model", "gauge theory", "graph based approach",
     ...                             "noncommutative version", "gauge invariant way", "bianchi type", "query aspect",
-    ...                             "large graph", "large n", "small instanton"]]
-    [True, True, False, False, False, True, True, False, True, True, False, True, True, True, False, True, False, False, True, True, True, False, False, True, False, False]
+    ...                             "large graph", "large n", "small instanton", "3rd international workshop",
+    ...                             "pikm workshop"]]
+    [True, True, False, False, False, True, True, False, True, True, False, True, True, True, False, True, False, False, True, True, True, False, False, True, False, False, True, False]
     """
     words = key.split()
     if len(words) == 2 and words[0] in SPEED_MODIFIERS:
         return True  # praise of one activity or thing: "fast mining", "scalable clustering", "efficient algorithm"
     if words and singularize(words[-1]) == "dimension" and all(_COUNTING.fullmatch(w) for w in words[:-1]):
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
+    if len(words) >= 2 and singularize(words[-1]) in _EVENT_HEADS and all(_EVENT_MODIFIERS.fullmatch(w)
+                                                                           for w in words[:-1]):
+        return True  # "ACM Workshop", "3rd International Workshop": an event, not what it is about
     if broad_kind(key):
         return True  # "supersymmetric theory", "integrable equation", "probabilistic model", "greedy algorithm"
     if len(words) == 2 and singularize(words[-1]) in FILLER_HEADS - {"algorithm"}:
@@ -244,8 +255,8 @@ def trim_filler(phrase: str) -> str:
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
     ...                           "1/4 BPS solutions", "semi-supervised framework",
     ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach",
-    ...                           "best-matching results", "self-training method"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training']
+    ...                           "best-matching results", "self-training method", "collaborative-filtering approach"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -270,6 +281,8 @@ _ADJECTIVAL_COMPOUND = re.compile(r"(?:cross|inter|intra|top|bottom|in|out)-[a-z
 # "long-term", "high-level", "two-scale")
 _MEASURES = frozenset("scale time level term range order size grade".split())
 _NUMBERS = _NUMBER_WORDS | {"single", "double", "multiple"}
+_HOW = frozenset("best better well fast high highly low long short far ever most least slow quick hard good poor "
+                 "worst".split())  # how a thing does, before its participle ("best-matching", "long-running")
 _NOMINAL_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ropy", "ance", "ence", "ism", "ogy")
 
 
@@ -286,9 +299,9 @@ def _qualifies(word: str) -> bool:
     if len(parts) == 2 and last in _MEASURES and (parts[0] in PREFIXES or parts[0].isdigit() or parts[0] in _NUMBERS
                                                   or word_class(parts[0]) in ("JJ", "JJR", "JJS", "CD")):
         return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is
-    if len(parts) == 2 and last.endswith("ing") and parts[0] not in PREFIXES \
-            and word_class(parts[0]) in ("JJ", "JJR", "JJS", "RB", "RBR", "RBS"):
-        return True  # a participle after how: "the best-matching results", "a fast-growing approach" ("re-ranking" names)
+    if len(parts) == 2 and last.endswith("ing") and parts[0] in _HOW:
+        return True  # a participle after how: "the best-matching results", "a fast-growing approach" (not what is
+        # done: "collaborative-filtering approach", "re-ranking approach")
     return (found in ("JJ", "VBN") or (found == "VBD" and last.endswith("ed"))
             or low.endswith(COMPOUND_ADJECTIVES) or last in _ADJECTIVE_NAMES
             or (not found and last.isalpha() and last.endswith(_ADJECTIVE_ENDINGS)))  # "non-supersymmetric"
