@@ -743,3 +743,13 @@ def test_a_titles_words_take_their_part_from_their_neighbours(title, kept, junk)
 def test_symbols_and_kinds_are_no_concepts(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases
+
+
+def test_an_unknown_word_after_able_to_is_a_verb():
+    phrases = candidate_phrases("Our system is able to geocode complex addresses.")
+    assert "complex addresses" in phrases and "geocode complex addresses" not in phrases, phrases
+
+
+def test_a_participle_that_reports_starts_no_term():
+    phrases = candidate_phrases("In the chosen gauge condition the obtained results confirm the studied system.")
+    assert "gauge condition" in phrases and not any(p.startswith(("chosen", "obtained", "studied")) for p in phrases)

@@ -74,7 +74,9 @@ GENERIC_MODIFIERS = frozenset(
     better available easy difficult familiar complicated tailored
     order-of-magnitude orders-of-magnitude work-in-progress first-of-its-kind up-to-date out-of-the-box
     off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
-    straightforward""".split()
+    straightforward
+    chosen obtained considered studied investigated discussed presented described employed utilized adopted
+    suggested""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
@@ -887,10 +889,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NN" and word.islower() and prev_pos == "TO" and next_pos in ("JJ", "DT", "PRP$") \
                 and _verb_capable(low):
             out[i] = (word, "VB")  # "hard to profile new users"
-        elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and word_class(low) == "NN" and (
-                out[i - 2][1] in ("VB", "VBP", "VBZ") or out[i - 2][0].lower() in _CAN_LEAD_TO) \
+        elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and (
+                (word_class(low) == "NN" and out[i - 2][1] in ("VB", "VBP", "VBZ"))
+                or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
-            out[i] = (word, "VB")  # "propose to model counterfactual distributions"
+            out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses"
         elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and _may_be_verb(low) and (
                 prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SINGULAR_SUBJECTS) and (
                 (low not in _lexicon() and (_known_verb_stem(low) or ahead_word.lower() in _SINGULAR_SUBJECTS

@@ -255,14 +255,29 @@ def trim_filler(phrase: str) -> str:
     ...                           "privacy-aware techniques", "HITS-based method", "non-supersymmetric case",
     ...                           "1/4 BPS solutions", "semi-supervised framework",
     ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach",
-    ...                           "best-matching results", "self-training method", "collaborative-filtering approach"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering']
+    ...                           "best-matching results", "self-training method", "collaborative-filtering approach",
+    ...                           "Pasti-Sorokin-Tonin approach", "superfield Noether procedure", "Markov chain Monte Carlo methods"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering', 'Pasti-Sorokin-Tonin approach', 'superfield Noether procedure', 'Markov chain Monte Carlo']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
-            len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]):
+            len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]) \
+            and not _people_named(words[:-1]):
         return " ".join(words[:-1])
     return phrase
+
+
+_PERSON = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]+)?")  # "Noether", "DeWitt"
+
+
+def _people_named(words: list[str]) -> bool:
+    """Whether ``words`` end on people's names that the method after them is named for, so that the names alone would
+    name nothing: "Pasti-Sorokin-Tonin (approach)", "superfield Noether (procedure)", "causal Epstein-Glaser (approach)"
+    (not "Monte Carlo", which is a method's name of its own, nor "HITS-based")."""
+    parts = _PARTS.split(words[-1])
+    if not all(_PERSON.fullmatch(p) and word_class(p.lower()) is None for p in parts):
+        return False
+    return len(parts) >= 2 or words[0][:1].islower()
 
 
 # Names used as adjectives, BPS and its long form (the last part of Bogomol'nyi-Prasad-Sommerfield):
@@ -299,6 +314,8 @@ def _qualifies(word: str) -> bool:
     if len(parts) == 2 and last in _MEASURES and (parts[0] in PREFIXES or parts[0].isdigit() or parts[0] in _NUMBERS
                                                   or word_class(parts[0]) in ("JJ", "JJR", "JJS", "CD")):
         return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is
+    if low in ("type", "style"):
+        return True  # a kind before its noun: "Randall-Sundrum brane-world type scenarios" is no "... type"
     if len(parts) == 2 and last.endswith("ing") and parts[0] in _HOW:
         return True  # a participle after how: "the best-matching results", "a fast-growing approach" (not what is
         # done: "collaborative-filtering approach", "re-ranking approach")

@@ -171,6 +171,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'multi-graph'
     >>> _display_name("wheeler dewitt", Counter({"Wheeler-DeWitt": 1}), truecase={})
     'Wheeler-DeWitt'
+    >>> _display_name("web based join", Counter({"Web-Based Join": 1}), truecase={"web": (50, 2)})
+    'Web-based join'
 
     >>> _display_name("interactive text management system", Counter({"interactive TExt management system": 1}))
     'interactive text management system'
@@ -231,7 +233,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         if len(group) > 1 and any(cased[j][:1].isupper() for j in group):
             for j in group:
                 written = template[slice(*spans[j])]
-                named = any(cased[k][:1].isupper() and len(cased[k]) > 1 and not cased[k].isupper() for k in group if k != j)
+                named = word_class(cased[j]) is None and any(  # not "Web-Based", "Inter-National"
+                    cased[k][:1].isupper() and len(cased[k]) > 1 and not cased[k].isupper() for k in group if k != j)
                 if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES) \
                         and not (titled_template and cased[j].islower() and written[1:].islower() and not named):
                     cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's
