@@ -256,8 +256,9 @@ def trim_filler(phrase: str) -> str:
     ...                           "1/4 BPS solutions", "semi-supervised framework",
     ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach",
     ...                           "best-matching results", "self-training method", "collaborative-filtering approach",
-    ...                           "Pasti-Sorokin-Tonin approach", "superfield Noether procedure", "Markov chain Monte Carlo methods"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering', 'Pasti-Sorokin-Tonin approach', 'superfield Noether procedure', 'Markov chain Monte Carlo']
+    ...                           "Pasti-Sorokin-Tonin approach", "superfield Noether procedure", "Markov chain Monte Carlo methods",
+    ...                           "canonical Hamiltonian method"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering', 'Pasti-Sorokin-Tonin approach', 'superfield Noether procedure', 'Markov chain Monte Carlo', 'canonical Hamiltonian']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
@@ -275,9 +276,9 @@ def _people_named(words: list[str]) -> bool:
     name nothing: "Pasti-Sorokin-Tonin (approach)", "superfield Noether (procedure)", "causal Epstein-Glaser (approach)"
     (not "Monte Carlo", which is a method's name of its own, nor "HITS-based")."""
     parts = _PARTS.split(words[-1])
-    if not all(_PERSON.fullmatch(p) and word_class(p.lower()) is None for p in parts):
-        return False
-    return len(parts) >= 2 or words[0][:1].islower()
+    if not all(_PERSON.fullmatch(p) and word_class(p.lower()) is None and not p.endswith(("ian", "ean")) for p in parts):
+        return False  # "Hamiltonian", "Bayesian" are no people
+    return len(parts) >= 2 or (words[0][:1].islower() and parts[0][1:].islower())  # not "classic PageRank"
 
 
 # Names used as adjectives, BPS and its long form (the last part of Bogomol'nyi-Prasad-Sommerfield):
