@@ -762,3 +762,16 @@ def test_a_participle_that_reports_starts_no_term():
 def test_title_case_words_inside_a_text_take_their_part_from_their_neighbours(text, kept, junk):
     phrases = candidate_phrases(text)
     assert kept in phrases and junk not in phrases, phrases
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # "according to" is a preposition; an unknown -ly word of an adjective is an adverb
+    ("SU groups with bi-fundamental matter chosen according to ADE diagrams.", "bi-fundamental matter",
+     "bi-fundamental matter chosen according"),
+    ("Is Quantum Einstein Gravity Nonperturbatively Renormalizable?", "Quantum Einstein Gravity",
+     "Quantum Einstein Gravity Nonperturbatively"),
+    ("The chiral anomaly of the theory.", "chiral anomaly", "chiral"),
+])
+def test_prepositions_and_adverbs_the_lexicon_lacks_end_a_phrase(text, kept, junk):
+    phrases = candidate_phrases(text)
+    assert kept in phrases and junk not in phrases, phrases

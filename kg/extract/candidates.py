@@ -49,7 +49,7 @@ STOP_WORDS = frozenset(
     these they this those though through throughout thus to together too toward towards under unless
     until up upon us use used uses using very via was we well were what whatever when where whereas
     whether which while who whom whose why will with within without would yet you your yours
-    whilst amongst amid ones today nowadays vs versus""".split()
+    whilst amongst amid ones today nowadays vs versus according""".split()
 )
 # Modifiers that carry no topic: allowed inside a phrase, dropped at its start
 # ("novel graph neural network" -> "graph neural network").
@@ -823,6 +823,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # digital images"
         elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
             out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
+        elif word[1:].islower() and low.endswith("ly") and low not in _lexicon() and prev_pos in _NOUN \
+                and prev_word.isalpha() and low[:-2].endswith(_ADVERB_STEMS):
+            out[i] = (word, "RB")  # an adverb the lexicon lacks ends the noun phrase before it: "Is Quantum Einstein
+            # Gravity Nonperturbatively Renormalizable?" (before an adjective it may start a term: "Topologically
+            # Massive Gravity", "non-minimally coupled scalar fields")
         elif low in ("bound", "bounds") and pos in ("VBN", "VBD", "VBZ", "NNS") and prev_pos in ("NN", "NNP", "JJ") \
                 and next_word.lower() not in ("to", "by", "with", "into", "together", "up", "in", "on", "for") \
                 and next_pos not in ("DT", "PRP$"):
@@ -1254,6 +1259,8 @@ _CLAUSE_PARTICIPLES = frozenset(
     ranging spanning lying coming going getting taking carrying""".split())
 
 
+# endings of adjectives an unknown -ly word is made from ("nonperturbative-ly", "holographical-ly", "covariant-ly")
+_ADVERB_STEMS = ("ive", "al", "ic", "ous", "ent", "ant", "ed", "ing", "less", "ful")
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
 _IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic infographic classic polemic heuristic".split())
 

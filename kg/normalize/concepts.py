@@ -428,8 +428,15 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     False
     >>> _shown_acronym("co citation proximity analysis", {"citation proximity analysis": 2}, 2, 3, "CPA")
     True
+    >>> _shown_acronym("bibliographic record", {"bibliographic record": 3}, 6, 8, "FRBR")
+    False
+    >>> _shown_acronym("web ontology language", {"web ontology language": 5}, 6, 8, "OWL")
+    True
     """
     words = set(key.split())
+    if acronym[:1].isupper() and acronym[0].lower() not in {w[0] for w in words}:
+        return False  # a longer name's, whose first word the concept lacks: "bibliographic record (FRBR)", the
+        # Functional Requirements for Bibliographic Records; "sentiment unification model (ASUM)" (not "OWL")
     if acronym and not spells(acronym, key) and (
             2 * papers < holders or any(key.startswith(k + " ") and spells(acronym, k) for k in long_keys)):
         return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
