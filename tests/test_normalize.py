@@ -529,3 +529,12 @@ def test_an_event_named_by_no_topic_is_generic():
 ])
 def test_no_filler_head_is_trimmed_off_names_and_kinds(phrase, kept):
     assert trim_filler(phrase) == kept
+
+
+
+def test_a_systems_name_is_never_made_singular():
+    # "SharedCanvas" was shown "SharedCanva", "PhotoCompas" "PhotoCompa", "PodRecs" "PodRec": the last part is no
+    # English plural; "ConvNets" is one
+    assert _display_name("sharedcanva", Counter({"SharedCanvas": 1})) == "SharedCanvas"
+    assert _display_name("podrec", Counter({"PodRecs": 2})) == "PodRecs"
+    assert _display_name("convnet", Counter({"ConvNets": 2})) == "ConvNet"

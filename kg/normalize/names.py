@@ -77,12 +77,22 @@ def _plain_odd_capitals(cased: list[str]) -> None:
 
 
 def _plural_name(name: str) -> bool:
-    """Whether a mixed-case name ending in "s" is a plural: of an acronym ("GNNs") or of its last part
-    ("ConvNets"), not a name whose last part ends so ("MovieLens", "PubMed")."""
+    """Whether a mixed-case name ending in "s" is a plural: of an acronym ("GNNs") or of its last part, an English
+    noun ("ConvNets"), not a name whose last part ends so ("MovieLens", "PubMed", "SharedCanvas", "PodRecs").
+
+    Examples
+    --------
+    >>> [_plural_name(n) for n in ["GNNs", "ConvNets", "MovieLens", "SharedCanvas", "PodRecs", "WikiMirs"]]
+    [True, True, False, False, False, False]
+    """
     if name[:-1].isupper() or name[-2:-1].isupper():  # "KdVs"
         return True
     parts = _NAME_PARTS.findall(name)
-    return bool(parts) and singularize(parts[-1].lower()) != parts[-1].lower()
+    if not parts:
+        return False
+    last = parts[-1].lower()
+    single = singularize(last)
+    return single != last and word_class(last) == "NNS"  # English's plural: "ConvNets"; not "SharedCanvas", "PodRecs"
 
 
 def cut_name(word: str, truecase: Mapping[str, tuple[int, int]]) -> bool:
