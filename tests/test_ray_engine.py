@@ -116,7 +116,8 @@ def test_chunks_are_embedded_whole_even_with_a_text_repeated_across_their_bounda
     ray_runtime.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
     def paper(i: int) -> Paper:  # four letters: every other document has a phrase of its own
-        return Paper(f"u{i}", f"Graphs of the {''.join(chr(97 + i // 26**k % 26) for k in range(4))} network.", "t", True)
+        letters = "".join(chr(97 + i // 26**k % 26) for k in range(4))
+        return Paper(f"u{i}", f"Graphs of the {letters} network.", "t", True)
 
     papers = ([paper(i) for i in range(4090)] + [Paper(f"r{i}", "Graphs of the same kind.", "t", True)
                                                  for i in range(20)] + [paper(i) for i in range(4090, 4110)])
