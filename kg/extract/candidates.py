@@ -146,11 +146,13 @@ _LOOSE_CROSS = re.compile(r"(?<![\w\-])((?i:cross))\s+(?=(?i:lingual|language|do
 # Two names a spaced dash joins ("Schwinger - DeWitt expansion", "Chern -- Simons theory", 221 places in hep-th): one
 # name, as a hyphen writes it. Apart, the tagger ends a phrase on the first ("convergent Schwinger"). Only names the
 # lexicon lacks (and "Mills"): between English words a spaced dash parts a title ("Digital Libraries - Research").
-_SPACED_DASH = re.compile(r"(?<!'t )\b([A-Z][a-z]+(?:[A-Z][a-z]+)?)(?: +(?:-{1,3}|–|—) *| *(?:-{2,3}|–|—) +)(?=([A-Z][a-z]*[A-Z]?[a-z]+)\b)")
+_SPACED_DASH = re.compile(r"(?<!'t )\b([A-Z][a-z]+(?:[A-Z][a-z]+)?)"  # not "'t Hooft", a name the notation keeps whole
+                          r"(?: +(?:-{1,3}|–|—) *| *(?:-{2,3}|–|—) +)(?=([A-Z][a-z]*[A-Z]?[a-z]+)\b)")
 _NAMES_IN_LEXICON = frozenset({"mills"})
 
 
 def _joined_names(match: re.Match) -> str:
+    """The first name and a hyphen where a spaced dash joins two names (:data:`_SPACED_DASH`), else the match."""
     first, second = match.group(1), match.group(2)
     if word_class(first.lower()) is None and (word_class(second.lower()) is None or second.lower() in _NAMES_IN_LEXICON):
         return first + "-"
@@ -394,7 +396,7 @@ def _fix(word: str, pos: str) -> str:
     a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses;
     a capitalized adverb is an adverb, not a name (a lost full stop: "the second Randall-Sundrum
     scenario Explicitly, we take")."""
-    if pos == "JJ" and word.lower() in _IC_NOUNS | {"content"}:
+    if pos == "JJ" and word.lower() in _ADJECTIVES_AS_NOUNS:
         return "NN"  # "distance metric", "Fisher information metric", "Web Content": the lexicon knows the adjective
     if pos.startswith("VBG") and word.lower().endswith("string"):
         return "NN"  # "superstring", "substring": no verb ("type IIB superstring theory" gave "type IIB", "theory")
@@ -1263,6 +1265,8 @@ _CLAUSE_PARTICIPLES = frozenset(
 _ADVERB_STEMS = ("ive", "al", "ic", "ous", "ent", "ant", "ed", "ing", "less", "ful")
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
 _IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic infographic classic polemic heuristic".split())
+# and the other adjectives of the lexicon that abstracts write as nouns only ("Web content", "content sharing")
+_ADJECTIVES_AS_NOUNS = _IC_NOUNS | {"content"}
 
 
 # The second part of a hyphenated adjective: it qualifies a noun and ends no concept.
