@@ -538,3 +538,13 @@ def test_a_systems_name_is_never_made_singular():
     assert _display_name("sharedcanva", Counter({"SharedCanvas": 1})) == "SharedCanvas"
     assert _display_name("podrec", Counter({"PodRecs": 2})) == "PodRecs"
     assert _display_name("convnet", Counter({"ConvNets": 2})) == "ConvNet"
+
+
+def test_infinity_is_a_word_of_a_name():
+    # "W_∞ algebra" (102 hep-th papers) was keyed as "w algebra", the W-algebra's key, and shown as one paper's
+    # TeX umlaut wrote it ("Ẅ-algebra"); "W_∞ symmetry" was shown "W-symmetry"
+    assert concept_key("W_∞ algebras") == "w ∞ algebra" != concept_key("W-algebras")
+    assert concept_key("Ẅ-algebras") != concept_key("W_∞ algebras")
+    assert _display_name("w ∞ algebra", Counter({"W_∞ algebra": 5, "W_∞ Algebras": 3})) == "W_∞ algebra"
+    assert _display_name("w ∞ gravity", Counter({"W_∞ Gravity": 3, "W_∞-gravity": 1}),
+                         truecase={"gravity": (0, 100)}) == "W_∞ gravity"

@@ -113,7 +113,11 @@ WINDOWS = 3  # earlier years the model learns from: T-H, T-H-1, T-H-2 (each with
 # rarer concept's authors: the "human-aware" signal of Sourati and Evans, Nature Human Behaviour 2023) moved neither
 # (cross-validated 0.896 / 0.909; the forecast 0.890-0.891 at 2011, 0.904 at 2014, 0.914 at 2016): not kept. Nor the
 # venue series the concepts were published in (round thirty-three: the cosine of their paper counts per series, the
-# series carrying both; 2011 0.892-0.894 against 0.893, 2014 0.906-0.907 against 0.907)
+# series carrying both; 2011 0.892-0.894 against 0.893, 2014 0.906-0.907 against 0.907), nor (round thirty-four,
+# bench37's build, seeds 42 and 1) where each concept's papers moved in meaning: the cosine of the two concepts' centroids
+# of the last 3 years' papers, and each way how much closer one concept's recent papers are to the other's centroid than
+# its earlier papers were (AUC 0.891 / 0.906 against 0.891 / 0.906 at 2011 / 2014, precision@1000 0.102 / 0.110
+# against 0.104 / 0.111); nor learning from five windows instead of three (0.892 / 0.907; precision@1000 at 2011 0.098)
 SHORTLIST_FROM = 1_000_000  # candidate pairs above which only the shortlist is scored for the ranking
 SHORTLIST_MOST = 2_000_000  # most pairs sharing a neighbour on the shortlist (hep-th at 2000: 27 of 43 million)
 CLOSEST = 100_000  # pairs closest in meaning always on the shortlist

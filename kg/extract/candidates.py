@@ -177,7 +177,8 @@ def tag(text: str) -> list[tuple[str, str]]:
     text, kept = _protect(text)
     restore = (lambda w: _PLACEHOLDER.sub(lambda m: kept.get(m.group(0), m.group(0)), w)) if kept else (lambda w: w)
     tagged = [(restore(w), _fix(w, t)) for w, t in _tagger()(text, tokenize=True)]
-    return _term_heads(_series_numbers(_in_context(_fractions(_possessive_names([(w, _notation_tag(w, t)) for w, t in tagged])))))
+    return _term_heads(_series_numbers(_in_context(_fractions(_people(_possessive_names(
+        [(w, _notation_tag(w, t)) for w, t in tagged]))))))
 
 
 # Hyphenated words with a function word inside that are idioms, not terms: no concept ends on them ("from a
@@ -305,6 +306,36 @@ def _possessive_names(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             continue
         out.append((word, pos))
         i += 1
+    return out
+
+
+_INITIAL = re.compile(r"(?:[A-Z]\.){1,2}")
+_PERSON = "PERSON"  # a person's name: no concept starts, holds or ends with it
+
+
+def _people(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """People's names written with an initial ("by Carl M. Bender, Dorje C. Brody and Hugh F. Jones") tagged
+    :data:`_PERSON`: an abstract names a paper's authors or a field's founders, and a name is no concept ("Carl" and
+    "hugh" were). Not before another capitalized word ("the Andrew W. Mellon Foundation", "his Princeton U. Lecture
+    Notes"), nor with a Roman numeral ("Part I. The present paper").
+
+    Examples
+    --------
+    >>> [t for _, t in _people([("by", "IN"), ("Carl", "NNP"), ("M.", "NNP"), ("Bender", "NNP"), (",", ",")])]
+    ['IN', 'PERSON', 'PERSON', 'PERSON', ',']
+    >>> [t for _, t in _people([("Andrew", "NNP"), ("W.", "NNP"), ("Mellon", "NNP"), ("Foundation", "NNP")])]
+    ['NNP', 'NNP', 'NNP', 'NNP']
+    """
+    out = list(tagged)
+    for i in range(len(out) - 2):
+        first, initial, last = out[i][0], out[i + 1][0], out[i + 2][0]
+        after = out[i + 3] if i + 3 < len(out) else ("", "")
+        if (first[:1].isupper() and first[1:].isalpha() and first[1:].islower() and len(first) > 2
+                and _INITIAL.fullmatch(initial) and initial[0] not in "IVX"
+                and last[:1].isupper() and last[1:].isalpha() and last[1:].islower() and last.lower() not in STOP_WORDS
+                and not after[0][:1].isupper()):
+            for k in (i, i + 1, i + 2):
+                out[k] = (out[k][0], _PERSON)
     return out
 
 
@@ -830,6 +861,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "RB")  # an adverb the lexicon lacks ends the noun phrase before it: "Is Quantum Einstein
             # Gravity Nonperturbatively Renormalizable?" (before an adjective it may start a term: "Topologically
             # Massive Gravity", "non-minimally coupled scalar fields")
+        elif pos == "NN" and word.islower() and low.endswith(_PREDICATE_SUFFIXES) and low not in _lexicon() \
+                and (prev_word.lower() in _COPULAS or (prev_word.lower() == "not" and i >= 2
+                                                        and out[i - 2][0].lower() in _COPULAS)) \
+                and (next_pos in _PHRASE_ENDS or next_pos == "IN"):
+            out[i] = (word, "JJ")  # what a thing is, after its copula: "Must a Hamiltonian be hermitian", "the
+            # operator is not hermitian, but" (the lexicon lacks the word; a noun there takes an article)
         elif low in ("bound", "bounds") and pos in ("VBN", "VBD", "VBZ", "NNS") and prev_pos in ("NN", "NNP", "JJ") \
                 and next_word.lower() not in ("to", "by", "with", "into", "together", "up", "in", "on", "for") \
                 and next_pos not in ("DT", "PRP$"):
@@ -1263,6 +1300,8 @@ _CLAUSE_PARTICIPLES = frozenset(
 
 # endings of adjectives an unknown -ly word is made from ("nonperturbative-ly", "holographical-ly", "covariant-ly")
 _ADVERB_STEMS = ("ive", "al", "ic", "ous", "ent", "ant", "ed", "ing", "less", "ful")
+# endings of adjectives the lexicon lacks, read as such after a copula ("is hermitian", "be renormalizable")
+_PREDICATE_SUFFIXES = ("ian", "ic", "ous", "ive", "able", "ible", "al", "ary")
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").
 _IC_NOUNS = frozenset("metric characteristic diagnostic harmonic graphic infographic classic polemic heuristic".split())
 # and the other adjectives of the lexicon that abstracts write as nouns only ("Web content", "content sharing")

@@ -19,7 +19,7 @@ __all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_
 CONCEPT_PREFIX = "c:"
 
 _SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
-_DROP = re.compile(r"[^\w\s+#.]")
+_DROP = re.compile(r"[^\w\s+#.∞]")  # ∞ is a word of a name: "W_∞ algebra" is no W-algebra
 _WS = re.compile(r"\s+")
 # A phrase ending in a name joined from capitalized parts ("Yang-Mills", "Chern–Simons",
 # "Navier-Stokes"): its last word is a name, never a plural.
@@ -130,6 +130,8 @@ def concept_key(phrase: str) -> str:
     ('yang mills', 'chern simons', 'navier stokes')
     >>> concept_key("Kerr-AdS"), concept_key("AdS"), concept_key("dS"), concept_key("Kerr-AdS black holes")
     ('kerr ads', 'ads', 'ds', 'kerr ads black hole')
+    >>> concept_key("W_∞ algebras"), concept_key("W-algebra"), concept_key("N=∞")  # the symbol a word, never dropped
+    ('w ∞ algebra', 'w algebra', 'n ∞')
     """
     text = written = unicodedata.normalize("NFKC", phrase).strip()
     named = _named_head(text)

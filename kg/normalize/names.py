@@ -421,7 +421,7 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
 
 
 _JOINS = re.compile(rf"{_DASH}+|['’/]")
-_WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.])+")
+_WORD_SPAN = re.compile(r"(?:[^\W_]|[+#.∞])+")
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
