@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from kg.normalize.keys import dimension_form, singularize
 
-__all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "word_swaps",
-           "synonym_swaps", "CLOSE_WORDS"]
+__all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "derivations",
+           "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
 
 
 # Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal
@@ -163,15 +163,9 @@ def kind_siblings(keys: Sequence[str]) -> set[str]:
     return out
 
 
-def _stems(key: str) -> frozenset[str]:
-    """The words of ``key`` cut to five letters, linking halves ("based", "aware") left out:
-    "query expansion" and "expanded query" have the same."""
-    return frozenset(w[:5] for w in _lemmas(key) if w not in _LINKING)
-
-
 def rewordings(keys: Sequence[str]) -> set[str]:
     """The keys of one paper's ranking (best first) with the same words as a higher-ranked key,
-    in another order or another form (:func:`_stems`): "expanded query" below "query expansion",
+    in another order or another form (the roots of :func:`_roots`): "expanded query" below "query expansion",
     "trust-aware recommendation" below "trust-based recommendation". Reviewers judged such pairs
     near-duplicates.
 
@@ -184,7 +178,7 @@ def rewordings(keys: Sequence[str]) -> set[str]:
     seen: set[frozenset[str]] = set()
     out: set[str] = set()
     for key in keys:
-        stems = _stems(key)
+        stems = _roots(key)[0] | (_SYSTEM & set(_lemmas(key)))
         if len(stems) < 2:
             continue
         if stems in seen:
@@ -282,7 +276,8 @@ def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (),
     are different ideas. Keys that are the leading words of a higher-ranked key
     (:func:`modifier_parts`) move after the others first; keys that share two consecutive words
     with a higher-ranked key of another head (:func:`overlaps`), put a kind noun after its
-    modifier (:func:`kind_siblings`), reword it (:func:`rewordings`) or swap one of its words for one ``close``
+    modifier (:func:`kind_siblings`), reword it (:func:`rewordings`), name its thing or activity in another derivation
+    of its words (:func:`derivations`) or swap one of its words for one ``close``
     in meaning (:func:`synonym_swaps`) are left out.
 
     Measured against ACM author keywords (first 6,000 papers, `bench/eval_acm_keywords.py`),
@@ -326,6 +321,56 @@ def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (),
     return _without_overlaps([k for k in keys if k not in restating], close), moved
 
 
+@lru_cache(maxsize=1)
+def _lancaster():
+    from nltk.stem.lancaster import LancasterStemmer  # NLTK comes with TextBlob, the tagger; the stemmer needs no data
+
+    return LancasterStemmer()
+
+
+@lru_cache(maxsize=1 << 17)
+def _root(word: str) -> str:
+    """A word's root by the Lancaster stemmer, which cuts derivations that Porter's keeps apart: "recommender" and
+    "recommendation", "crawler" and "crawling", "classifier" and "classification"."""
+    return _lancaster().stem(word)
+
+
+_SYSTEM = frozenset({"system"})  # what a "news recommender system" adds to "news recommendation"
+
+
+def _roots(key: str) -> tuple[frozenset[str], str]:
+    """The roots of ``key``'s words (linking halves and "system" left out), and the last one's."""
+    words = [w for w in _lemmas(key.replace("-", " ")) if w not in _LINKING and w not in _SYSTEM]
+    return frozenset(_root(w) for w in words), _root(words[-1]) if words else ""
+
+
+def derivations(keys: Sequence[str]) -> set[str]:
+    """The keys of one paper's ranking (best first) whose words' roots are all among a higher-ranked key's, the last
+    the same: the thing named for the activity, or the activity for a narrower one ("news recommender system" below
+    "content-based news recommendation", "spam classifier" below "Web spam classification", "forum crawler" below
+    "Web forum crawling"). :func:`restatements` needs the same head word, :func:`rewordings` the same words. Of 117
+    labelled concepts this finds below a higher one (after the other rules), two reviewers called 80 near-duplicates
+    and 14 good.
+
+    Examples
+    --------
+    >>> sorted(derivations(["web spam classification", "spam classifier", "web forum crawling", "forum crawler",
+    ...                     "content based news recommendation", "news recommender system", "book recommender",
+    ...                     "personalized book recommendation", "supersymmetric theory", "supergravity theory"]))
+    ['forum crawler', 'news recommender system', 'spam classifier']
+    """
+    seen: list[tuple[frozenset[str], str]] = []
+    out: set[str] = set()
+    for key in keys:
+        roots, last = _roots(key)
+        if len(roots) >= 2 and any(last == other_last and roots <= other for other, other_last in seen):
+            out.add(key)
+        elif roots:
+            seen.append((roots, last))
+    return out
+
+
 def _without_overlaps(keys: list[str], close: Container[tuple[str, str]] = ()) -> list[str]:
-    dropped = overlaps(keys) | kind_siblings(keys) | rewordings(keys) | (synonym_swaps(keys, close) if close else set())
+    dropped = overlaps(keys) | kind_siblings(keys) | rewordings(keys) | derivations(keys) | (
+        synonym_swaps(keys, close) if close else set())
     return [k for k in keys if k not in dropped] if dropped else keys
