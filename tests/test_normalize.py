@@ -587,3 +587,20 @@ def test_one_idea_named_by_another_derivation_of_its_words_is_left_out():
 ])
 def test_a_title_that_opens_with_a_systems_name_defines_it(title, found):
     assert find_acronyms(f"{title}. We describe the system.") == found
+
+
+def test_the_activity_takes_the_place_of_the_system_named_for_it():
+    # authors list "news recommendation" where the extraction ranked "news recommender system" above it: one idea,
+    # and the activity is the name both reviewers and authors use
+    assert one_idea_each(["news recommender system", "cold start recommendation", "news recommendation"]) == (
+        ["news recommendation", "cold start recommendation"], {"news recommendation": "news recommender system"})
+
+
+@pytest.mark.parametrize("phrase, kept", [
+    # words that say which results keep them: "retrieved search" and "re-ranking search" were concepts
+    ("retrieved search results", "retrieved search results"),
+    ("re-ranking search results", "re-ranking search results"),
+    ("personalized search results", "personalized search"),
+])
+def test_the_results_stay_after_words_that_say_which(phrase, kept):
+    assert trim_filler(phrase) == kept

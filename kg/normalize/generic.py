@@ -264,11 +264,19 @@ def trim_filler(phrase: str) -> str:
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]) \
             and not _people_named(words[:-1]):
+        if len(words) >= 3 and singularize(words[-1].lower()) == "result" and words[0].lower() in _OF_RESULTS:
+            return phrase  # the participle was the results': "retrieved search results" is no "retrieved search"
         if len(words) >= 3 and words[0].lower() in _DEGREES and singularize(words[-1].lower()) in _MEASURED:
             return " ".join(words[1:-1])  # the degree was the measure's: "high classification accuracy" is no
             # "high classification", "reduced classification performance" no "reduced classification"
         return " ".join(words[:-1])
     return phrase
+
+
+# Words that say which results, not which search: "retrieved search results" is no "retrieved search" (a
+# "personalized search", an "organic search" are searches)
+_OF_RESULTS = frozenset("""retrieved ranked returned re-ranked reranked re-ranking reranking top top-ranked top-k
+    clicked relevant irrelevant""".split())
 
 
 # How much of a measure there is: a word before the measure's noun, never before the words between ("high

@@ -313,13 +313,15 @@ def _accented(name: str, forms: Iterable[str]) -> str:
     'Reissner-Nordström black hole'
     >>> _accented("Kahler manifold", ["Kahler manifolds"]), _accented("resume parsing", ["resume parsing"])
     ('Kähler manifold', 'resume parsing')
+    >>> _accented("W_∞ algebra", ["W_∞ algebra", "Ŵ_∞ Algebra"])
+    'W_∞ algebra'
     """
     spelled = dict(_KNOWN_ACCENTS)
     for form in forms:
         for token in _LETTERS.findall(form):
             low = token.lower()
-            if not low.isascii() and fold_accents(low) != low:
-                spelled[fold_accents(low)] = low
+            if not low.isascii() and fold_accents(low) != low and len(low) > 1:  # a letter's mark is notation:
+                spelled[fold_accents(low)] = low  # "Ŵ_∞" (W-hat) is no accented "W_∞"
 
     def restore(match: re.Match) -> str:
         token = match.group(0)
