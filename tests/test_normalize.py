@@ -594,6 +594,9 @@ def test_the_activity_takes_the_place_of_the_system_named_for_it():
     # and the activity is the name both reviewers and authors use
     assert one_idea_each(["news recommender system", "cold start recommendation", "news recommendation"]) == (
         ["news recommendation", "cold start recommendation"], {"news recommendation": "news recommender system"})
+    # a thing is no activity: "social tags" stay below "social tagging system" (and go as its derivation)
+    assert one_idea_each(["social tagging system", "folksonomy", "social tags"]) == (
+        ["social tagging system", "folksonomy"], {})
 
 
 @pytest.mark.parametrize("phrase, kept", [

@@ -375,6 +375,9 @@ def derivations(keys: Sequence[str]) -> dict[str, str]:
     return out
 
 
+_ACTIVITIES = ("ion", "ing", "al", "sis", "ment", "ance", "ence")  # endings of nouns of an activity
+
+
 def _activities_first(keys: list[str], moved: dict[str, str]) -> list[str]:
     """``keys`` with the activity in the place of the system named for it, where :func:`derivations` finds the
     activity below ("news recommendation" below "news recommender system": authors list the activity; the
@@ -382,6 +385,9 @@ def _activities_first(keys: list[str], moved: dict[str, str]) -> list[str]:
     for lower, higher in derivations(keys).items():
         if lower in moved or higher in moved or not _SYSTEM & set(_lemmas(higher)) or _SYSTEM & set(_lemmas(lower)):
             continue
+        last = _lemmas(lower)[-1]
+        if not last.endswith(_ACTIVITIES) and last not in _lemmas(higher):
+            continue  # a thing, not the activity: "social tags" below "social tagging system"
         i, j = keys.index(higher), keys.index(lower)
         keys[i], keys[j] = lower, higher
         moved[lower] = higher
