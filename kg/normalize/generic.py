@@ -265,6 +265,8 @@ def trim_filler(phrase: str) -> str:
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]) \
             and not _people_named(words[:-1]):
         if len(words) >= 3 and singularize(words[-1].lower()) == "result" and words[0].lower() in _OF_RESULTS:
+            if words[0].lower().endswith("ing"):
+                return " ".join(words[1:])  # a verb and its object: "re-ranking search results" names the results
             return phrase  # the participle was the results': "retrieved search results" is no "retrieved search"
         if len(words) >= 3 and words[0].lower() in _DEGREES and singularize(words[-1].lower()) in _MEASURED:
             return " ".join(words[1:-1])  # the degree was the measure's: "high classification accuracy" is no
