@@ -185,9 +185,6 @@ def find_acronyms(text: str) -> dict[str, str]:
     {}
     """
     found: dict[str, str] = {}
-    titled = _titled(text)
-    if titled:
-        found[titled[0]] = titled[1]
     for match in _DEFINITION.finditer(text):
         acronym = match.group(1)
         if not _is_acronym(acronym) or _ROMAN.fullmatch(acronym) or acronym in found or _argument(text, match):
@@ -203,6 +200,9 @@ def find_acronyms(text: str) -> dict[str, str]:
             long_form = _spelled_after(acronym, match.group(2))
             if long_form:
                 found[acronym] = long_form
+    titled = _titled(text)
+    if titled and titled[0] not in found:  # the abstract's own definition first: it writes the long form in full
+        found[titled[0]] = titled[1]
     return found
 
 
