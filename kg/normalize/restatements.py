@@ -341,7 +341,6 @@ def _root(word: str) -> str:
 _SYSTEM = frozenset({"system"})  # what a "news recommender system" adds to "news recommendation"
 
 
-@lru_cache(maxsize=1 << 18)  # a paper's keys are read by several rules
 def _roots(key: str) -> tuple[frozenset[str], str]:
     """The roots of ``key``'s words (linking halves and "system" left out), and the last one's."""
     words = [w for w in _lemmas(key.replace("-", " ")) if w not in _LINKING and w not in _SYSTEM]
