@@ -608,10 +608,3 @@ def test_the_activity_takes_the_place_of_the_system_named_for_it():
 ])
 def test_the_results_stay_after_words_that_say_which(phrase, kept):
     assert trim_filler(phrase) == kept
-
-
-def test_one_system_gives_its_place_to_one_activity():
-    # two activities below one system: the first takes its place, the second goes as a derivation of it
-    keys, moved = one_idea_each(["news recommender system", "news recommendation", "click model",
-                                 "news recommending"])
-    assert keys == ["news recommendation", "click model"] and moved == {"news recommendation": "news recommender system"}

@@ -383,9 +383,8 @@ def _activities_first(keys: list[str], moved: dict[str, str]) -> list[str]:
     activity below ("news recommendation" below "news recommender system": authors list the activity; the
     system goes as its derivation), each swap recorded in ``moved``."""
     for lower, higher in derivations(keys).items():
-        if lower in moved or higher in moved or higher in moved.values() or not _SYSTEM & set(_lemmas(higher)) \
-                or _SYSTEM & set(_lemmas(lower)):
-            continue  # one swap a key: a second activity of one system stays below and goes as a derivation
+        if lower in moved or higher in moved or not _SYSTEM & set(_lemmas(higher)) or _SYSTEM & set(_lemmas(lower)):
+            continue
         last = _lemmas(lower)[-1]
         if not last.endswith(_ACTIVITIES) and last not in _lemmas(higher):
             continue  # a thing, not the activity: "social tags" below "social tagging system"
