@@ -444,3 +444,25 @@ def test_the_particle_of_t_hooft_keeps_its_apostrophe():
         "The BF Formalism for Yang-Mills Theory and the 't Hooft Algebra", ("latex",))
     assert repair_text("a ``t Hooft'' loop, `t Hooft's limit")[0] == "a “t Hooft” loop, 't Hooft's limit"
     assert repair_text("a `tree' level")[0] == "a `tree' level"
+
+
+@pytest.mark.parametrize("damaged, repaired", [
+    # hep-th records that set every hyphen between spaces: "eight - vertex model" gave the concept "vertex model"
+    ("this model is reducible to an eight - vertex model on a surface",
+     "this model is reducible to an eight-vertex model on a surface"),
+    ("in two - dimensional Yang - Mills theory", "in two-dimensional Yang-Mills theory"),
+    ("the non - Abelian BPS - saturated states", "the non-Abelian BPS-saturated states"),
+    # dashes stay: a function word beside them, two ordinary words, a name of many capitals (a title's subtitle)
+    ("of the parameters - the string", "of the parameters - the string"),
+    ("one - which is new", "one - which is new"),
+    ("Theory - Hopf algebras", "Theory - Hopf algebras"),
+    ("BagMinHash - Minwise Hashing Algorithm", "BagMinHash - Minwise Hashing Algorithm"),
+])
+def test_a_hyphen_set_between_spaces_joins_a_compound(damaged, repaired):
+    assert join_hyphenation(damaged) == repaired
+
+
+def test_the_tensor_macro_is_the_tensor_product():
+    # "$G\tensor G$-invariant" (hep-th) became "Gtensor G-invariant nonlinear σ-model"
+    assert repair_text(r"the $G\tensor G$-invariant nonlinear $\sigma$-model") == (
+        "the G⊗G-invariant nonlinear σ-model", ("latex",))

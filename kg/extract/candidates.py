@@ -34,7 +34,8 @@ _INSIDE = _START | {"VBG"}  # and contain these ("model checking games")
 # Comparatives that are part of a term's name before these words: "higher derivative gravity",
 # "higher spin fields", "lower bound" (not "higher accuracy").
 _ORDER_WORDS = frozenset({"higher", "lower"})
-_ORDERED = frozenset("derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds".split())
+_ORDERED = frozenset("""derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds
+    level levels""".split())  # "Higher level WZW sectors" (was "level WZW sector")
 
 STOP_WORDS = frozenset(
     """a about above across after again against all almost along already also although always am
@@ -420,6 +421,8 @@ _ADJECTIVE_TAILS = frozenset("scale time level like wide size style type class g
 _NOUN_PLURAL_ENDINGS = ("tions", "sions", "ities", "nesses", "isms", "ists", "ances", "ences", "itudes", "ologies",
                         "ometries", "ships", "hoods")
 
+_AFTER_TITLES = frozenset("redux revisited reloaded reconsidered reexamined re-examined".split())
+
 
 def _fix(word: str, pos: str) -> str:
     """An unknown word ending in -s whose stem the lexicon knows only as a verb is a verb
@@ -427,6 +430,8 @@ def _fix(word: str, pos: str) -> str:
     a noun is a noun ("σ-model", "T-duality", "p-branes"), not the adjective the tagger guesses;
     a capitalized adverb is an adverb, not a name (a lost full stop: "the second Randall-Sundrum
     scenario Explicitly, we take")."""
+    if word.lower() in _AFTER_TITLES:
+        return "RB"  # a title's last word that says what the paper does to its subject: "D-Brane Bound States Redux"
     if pos == "JJ" and word.lower() in _ADJECTIVES_AS_NOUNS:
         return "NN"  # "distance metric", "Fisher information metric", "Web Content": the lexicon knows the adjective
     if pos.startswith("VBG") and word.lower().endswith("string"):
@@ -694,6 +699,26 @@ def _past(stem: str) -> str:
     return stem + "ed"
 
 
+_QUESTION_AUXILIARIES = frozenset("do does did can could should would will may might must".split())
+
+
+def _question_verb(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether ``tagged[at]``, the last word of a question, is its verb: an auxiliary opens the question (after
+    a wh-word, or first) and only a noun phrase stands between ("What Does Twitter Measure?", "Can Machines Learn?";
+    not "Is Twitter a News Medium?").
+
+    Examples
+    --------
+    >>> _question_verb([("What", "WP"), ("Does", "VBZ"), ("Twitter", "NNP"), ("Measure", "NN"), ("?", ".")], 3)
+    True
+    >>> _question_verb([("Is", "VBZ"), ("Twitter", "NNP"), ("a", "DT"), ("News", "NNP"), ("Medium", "NN")], 4)
+    False
+    """
+    first = 1 if tagged[0][1] in ("WP", "WRB", "WDT") else 0
+    return (tagged[first][0].lower() in _QUESTION_AUXILIARIES and at > first + 1
+            and all(p in ("NNP", "NNPS", "NN", "NNS", "DT", "JJ", "PRP$") for _, p in tagged[first + 1:at]))
+
+
 def _verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
@@ -813,6 +838,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and all(p in ("NNP", "NNPS", "NN", "DT", "JJ") for _, p in out[1:i]) and next_pos in _NOUN \
                 and not next_word.lower().endswith("ly"):
             out[i] = (word, "VB")  # a title's question: "Can Twitter Predict Election Results?"
+        elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and next_word == "?" and i >= 2 \
+                and (word_class(low) in ("VB", "VBP") or _verb_capable(low)) and _question_verb(out, i):
+            out[i] = (word, "VB")  # the verb that ends a title's question: "What Does Twitter Measure?"
         elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and prev_pos == "TO" \
                 and word_class(low) in ("VB", "VBP") and (next_pos in _NOUN | {"JJ", "DT"}):
             out[i] = (word, "VB")  # a title's infinitive: "Learning to Discover Domain-Specific Web Content"
@@ -1209,8 +1237,9 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
         # Non-linear Realisations"
     if pos.startswith("NNP") and "-" not in word and word.endswith("s") and word_class(word.lower()) == "NNS":
         return False  # a title's plural is a whole phrase: "Adapting Databases and WebDAV Protocol"
-    if word.rpartition("-")[2].lower() in ("brane", "branes"):
-        return False  # a thing of its own: "Five-Brane and Black Hole Entropy", "D-brane and Gauge Invariance"
+    if word.rpartition("-")[2].lower() in ("brane", "branes", "model", "models"):
+        return False  # a thing of its own: "Five-Brane and Black Hole Entropy", "D-brane and Gauge Invariance", "The
+        # σ-Model and Non-commutative Geometry" (was "σ-model geometry")
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
 

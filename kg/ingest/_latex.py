@@ -31,7 +31,7 @@ _SYMBOLS = {
     "leftrightarrow": "↔", "Leftrightarrow": "⇔", "longrightarrow": "⟶", "longleftrightarrow": "⟷",
     "Longrightarrow": "⟹", "mapsto": "↦", "uparrow": "↑", "downarrow": "↓", "le": "≤", "leq": "≤",
     "ge": "≥", "geq": "≥", "ne": "≠", "neq": "≠", "ll": "≪", "gg": "≫", "sim": "∼", "simeq": "≃",
-    "approx": "≈", "equiv": "≡", "cong": "≅", "propto": "∝", "pm": "±", "mp": "∓", "otimes": "⊗",
+    "approx": "≈", "equiv": "≡", "cong": "≅", "propto": "∝", "pm": "±", "mp": "∓", "otimes": "⊗", "tensor": "⊗",
     "oplus": "⊕", "bigotimes": "⊗", "bigoplus": "⊕", "in": "∈", "notin": "∉", "ni": "∋", "subset": "⊂",
     "supset": "⊃", "subseteq": "⊆", "supseteq": "⊇", "cup": "∪", "cap": "∩", "bigcup": "∪", "bigcap": "∩",
     "wedge": "∧", "vee": "∨", "ast": "∗", "star": "⋆", "circ": "∘", "bullet": "•", "dagger": "†",

@@ -27,7 +27,8 @@ Eight kinds, in the order they run (:data:`KINDS`):
     Words split at a line break joined again: ``doc-ument`` → ``document``, ``un- labeled`` →
     ``unlabeled``; only where the joined word is an English word and the hyphenated form
     is no compound (``real-time``, ``multi-task`` and ``e-commerce`` stay); a compound name split after its
-    hyphen closed again (``Yang- Mills`` → ``Yang-Mills``, ``Korteweg- de Vries`` → ``Korteweg-de Vries``).
+    hyphen closed again (``Yang- Mills`` → ``Yang-Mills``, ``Korteweg- de Vries`` → ``Korteweg-de Vries``), and
+    a compound whose hyphen the source set between spaces (``eight - vertex`` → ``eight-vertex``, ``Yang - Mills``).
 ``sentence space``
     The space lost after a full stop put back: ``graphs.DeepWalk is`` → ``graphs. DeepWalk is``;
     ``e.g.``, ``3.5``, ``Node.js``, ``U.S.``, ``Amazon.Com`` and web addresses stay.
@@ -154,6 +155,32 @@ _SPLIT = re.compile(r"-( ?)([a-z]{2,})(?![\w\-])")
 _NAME_SPLIT = re.compile(r"(?<!\w)([A-Z][a-z]{2,})- ((?:(?:de|van|von|der|di|da|du|del|la|le|ten|ter) )?[A-Z][a-z])")
 
 
+# A hyphen with a space on both sides, as some sources write every hyphen ("eight - vertex model", "Yang - Mills",
+# "two - dimensional": 575 records of hep-th write " - " between words, dashes too: "parameters - the"). Joined where
+# the words make a compound: a number or a prefix first, a compound's tail last, or two names.
+_SPACED_HYPHEN = re.compile(r"(?<![\w\-])([A-Za-z][A-Za-z']*) - ([A-Za-z][A-Za-z']*)(?![\w\-])")
+_SPACED_FIRST = frozenset("one two three four five six seven eight nine ten twelve non anti quasi semi pseudo self "
+                          "multi super".split())
+_SPACED_TAILS = frozenset("dimensional like dependent independent invariant saturated violating deformed extended "
+                          "fold loop point vertex body".split())
+_NAMES_AS_WORDS = frozenset("mills stokes jones".split())  # "Yang - Mills": a name the lexicon has as a word
+
+
+def _spaced_compound(left: str, right: str) -> bool:
+    """Whether "``left`` - ``right``" is a hyphenated compound written with spaces (see :data:`_SPACED_HYPHEN`)."""
+    if left.lower() in _SPACED_FIRST:
+        return right in _SPACED_TAILS or zipf(right.lower()) < 6  # not a function word: "one - which" is a dash
+    if right in _SPACED_TAILS:
+        return zipf(left.lower()) < 6  # "that - like"
+    return all(w[:1].isupper() and w[1:].islower() and (not is_word(w.lower()) or w.lower() in _NAMES_AS_WORDS)
+               for w in (left, right))
+
+
+def _join_spaced(match: re.Match) -> str:
+    left, right = match.groups()
+    return f"{left}-{right}" if _spaced_compound(left, right) else match.group()
+
+
 def join_hyphenation(text: str) -> str:
     """``text`` with words that a line break split at a hyphen joined again.
 
@@ -170,6 +197,8 @@ def join_hyphenation(text: str) -> str:
     'state-of-the-art, pre-trained trade-offs and first- and second-order terms'
     >>> join_hyphenation("the Yang- Mills and Korteweg- de Vries equations, Bose- and Fermi-statistics")
     'the Yang-Mills and Korteweg-de Vries equations, Bose- and Fermi-statistics'
+    >>> join_hyphenation("an eight - vertex model, two - dimensional Yang - Mills theory - the parameters - and N - fold")
+    'an eight-vertex model, two-dimensional Yang-Mills theory - the parameters - and N-fold'
     """
     if "\u00ad" in text:
         text = text.replace("\u00ad", "")
@@ -177,6 +206,8 @@ def join_hyphenation(text: str) -> str:
         return text
     if "- " in text:
         text = _NAME_SPLIT.sub(r"\1-\2", text)
+        if " - " in text:
+            text = _SPACED_HYPHEN.sub(_join_spaced, text)
 
     out, done = [], 0
     for match in _SPLIT.finditer(text):
