@@ -810,3 +810,15 @@ def test_a_titles_question_model_and_last_word_take_their_part(title, kept, junk
     assert kept <= phrases and not junk & phrases
     # "the revised simplex method" is a term: only the title's last word says what was done to the subject
     assert "revised simplex method" in {c.phrase for c in find_candidates("We use the revised simplex method.")}
+
+
+@pytest.mark.parametrize("text, kept, junk", [
+    # a product of groups written with spaces is one name: "U(1) commutative theory" was cut out of it (hep-th)
+    ("the ordinary SU(N) x U(1) commutative theory does not converge", {"ordinary SU(N) x U(1) commutative theory"},
+     {"U(1) commutative theory", "ordinary SU(N)"}),
+    ("the SL(2,R)xSU(2) WZW model", {"SL(2,R)xSU(2) WZW model"}, {"WZW model"}),
+    ("SU(2) x 3 copies", {"SU(2)"}, set()),
+])
+def test_a_product_of_groups_is_one_name(text, kept, junk):
+    phrases = {c.phrase for c in find_candidates(text)}
+    assert kept <= phrases and not junk & phrases

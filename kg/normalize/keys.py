@@ -106,6 +106,9 @@ _INFINITY = re.compile(r"(?<![\w\\])(?:([A-Z]|w)(?:[-_ ]?\{?\\?(?:[Ii]nfinity|in
                        r"|([Ww])inf(?:ty)?)(?![\w+])")
 
 
+_PRODUCT_SIGN = re.compile(r"(?<=\))\s*[x×⊗]\s*(?=[A-Za-z]{1,4}(?:_\w{1,2})?\()")
+
+
 @lru_cache(maxsize=262144)
 def concept_key(phrase: str) -> str:
     """The canonical key of a phrase: the identity of the concept it names.
@@ -149,6 +152,8 @@ def concept_key(phrase: str) -> str:
     if "nf" in text or "NF" in text or "∞" in text:
         text = _INFINITY.sub(lambda m: f"{m.group(1) or m.group(2)} ∞", text)
     named = _named_head(text)
+    if ")" in text:
+        text = _PRODUCT_SIGN.sub(" ", text)  # "SU(2) x U(1)" is "SU(2)×U(1)"
     text = _SEPARATORS.sub(" ", text)
     text = _DROP.sub(" ", text)
     words = _WS.sub(" ", text).strip().split(" ")

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Container, Sequence
 from functools import lru_cache
 
-from kg.normalize.keys import dimension_form, singularize
+from kg.normalize.keys import PREFIXES, dimension_form, singularize
 
 __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "derivations",
            "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
@@ -15,6 +15,11 @@ __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_
 
 # Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal
 _SAME_WORD = {"super": "supersymmetric", "susy": "supersymmetric", "extremal": "extreme"}
+
+
+# Prefixes some write apart from their word and some joined to it ("non-commutative", "noncommutative"); not "super",
+# which stands for "supersymmetric" alone ("super Yang-Mills")
+_JOINED_PREFIXES = PREFIXES - {"super"}
 
 
 @lru_cache(maxsize=1 << 17)
@@ -31,7 +36,13 @@ def _lemma(word: str) -> str:
 def _lemmas(key: str, *, dimensions: bool = False) -> tuple[str, ...]:
     """The lemmas of ``key``'s words; with ``dimensions``, a count of dimensions written one way
     ("(2+1)-dimensional" is "3d")."""
-    return tuple(_lemma(w) for w in (dimension_form(key) if dimensions else key).split())
+    words = (dimension_form(key) if dimensions else key).split()
+    if _JOINED_PREFIXES.intersection(words[:-1]):  # "non commutative" is "noncommutative"
+        joined: list[str] = []
+        for word in words:
+            joined.append(joined.pop() + word if joined and joined[-1] in _JOINED_PREFIXES else word)
+        words = joined
+    return tuple(_lemma(w) for w in words)
 
 
 def restatements(keys: Sequence[str]) -> dict[str, str]:
@@ -53,6 +64,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     >>> restatements(["extreme dilaton black hole", "dilatonic black hole", "extremal black hole",
     ...               "n 4 super yang mills theory", "supersymmetric yang mills theory"])
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
+    >>> restatements(["u n non commutative yang mills theory", "noncommutative yang mills theory"])
+    {'noncommutative yang mills theory': 'u n non commutative yang mills theory'}
     """
     kept: list[tuple[str, list[tuple[str, frozenset[str]]]]] = []  # a key, and its words read both ways
     out: dict[str, str] = {}
