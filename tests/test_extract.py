@@ -822,3 +822,12 @@ def test_a_titles_question_model_and_last_word_take_their_part(title, kept, junk
 def test_a_product_of_groups_is_one_name(text, kept, junk):
     phrases = {c.phrase for c in find_candidates(text)}
     assert kept <= phrases and not junk & phrases
+
+
+def test_new_before_a_place_is_part_of_its_name():
+    # "New Zealand university students" (ACM-CR) was the concept "Zealand university student"
+    phrases = {c.phrase for c in find_candidates("A diary study of New Zealand university students. A new approach.")}
+    assert "New Zealand university students" in phrases and "approach" in phrases
+    # "higher level" is a term's only before an acronym: "higher level implementation" (ACM-CR) is no concept
+    assert "Higher level WZW sectors" in {c.phrase for c in find_candidates("", title="Higher level WZW sectors")}
+    assert "higher level features" not in {c.phrase for c in find_candidates("We learn higher level features.")}

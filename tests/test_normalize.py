@@ -616,10 +616,12 @@ def test_plurals_in_ves_and_the_ways_sources_write_an_infinite_algebra():
         "thief", "wife", "curve", "archive", "prove"]
     # hep-th writes "W-infinity" (49 places) and "Winf" (26) beside 102 papers' "W_∞": one concept, shown as notation
     # writes it (reviewers judged "Winf gauge theory" a near-duplicate of "W_∞ gauge theory")
-    keys = {concept_key(p) for p in ["W-infinity algebras", "Winf algebra", "W_∞ algebra", "W∞ algebra",
+    keys = {concept_key(p) for p in ["W-infinity algebras", "Winf algebra", "W_∞ algebra",
                                      "W_{\\infty} algebra"]}
     assert keys == {"w ∞ algebra"}
     assert concept_key("Winfried model") == "winfried model" and concept_key("Minf") == "minf"
+    # a sign glued to its letter stays as written: "L∞ error" (ACM-CR) was shown "l_∞ error"
+    assert concept_key("L∞ error") == "l∞ error"
     assert _display_name("w ∞ algebra", Counter({"W-infinity algebra": 3, "W_∞ algebra": 2})) == "W_∞ algebra"
 
 

@@ -34,8 +34,9 @@ _INSIDE = _START | {"VBG"}  # and contain these ("model checking games")
 # Comparatives that are part of a term's name before these words: "higher derivative gravity",
 # "higher spin fields", "lower bound" (not "higher accuracy").
 _ORDER_WORDS = frozenset({"higher", "lower"})
-_ORDERED = frozenset("""derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds
-    level levels""".split())  # "Higher level WZW sectors" (was "level WZW sector")
+_ORDERED = frozenset("derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds".split())
+_LEVELS = frozenset({"level", "levels"})  # before an acronym: "Higher level WZW sectors" (was "level WZW sector"); not
+# "higher level features", "higher level implementation"
 
 STOP_WORDS = frozenset(
     """a about above across after again against all almost along already also although always am
@@ -1092,7 +1093,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
             run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
             continue
-        if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _ORDERED:
+        if word.lower() in _ORDER_WORDS and i + 1 < len(tagged) and (tagged[i + 1][0].lower() in _ORDERED or (
+                tagged[i + 1][0].lower() in _LEVELS and i + 2 < len(tagged) and tagged[i + 2][0].isupper()
+                and len(tagged[i + 2][0]) > 1)):
             pos = "JJ"
         if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN or (
                 _counted_letter(tagged, i)):
@@ -1432,6 +1435,9 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if pos == _NUMERAL:
         return False
+    if word == "New" and after is not None and after[1][:1].isupper() and after[1][1:].islower() \
+            and word_class(after[1].lower()) is None:
+        return False  # a place's name: "New Zealand University students" (was "Zealand University student")
     if word.lower() in GENERIC_MODIFIERS | _RANKING_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     before = tagged[at - 1][0] if at > 0 else ""
