@@ -804,6 +804,10 @@ def test_predicates_and_people_are_no_concepts(text, kept, junk):
     # the word that says what the paper does to its subject is no part of it: "D-brane bound states redux"
     ("D-Brane Bound States Redux", {"D-Brane Bound States"}, {"D-Brane Bound States Redux"}),
     ("Collaborative Filtering Revisited", {"Collaborative Filtering"}, set()),
+    # a title's names joined by "and" share the noun after them: "discretized Yang-Mills" (hep-th) was a concept
+    ("Discretized Yang-Mills and Born-Infeld actions on finite group geometries",
+     {"Discretized Yang-Mills actions", "Born-Infeld actions"}, {"Discretized Yang-Mills"}),
+    ("Deep Learning and Query-Driven Search", {"Deep Learning", "Query-Driven Search"}, set()),
 ])
 def test_a_titles_question_model_and_last_word_take_their_part(title, kept, junk):
     phrases = {c.phrase for c in find_candidates("Some text.", title=title)}

@@ -1110,11 +1110,13 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
-        elif (prose and len(run) > 1 and word.lower() in _COORDINATORS and run[0][1].islower()
+        elif (len(run) > 1 and word.lower() in _COORDINATORS
+              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
               and _name_modifier(run[-1][1]) and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
             shared = _shared_head(tagged, i + 1)
-            if shared and shared[-1][1].islower():  # "massless Thirring and Schwinger models": "massless Thirring models"
-                run.extend(shared)
+            if shared and (shared[-1][1].islower() or not prose and word_class(shared[-1][1].lower()) in ("NN", "NNS")):
+                run.extend(shared)  # "massless Thirring and Schwinger models": "massless Thirring models"; a title's
+                # "Discretized Yang-Mills and Born-Infeld actions" (was "discretized Yang-Mills")
         yield from close(word.lower())
     yield from close()
 
