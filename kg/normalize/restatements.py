@@ -33,11 +33,12 @@ def _lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=1 << 18)  # a paper's keys are read again for each of its rankings
-def _lemmas(key: str, *, dimensions: bool = False) -> tuple[str, ...]:
+def _lemmas(key: str, *, dimensions: bool = False, prefixes: bool = False) -> tuple[str, ...]:
     """The lemmas of ``key``'s words; with ``dimensions``, a count of dimensions written one way
-    ("(2+1)-dimensional" is "3d")."""
+    ("(2+1)-dimensional" is "3d"); with ``prefixes``, a prefix joined to its word ("non commutative" is
+    "noncommutative")."""
     words = (dimension_form(key) if dimensions else key).split()
-    if _JOINED_PREFIXES.intersection(words[:-1]):  # "non commutative" is "noncommutative"
+    if prefixes and _JOINED_PREFIXES.intersection(words[:-1]):
         joined: list[str] = []
         for word in words:
             joined.append(joined.pop() + word if joined and joined[-1] in _JOINED_PREFIXES else word)
@@ -70,7 +71,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     kept: list[tuple[str, list[tuple[str, frozenset[str]]]]] = []  # a key, and its words read both ways
     out: dict[str, str] = {}
     for key in keys:
-        forms = [(words[-1], frozenset(words)) for words in {_lemmas(key), _lemmas(key, dimensions=True)} if words]
+        readings = {_lemmas(key), _lemmas(key, dimensions=True), _lemmas(key, prefixes=True)}
+        forms = [(words[-1], frozenset(words)) for words in readings if words]
         if not forms:
             continue
         for other, other_forms in kept:  # either reading: "dimensional X" stays under "(1+1)-dimensional X"
