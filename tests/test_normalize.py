@@ -658,3 +658,12 @@ def test_a_prefix_written_apart_restates_the_word_it_joins():
                           "perturbative dynamic"])[0] == ["u n non commutative yang mills theory", "perturbative dynamic"]
     # a product of groups is one name however it is written
     assert concept_key("SU(N) x U(1) gauge theory") == concept_key("SU(N)×U(1) gauge theory")
+
+
+def test_a_name_english_writes_apart_keeps_its_space():
+    # hep-th showed "Monte–Carlo simulation" (one form's en dash over forty forms with a space), judged a broken name;
+    # a name whose dash a form lost gets it back
+    forms = Counter({"Monte Carlo simulations": 5, "Monte–Carlo simulation": 1, "Monte-Carlo simulations": 2})
+    assert _display_name("monte carlo simulation", forms) == "Monte Carlo simulation"
+    assert _display_name("yang mills theory", Counter({"Yang Mills theory": 3, "Yang–Mills Theory": 1})) == (
+        "Yang–Mills theory")
