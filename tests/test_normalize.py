@@ -672,6 +672,7 @@ def test_a_name_english_writes_apart_keeps_its_space():
 def test_the_algorithm_of_an_act_is_generic_a_named_one_is_not():
     # reviewers judged 27% of 222 labels of a noun before "algorithm" good, most of them names
     keys = {"recommendation algorithm", "clustering algorithm", "mining application", "pagerank algorithm",
-            "bandit algorithm", "web application", "operating system", "file system", "genetic algorithm"}
+            "bandit algorithm", "web application", "operating system", "file system", "genetic algorithm",
+            "recommender algorithm", "recommender system"}
     assert generic_words(keys, names={"pagerank", "web"}) == {"recommendation algorithm", "clustering algorithm",
-                                                              "mining application"}
+                                                              "mining application", "recommender algorithm"}

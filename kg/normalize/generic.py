@@ -219,7 +219,8 @@ def _about_a_thing(key: str, names: Collection[str]) -> bool:
         return False
     if head in _DATA_HEADS:
         return (word_class(first) or "NN").startswith("NN")
-    return head in _ACT_HEADS and _act(first)
+    return head in _ACT_HEADS and (_act(first) or (head != "process" and first.endswith("er")
+                                                   and word_class(first[:-2]) == "VB"))  # "recommender algorithm"
 
 
 def _qualifier(prefix: str, word: str) -> bool:
