@@ -354,16 +354,21 @@ def _placeholder(i: int) -> str:
             return "Kgnotq" + letters
 
 
+_TIMES = re.compile(r"(?<=\))\s*[x×]\s*(?=\w)")  # the sign between two groups of a product
+
+
 def _protect(text: str) -> tuple[str, dict[str, str]]:
     """``text`` with each notation the tokenizer would cut ("SU(2)", "Bogomol'nyi") replaced by a
-    placeholder word, and the placeholders' originals."""
+    placeholder word, and the placeholders' originals; a product of groups is written with its sign
+    ("SU(2) x U(1)" is "SU(2)×U(1)", one token as the tokenizer reads that)."""
     if "(" not in text and "'" not in text and "’" not in text:
         return text, {}
     kept: dict[str, str] = {}
 
     def keep(match: re.Match) -> str:
         word = _placeholder(len(kept))
-        kept[word] = match.group(0)
+        found = match.group(0)
+        kept[word] = _TIMES.sub("×", found) if ")" in found[:-1] else found
         return word
 
     return PROTECTED.sub(keep, text), kept
@@ -1437,8 +1442,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     (at, word, pos), after = words[0], words[1] if len(words) > 1 else None
     if pos == _NUMERAL:
         return False
-    if word == "New" and after is not None and after[1][:1].isupper() and after[1][1:].islower() \
-            and word_class(after[1].lower()) is None:
+    if word == "New" and prose and after is not None and after[1][:1].isupper() and after[1][1:].islower() \
+            and word_class(after[1].lower()) is None and at and tagged[at - 1][0][:1].islower():
         return False  # a place's name: "New Zealand University students" (was "Zealand University student")
     if word.lower() in GENERIC_MODIFIERS | _RANKING_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
