@@ -444,6 +444,10 @@ def test_the_particle_of_t_hooft_keeps_its_apostrophe():
         "The BF Formalism for Yang-Mills Theory and the 't Hooft Algebra", ("latex",))
     assert repair_text("a ``t Hooft'' loop, `t Hooft's limit")[0] == "a “t Hooft” loop, 't Hooft's limit"
     assert repair_text("a `tree' level")[0] == "a `tree' level"
+    # the apostrophe after the particle (19 hep-th records): "t'Hooft-Polyakov monopole" gave "Hooft-Polyakov monopole"
+    assert repair_text("the t'Hooft-Polyakov monopole and t' Hooft's limit") == (
+        "the 't Hooft-Polyakov monopole and 't Hooft's limit", ("latex",))
+    assert repair_text("it can't Hooft")[0] == "it can't Hooft"
 
 
 @pytest.mark.parametrize("damaged, repaired", [

@@ -622,6 +622,11 @@ def test_plurals_in_ves_and_the_ways_sources_write_an_infinite_algebra():
     assert concept_key("Winfried model") == "winfried model" and concept_key("Minf") == "minf"
     # a sign glued to its letter stays as written: "L∞ error" (ACM-CR) was shown "l_∞ error"
     assert concept_key("L∞ error") == "l∞ error"
+    assert _display_name(concept_key("L∞ error"), Counter({"L∞ error": 1})) == "L∞ error"
+    # the letter's case names the algebra: "w_∞" (33 hep-th papers) is the classical limit of "W_∞", and the paper
+    # on "w_∞ algebras" was listed under "W_∞ algebra" (judged a broken name)
+    assert concept_key("w_∞ algebra") != concept_key("W_∞ algebra")
+    assert _display_name(concept_key("w_∞ algebra"), Counter({"w_∞ algebra": 2, "w_∞ Algebra": 1})) == "w_∞ algebra"
     assert _display_name("w ∞ algebra", Counter({"W-infinity algebra": 3, "W_∞ algebra": 2})) == "W_∞ algebra"
 
 

@@ -961,9 +961,15 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # the TREC Microblog track show that"
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
-                or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))):
+                or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))
+                or (next_pos == "NNS" and _verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
+                    and not prev_word.lower().endswith("ics"))):
             out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
-            # "people exhibit different styles"
+            # "people exhibit different styles", "search engines index pages" (not "operations research methods")
+        elif pos == "NN" and word.islower() and prev_pos in ("NN", "NNS") and next_word.lower() in ("a", "an") \
+                and (i + 2 >= len(out) or out[i + 2][0].lower() not in _LATIN_A) \
+                and (low in _VERBISH or _verb_capable(low)):
+            out[i] = (word, "VBP")  # a noun takes no article after it: "objects in the same cluster exhibit a density"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and next_pos in ("JJ", "DT", "PRP$") \
                 and _verb_capable(low):
             out[i] = (word, "VB")  # "hard to profile new users"
@@ -1543,6 +1549,8 @@ def _misnested(token: str) -> bool:
 def _is_word(token: str) -> bool:
     if is_notation(token):
         return True
+    if token[:3] in ("'t ", "’t "):
+        return _is_word(token[3:])  # "'t Hooft-Polyakov monopole" (hep-th) kept only "monopole"
     if _DAMAGED.search(token) or _misnested(token):
         return False
     if "-" in token and token.rsplit("-", 1)[1].lower() in STOP_WORDS - _ADVERB_PARTICLES:

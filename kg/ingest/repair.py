@@ -578,6 +578,8 @@ _NUMBER_DASH = re.compile(r"(?<=[0-9)])--(?=[A-Za-z(])")
 # "`t Hooft": TeX's opening quote typed for the apostrophe of the Dutch particle (36 hep-th records); the name was cut
 # to "Hooft algebra". A quote that opens on "t" before a capital is the particle.
 _GRAVE_T = re.compile(r"(?<![\w`'])`t (?=[A-Z])")
+# "t'Hooft": the apostrophe put after the particle (19 hep-th records); the name was cut to "Hooft-Polyakov monopole"
+_T_APOSTROPHE = re.compile(r"(?<![\w'’])t['’] ?(?=Hooft)")
 
 
 def _tex_dashes(text: str) -> str:
@@ -623,6 +625,8 @@ def _decode_latex(text: str) -> str:
         text = _tex_dashes(text)
     if "`t " in text:
         text = _GRAVE_T.sub("'t ", text)
+    if "t'" in text or "t’" in text:
+        text = _T_APOSTROPHE.sub("'t ", text)
     for _ in range(3):
         done = decode_latex(text)
         if done == text or ("$" not in done and "\\" not in done):

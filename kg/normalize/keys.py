@@ -101,8 +101,16 @@ def _known_noun(word: str) -> bool:
 
 
 # A letter's infinite algebra as sources write it: "W-infinity", "Winf", "W_infty", "A-infinity" are "W_∞", "A_∞"
-# (hep-th writes "W-infinity" 49 times, "Winf" 26, beside 102 papers' "W_∞").
-_INFINITY = re.compile(r"(?<![\w\\])(?:([A-Z]|w)[-_ ]?\{?\\?(?:[Ii]nfinity|infty|INFINITY)\}?|([Ww])inf(?:ty)?)(?![\w+])")
+# (hep-th writes "W-infinity" 49 times, "Winf" 26, beside 102 papers' "W_∞"). The letter's case names the algebra:
+# "w_∞" (33 hep-th papers) is the classical limit of "W_∞", its own concept (keyed "w∞", as a sign glued to its
+# letter is: "L∞ error").
+_INFINITY = re.compile(r"(?<![\w\\])(?:([A-Z]|w)[-_ ]?\{?\\?(?:[Ii]nfinity|infty|INFINITY)\}?|([Ww])inf(?:ty)?"
+                       r"|(w)_\{?∞\}?)(?![\w+])")
+
+
+def _infinity(match: re.Match) -> str:
+    letter = match.group(1) or match.group(2) or match.group(3)
+    return f"{letter} ∞" if letter.isupper() else f"{letter}∞"
 
 
 _PRODUCT_SIGN = re.compile(r"(?<=\))\s*[x×⊗]\s*(?=[A-Za-z]{1,4}(?:_\w{1,2})?\()")
@@ -148,8 +156,8 @@ def concept_key(phrase: str) -> str:
     {'w ∞ gravity'}
     """
     text = written = unicodedata.normalize("NFKC", phrase).strip()
-    if "nf" in text or "NF" in text:
-        text = _INFINITY.sub(lambda m: f"{m.group(1) or m.group(2)} ∞", text)
+    if "nf" in text or "NF" in text or "w_" in text:
+        text = _INFINITY.sub(_infinity, text)
     named = _named_head(text)
     if ")" in text:
         text = _PRODUCT_SIGN.sub(" ", text)  # "SU(2) x U(1)" is "SU(2)×U(1)"

@@ -16,7 +16,17 @@ __all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 # A letter's infinite algebra that the key wrote "w ∞" ("W-infinity", "Winf"): shown as notation writes it, "W_∞"
-_INFINITY_NAME = re.compile(r"(?<![\w])([A-Za-z])[-‐ ]?∞")
+_INFINITY_NAME = re.compile(r"(?<![\w])([A-Za-z])([-‐ ]?)∞")
+
+
+def _infinity_name(name: str, surfaces: Iterable[str]) -> str:
+    """``name`` with a letter's infinite algebra as notation writes it, "W_∞": the key wrote "W-infinity" and
+    "Winf" "w ∞", and "w_∞" "w∞"; a sign glued to its letter in every form stays glued ("L∞ error")."""
+    if "∞" not in name:
+        return name
+    written = " ".join(surfaces)
+    return _INFINITY_NAME.sub(lambda m: m.group(0) if not m.group(2) and f"{m.group(1)}_∞" not in written
+                              else f"{m.group(1)}_∞", name)
 
 
 def _cased_words(surface: str) -> list[str]:
@@ -231,7 +241,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     templates = templates or joined
     if not templates:
         _plain_odd_capitals(cased)
-        return _accented(_INFINITY_NAME.sub(r"\1_∞", " ".join(cased)), [*surfaces, *(evidence or ())])
+        return _accented(_infinity_name(" ".join(cased), surfaces), [*surfaces, *(evidence or ())])
     titled_template, _, _, _, template = min(templates)
     template = unicodedata.normalize("NFKC", template)
     spans = _spans(template)
@@ -268,7 +278,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
         at = end
     out.append(template[at:])
-    name = _INFINITY_NAME.sub(r"\1_∞", " ".join("".join(out).split()))
+    name = _infinity_name(" ".join("".join(out).split()), surfaces)
     return _accented(name, [*surfaces, *(evidence or ())])
 
 
