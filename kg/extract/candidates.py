@@ -963,9 +963,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
                 or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))
                 or (next_pos == "NNS" and _verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
-                    and not prev_word.lower().endswith("ics"))):
+                    and prev_word.lower() != "people" and not prev_word.lower().endswith("ics"))):
             out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
-            # "people exhibit different styles", "search engines index pages" (not "operations research methods")
+            # "people exhibit different styles", "search engines index pages" (not "operations research methods", "people
+            # search engines")
         elif pos == "NN" and word.islower() and prev_pos in ("NN", "NNS") and next_word.lower() in ("a", "an") \
                 and (i + 2 >= len(out) or out[i + 2][0].lower() not in _LATIN_A) \
                 and (low in _VERBISH or _verb_capable(low)):
