@@ -558,6 +558,9 @@ def test_infinity_is_a_word_of_a_name():
     ("classification accuracy", "classification accuracy"),
     ("high energy physics", "high energy physics"),
     ("strong coupling approach", "strong coupling"),
+    # a measure after an adjective qualifies the head, which stays: "almost-linear-time" (ACM-CR) was a concept
+    ("almost-linear-time algorithms", "almost-linear-time algorithms"),
+    ("sub-linear time algorithm", "sub-linear time algorithm"),
 ])
 def test_a_degree_goes_with_the_measure_it_was_of(phrase, kept):
     assert trim_filler(phrase) == kept

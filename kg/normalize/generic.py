@@ -283,13 +283,14 @@ def trim_filler(phrase: str) -> str:
     ...                           "multi-agent framework", "cross-validation method", "two-scale scheme", "space-time approach",
     ...                           "best-matching results", "self-training method", "collaborative-filtering approach",
     ...                           "Pasti-Sorokin-Tonin approach", "superfield Noether procedure", "Markov chain Monte Carlo methods",
-    ...                           "canonical Hamiltonian method", "high classification accuracy"]]
-    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering', 'Pasti-Sorokin-Tonin approach', 'superfield Noether procedure', 'Markov chain Monte Carlo', 'canonical Hamiltonian', 'classification']
+    ...                           "canonical Hamiltonian method", "high classification accuracy",
+    ...                           "almost-linear-time algorithms", "sub-linear time algorithm"]]
+    ['team recommendation', 'Monte Carlo', 'clustering algorithm', 'learning to rank', 're-finding', 'privacy-aware techniques', 'HITS-based method', 'non-supersymmetric case', '1/4 BPS solutions', 'semi-supervised framework', 'multi-agent framework', 'cross-validation', 'two-scale scheme', 'space-time', 'best-matching results', 'self-training', 'collaborative-filtering', 'Pasti-Sorokin-Tonin approach', 'superfield Noether procedure', 'Markov chain Monte Carlo', 'canonical Hamiltonian', 'classification', 'almost-linear-time algorithms', 'sub-linear time algorithm']
     """
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]) \
-            and not _people_named(words[:-1]):
+            and not _qualifies(" ".join(words[-3:-1]).replace(" ", "-")) and not _people_named(words[:-1]):
         if len(words) >= 3 and singularize(words[-1].lower()) == "result" and words[0].lower() in _OF_RESULTS:
             if words[0].lower().endswith("ing"):
                 return " ".join(words[1:])  # a verb and its object: "re-ranking search results" names the results
@@ -360,9 +361,10 @@ def _qualifies(word: str) -> bool:
     found = word_class(last)
     if _ADJECTIVAL_COMPOUND.fullmatch(low) and not last.endswith(_NOMINAL_ENDINGS):
         return True  # "multi-agent", "cross-domain", "top-k": a kind of the noun after them, no thing alone
-    if len(parts) == 2 and last in _MEASURES and (parts[0] in PREFIXES or parts[0].isdigit() or parts[0] in _NUMBERS
-                                                  or word_class(parts[0]) in ("JJ", "JJR", "JJS", "CD")):
-        return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is
+    if len(parts) >= 2 and last in _MEASURES and (parts[-2] in PREFIXES or parts[-2].isdigit() or parts[-2] in _NUMBERS
+                                                  or word_class(parts[-2]) in ("JJ", "JJR", "JJS", "CD")):
+        return True  # "a two-scale scheme", "a multi-time approach" are no "two-scale", "multi-time"; "space-time" is;
+        # nor are "almost-linear-time algorithms" (ACM-CR) an "almost-linear-time"
     if low in ("type", "style"):
         return True  # a kind before its noun: "Randall-Sundrum brane-world type scenarios" is no "... type"
     if len(parts) == 2 and last.endswith("ing") and parts[0] in _HOW:
