@@ -808,6 +808,8 @@ def test_predicates_and_people_are_no_concepts(text, kept, junk):
     ("Discretized Yang-Mills and Born-Infeld actions on finite group geometries",
      {"Discretized Yang-Mills actions", "Born-Infeld actions"}, {"Discretized Yang-Mills"}),
     ("Deep Learning and Query-Driven Search", {"Deep Learning", "Query-Driven Search"}, set()),
+    ("Radiatively Induced Lorentz and CPT Violations", {"Radiatively Induced Lorentz Violations", "CPT Violations"},
+     {"Radiatively Induced Lorentz"}),
 ])
 def test_a_titles_question_model_and_last_word_take_their_part(title, kept, junk):
     phrases = {c.phrase for c in find_candidates("Some text.", title=title)}

@@ -1123,7 +1123,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
         elif (len(run) > 1 and word.lower() in _COORDINATORS
-              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
+              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP"))
               and _name_modifier(run[-1][1]) and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
             shared = _shared_head(tagged, i + 1)
             if shared and (shared[-1][1].islower() or not prose and word_class(shared[-1][1].lower()) in ("NN", "NNS")):
