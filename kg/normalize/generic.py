@@ -290,7 +290,8 @@ def trim_filler(phrase: str) -> str:
     words = phrase.split()
     if len(words) >= 2 and singularize(words[-1].lower()) in _TRIMMED_HEADS and (
             len(words) >= 3 or len(_PARTS.split(words[0])) >= 2) and not _qualifies(words[-2]) \
-            and not _qualifies(" ".join(words[-3:-1]).replace(" ", "-")) and not _people_named(words[:-1]):
+            and not (len(words) >= 3 and words[-2].lower() in _MEASURES and _qualifies(f"{words[-3]}-{words[-2]}")) \
+            and not _people_named(words[:-1]):
         if len(words) >= 3 and singularize(words[-1].lower()) == "result" and words[0].lower() in _OF_RESULTS:
             if words[0].lower().endswith("ing"):
                 return " ".join(words[1:])  # a verb and its object: "re-ranking search results" names the results
