@@ -1123,8 +1123,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
         elif (len(run) > 1 and word.lower() in _COORDINATORS
-              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP") and (
-                  "-" in run[-1][1] or not run[-1][1].lower().endswith(_NOUN_ENDINGS)))
+              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
               and _name_modifier(run[-1][1]) and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
             shared = _shared_head(tagged, i + 1)
             if shared and (shared[-1][1].islower() or not prose and word_class(shared[-1][1].lower()) in ("NN", "NNS")):
@@ -1260,11 +1259,6 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
         # σ-Model and Non-commutative Geometry" (was "σ-model geometry")
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
-
-
-# Endings of a title's capitalized nouns the lexicon lacks, which are no names: "Word Embeddings and Topics",
-# "Web Archiving and ..." (a name: "Lorentz", "Yang-Mills")
-_NOUN_ENDINGS = ("s", "ing", "tion", "sion", "ness", "ity", "ment", "ics", "ism")
 
 
 def _name_modifier(word: str) -> bool:
