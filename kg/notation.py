@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NOTATION", "PROTECTED", "is_notation", "modifier_notation"]
+__all__ = ["NOTATION", "PROTECTED", "is_notation", "modifier_notation", "written_product"]
 
 # Group and algebra names with their argument: SU(2), SO(10), U(1), SL(2,R), O(N), QED(0+1),
 # su(2), SU_q(2), F(R). Not "GNN(s)" (a plural in brackets) nor a word glued to an acronym.
@@ -25,6 +25,8 @@ _HOOFT = r"['’]t\s[A-Z][a-z]+"
 # A product of groups written with spaces: "SU(N) x U(1)", "SU(2) × SU(2)" (322 places in hep-th; the tagger cut
 # "U(1) commutative theory" out of "SU(N) x U(1) commutative theory").
 _PRODUCT = rf"{_GROUP_NAME}(?:\s*[x×⊗]\s*{_GROUP_NAME})+(?![\w(])"
+# The sign between two groups of a product as a text writes it, apart or as a letter: "SU(2) x U(1)", "SU(2) × U(1)".
+_PRODUCT_SIGN = re.compile(rf"(?<=\))\s*[x×]\s*(?={_GROUP_NAME})")
 #: What the tagger must see as one token (it splits these at brackets and apostrophes).
 PROTECTED = re.compile(rf"(?<![\w(])(?:{_PRODUCT}|{_GROUP}|{_APOSTROPHE}|{_DIMENSIONAL}|{_HOOFT})")
 
@@ -46,6 +48,18 @@ _MODIFIER = re.compile(rf"[A-Za-z]=\(?\d+(?:,\d+)?\)?|\d+\+\d+|\d+/(?:[A-Za-z]|\
 
 #: A notation token anywhere in a phrase (for keys and names).
 NOTATION = re.compile(rf"(?<![\w(]){_TOKEN.pattern}(?![\w(])")
+
+
+def written_product(text: str) -> str:
+    """``text`` with each product of groups written with its sign, as the tokenizer keeps it whole and the key
+    reads it.
+
+    Examples
+    --------
+    >>> written_product("the SU(N) x U(1) theory, SL(2,R)xSU(2) and SU(3) × SU(2)"), written_product("SU(2) x 3")
+    ('the SU(N)×U(1) theory, SL(2,R)×SU(2) and SU(3)×SU(2)', 'SU(2) x 3')
+    """
+    return _PRODUCT_SIGN.sub("×", text) if ")" in text else text
 
 
 def is_notation(token: str) -> bool:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from kg.english import zipf
 from kg.extract.multiword import FUNCTION_WORDS as JOINING_WORDS
 from kg.extract.multiword import joined_words
-from kg.notation import PROTECTED, is_notation, modifier_notation
+from kg.notation import PROTECTED, is_notation, modifier_notation, written_product
 
 __all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
 
@@ -354,9 +354,6 @@ def _placeholder(i: int) -> str:
             return "Kgnotq" + letters
 
 
-_TIMES = re.compile(r"(?<=\))\s*[x×]\s*(?=\w)")  # the sign between two groups of a product
-
-
 def _protect(text: str) -> tuple[str, dict[str, str]]:
     """``text`` with each notation the tokenizer would cut ("SU(2)", "Bogomol'nyi") replaced by a
     placeholder word, and the placeholders' originals; a product of groups is written with its sign
@@ -368,7 +365,7 @@ def _protect(text: str) -> tuple[str, dict[str, str]]:
     def keep(match: re.Match) -> str:
         word = _placeholder(len(kept))
         found = match.group(0)
-        kept[word] = _TIMES.sub("×", found) if ")" in found[:-1] else found
+        kept[word] = written_product(found)
         return word
 
     return PROTECTED.sub(keep, text), kept

@@ -12,6 +12,7 @@ from importlib import resources
 
 from kg.english import form_of_word
 from kg.extract.candidates import word_class
+from kg.notation import written_product
 
 __all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
            "spelled_form", "spelling_variants"]
@@ -113,9 +114,6 @@ def _infinity(match: re.Match) -> str:
     return f"{letter} ∞" if letter.isupper() else f"{letter}∞"
 
 
-_PRODUCT_SIGN = re.compile(r"(?<=\))\s*[x×⊗]\s*(?=[A-Za-z]{1,4}(?:_\w{1,2})?\()")
-
-
 @lru_cache(maxsize=262144)
 def concept_key(phrase: str) -> str:
     """The canonical key of a phrase: the identity of the concept it names.
@@ -159,8 +157,7 @@ def concept_key(phrase: str) -> str:
     if "nf" in text or "NF" in text or "w_" in text:
         text = _INFINITY.sub(_infinity, text)
     named = _named_head(text)
-    if ")" in text:
-        text = _PRODUCT_SIGN.sub(" ", text)  # "SU(2) x U(1)" is "SU(2)×U(1)"
+    text = written_product(text)  # "SU(2) x U(1)" is "SU(2)×U(1)"
     text = _SEPARATORS.sub(" ", text)
     text = _DROP.sub(" ", text)
     words = _WS.sub(" ", text).strip().split(" ")
