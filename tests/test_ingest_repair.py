@@ -41,6 +41,10 @@ from kg.ingest.repair import (decode_latex, join_hyphenation, repair_text, resto
     ("Can Markup Languages (VML)?To answer this", "Can Markup Languages (VML)? To answer this"),
     ("what is the \"behaviour\"?The study", "what is the \"behaviour\"? The study"),
     ("it works surprisingly well!We show", "it works surprisingly well! We show"),
+    # a sentence end lost with its full stop (ACM-CR, 26 places)
+    ("to interpret input dataWe discuss our design", "to interpret input data. We discuss our design"),
+    ("Data on the WebThe final afternoon", "Data on the Web. The final afternoon"),
+    ("from unstable accuracyIn this paper, we", "from unstable accuracy. In this paper, we"),
 ])
 def test_sentence_space_is_put_back(damaged, repaired):
     assert repair_text(damaged)[0] == repaired
@@ -54,6 +58,7 @@ def test_sentence_space_is_put_back(damaged, repaired):
     "the Regex class (in the System.Text.RegularExpressions namespace)", "Much ado about nothing: Win32.Perrun",
     "mail jaffe@Mit.Edu for details", "A.Yu.Alekseev and J.-B.Zuber",
     "answers on Yahoo!Answers and Yahoo!Music", "open index.php?Page=2 or www.example.org/search?Query=a", "Is it?",
+    "profiles on LinkedIn are public", "SummIt is a summarizer", "owl:sameAs links",
 ])
 def test_sentence_space_leaves_abbreviations_numbers_and_names(text):
     assert space_sentences(text) == text

@@ -78,7 +78,7 @@ GENERIC_MODIFIERS = frozenset(
     off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
     straightforward
     chosen obtained considered studied investigated discussed presented described employed utilized adopted
-    suggested""".split()
+    suggested extracted generated""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
@@ -674,7 +674,23 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for at in range(1, len(out) - 1):
         if out[at][0].lower() in _TITLE_CLAUSES and out[at + 1][1] in ("IN", "TO"):
             out[at] = (out[at][0], "VBG-V")  # "User Search Performance Resulting from Search Tips"
+        elif _plural(out[at - 1]) and _verb_ing(out[at][0]) and out[at + 1][0][:1].isalpha() \
+                and out[at + 1][1] in _START | {"DT", "PRP$", "IN", "TO"}:
+            out[at] = (out[at][0], "VBG-V")  # a plural's participle with its object: "Factors Influencing Users",
+            # "Strings Propagating in Curved Backgrounds"
     return out
+
+
+def _verb_ing(word: str) -> bool:
+    """A capitalized -ing form of a verb the lexicon knows, not a noun of its own ("Influencing", not "Clustering"
+    read as an activity's name, nor "String")."""
+    low = word.lower()
+    if not word[:1].isupper() or not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS \
+            or word_class(low) in _NOUN:
+        return False
+    stem = low[:-3]
+    forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
+    return word_class(low) == "VBG" or any(word_class(f) in ("VB", "VBP") for f in forms)
 
 
 # Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank", "how to
@@ -1115,6 +1131,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if shared and shared[0][1].lower() == run[0][1].lower():
                 shared = shared[1:]  # "chiral or twisted chiral scalar superfield": "chiral scalar superfield"
             head = shared[-1][1].lower() if shared else ""
+            if not prose and _title_noun(run[0][1], run[0][2], tagged[i + 1][0]):
+                shared = []  # a title's noun is a phrase of its own: "Duality and Non-Commutative Gauge Theory" has no
+                # "Duality Gauge Theory"
             if shared and not _DASHES.split(run[0][1].lower())[-1].startswith(head[:-1] or head):
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
@@ -1256,6 +1275,19 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
         # σ-Model and Non-commutative Geometry" (was "σ-model geometry")
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
+
+
+_NOUN_ENDINGS = ("ity", "ism", "tion", "sion", "ment", "ness", "ance", "ence", "ry")
+
+
+def _title_noun(word: str, pos: str, after: str) -> bool:
+    """A title's capitalized noun before "and" and an adjective after it: two phrases, no noun shared ("Duality and
+    Non-Commutative Gauge Theory" has no "Duality Gauge Theory"); two nouns or two adjectives share theirs
+    ("Boundary and Bulk Conformal Field Theories", "Abelian and Non-Abelian Gauge Theories")."""
+    low, next_low = word.lower(), after.lower()
+    noun = word_class(low) == "NN" or (word_class(low) is None and low.endswith(_NOUN_ENDINGS))
+    adjective = word_class(next_low) == "JJ" or _DASHES.split(next_low)[-1].endswith(_TITLE_ADJECTIVE_ENDINGS)
+    return pos.startswith("NNP") and "-" not in word and word[1:].islower() and noun and adjective
 
 
 def _name_modifier(word: str) -> bool:

@@ -247,6 +247,14 @@ _ENDS = frozenset(")]\"'”’0123456789")
 # 116 places in ACM-CR): after a word or a closing bracket or quote, before a capital and a small letter. A name's "!"
 # stays ("Yahoo!Answers": the word before it is capitalised), and so does a web address's query ("page.php?Id=").
 _MISSING_SPACE_AFTER_MARK = re.compile(r"(?<=[\w)\]\"'”’])([?!])(?=[A-Z][a-z])")
+# A sentence end lost with its full stop, the next sentence's first word glued to the last word ("training dataWe
+# show", "the processThe results", "on the WebThe final afternoon"; 30 places in ACM-CR): a word that opens sentences,
+# glued to a word in lower case (after a capitalized one only those no name ends with: "LinkedIn", "SummIt" stay),
+# before a word in lower case.
+_LOST_STOP = re.compile(r"(?<![\w\-'’./@#&=\\])([a-z]{2,}|[A-Z][a-z]{2,})"
+                        r"(The|This|These|We|Our|Here|However|Moreover|Finally|Furthermore|Thus|Therefore|In|It|To|For)"
+                        r"(?=\s+[a-z])")
+_NAME_ENDINGS = frozenset("In It To For".split())  # "LinkedIn", "SkIt": after a capitalized word, a name's part
 
 
 def space_sentences(text: str) -> str:
@@ -269,9 +277,12 @@ def space_sentences(text: str) -> str:
     "using example queries. visKWQL's editor; software. useKit offers; www.eBay.com; x.getName"
     >>> space_sentences("Transactions?What Reviews Disclose; is it?We ask Yahoo!Answers, see index.php?Id=3")
     'Transactions? What Reviews Disclose; is it? We ask Yahoo!Answers, see index.php?Id=3'
+    >>> space_sentences("on training dataWe show it; on the WebThe final day; LinkedIn is; SummIt was; sameAs links")
+    'on training data. We show it; on the Web. The final day; LinkedIn is; SummIt was; sameAs links'
     """
     if "?" in text or "!" in text:
         text = _MISSING_SPACE_AFTER_MARK.sub(_space_after_mark(text), text)
+    text = _LOST_STOP.sub(_lost_stop, text)
     if "." not in text:
         return text
 
@@ -298,6 +309,14 @@ def space_sentences(text: str) -> str:
         return ". "
 
     return _MISSING_SPACE.sub(space, text)
+
+
+def _lost_stop(match: re.Match[str]) -> str:
+    """A lost sentence end put back ("dataWe" → "data. We"), unless the pair is a name ("LinkedIn")."""
+    left, opener = match.groups()
+    if left[0].isupper() and opener in _NAME_ENDINGS:
+        return match.group()
+    return f"{left}. {opener}"
 
 
 def _space_after_mark(text: str):

@@ -222,6 +222,12 @@ def normalize_concepts(
     if top_n is not None and contain:
         contained = _contained_keys(papers, keyed, primary, max_df=max(_MIN_CONTAIN_DF, contain_df * len(papers)),
                                     per_paper=max(1, top_n // 2))
+        for pid, keys in contained.items():  # "EM algorithm" in a paper that defines EM is its expectation maximization
+            if local[pid]:
+                own, acronyms = {key for key, _ in keyed[pid]}, table.for_paper(local[pid])
+                for key in [k for k, words in keys.items() if k not in own and _key_of(
+                        words or k, acronyms, {}, {}) in own - {k}]:
+                    del keys[key]
     for paper in papers:
         for key, phrase in keyed[paper.id]:
             if not primary[key] - {paper.id} and paper.id not in primary[key] and not (

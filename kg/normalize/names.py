@@ -592,13 +592,17 @@ def _phrase(text: str) -> tuple[str, ...]:
     return tuple(_PHRASE_WORD.findall(fold_accents(text.casefold())))
 
 
+_NAME_PARTICLES = frozenset("de van von der den di da du le la del della dos".split())
+
+
 def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: int = 3, min_texts: int = 3,
                  share: float = 0.6) -> set[str]:
     """The ids of ``names`` (id -> name, words in lower case among them) that ``texts`` write as a
     proper name: every word capitalized, away from a sentence's start and from an acronym's
-    definition, at least ``min_count`` times in ``min_texts`` texts, and in ``share`` of all their occurrences ("Semantic Web",
-    "World Wide Web", "Linked Open Data"; not "hidden Markov model", which a few write "Hidden Markov
-    Model"). A name's plural counts as the name.
+    definition, at least ``min_count`` times in ``min_texts`` texts, and in ``share`` of all their occurrences but
+    those definitions ("Semantic Web", "World Wide Web", "Linked Open Data", which half its texts define as "Linked
+    Open Data (LOD)"; not "hidden Markov model", which a few write "Hidden Markov Model"). A name's plural counts as
+    the name; a name that starts with a particle ("de Sitter space") is left as it is written.
 
     Examples
     --------
@@ -612,10 +616,12 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
     wanted: dict[tuple[str, ...], str] = {}
     for cid, name in names.items():
         words = _phrase(name)
-        if 1 < len(words) <= 6 and any(w.isalpha() and w.islower() for w in name.split()):
-            wanted[words] = cid
+        if 1 < len(words) <= 6 and any(w.isalpha() and w.islower() for w in name.split()) \
+                and words[0] not in _NAME_PARTICLES:
+            wanted[words] = cid  # not "de Donder-Weyl": a sentence may start with "De Donder", a name never does
     texts = list(texts)
     capital: Counter[str] = Counter()
+    defining: Counter[str] = Counter()  # capitalized before an acronym's parenthesis: neither way
     papers: dict[str, set[int]] = defaultdict(set)
     for t, text in enumerate(texts):  # first the capitalized runs: few, and only their names need counting
         for match in _CAPITALIZED_RUN.finditer(text):
@@ -624,17 +630,19 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
                 i -= 1
             words = _phrase(match.group(1))
             first = 1 if i < 0 or text[i] in _SENTENCE_END else 0  # a sentence's first word may be any word
-            last = len(words) - 1 if text[match.end():match.end() + 3].lstrip().startswith("(") else len(words)
+            defined = text[match.end():match.end() + 3].lstrip().startswith("(")
             for a in range(first, len(words) - 1):  # every part of the run: "Semantic Web" in "Semantic Web Services"
-                for b in range(a + 2, last + 1):
+                for b in range(a + 2, len(words) + 1):
                     cid = _wanted(wanted, words[a:b])
-                    if cid:
+                    if cid and defined and b == len(words):
+                        defining[cid] += 1
+                    elif cid:
                         capital[cid] += 1
                         papers[cid].add(t)
     counted = {words: cid for words, cid in wanted.items()
                if capital[cid] >= min_count and len(papers[cid]) >= min_texts}
     every = _occurrences(texts, counted)
-    return {cid for cid in counted.values() if capital[cid] >= share * every[cid]}
+    return {cid for cid in counted.values() if capital[cid] >= share * (every[cid] - defining[cid])}
 
 
 def _occurrences(texts: list[str], wanted: Mapping[tuple[str, ...], str]) -> Counter[str]:

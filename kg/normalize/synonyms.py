@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from kg.extract.candidates import word_class
 from kg.normalize.keys import concept_key
 
 __all__ = ["near_synonyms", "MERGE_THRESHOLD"]
@@ -52,7 +53,7 @@ _ROMAN_WORD = re.compile(r"(?:x|ix|iv|v?i{1,3}|v)[ab]?")
 # heterotic string" (hep-th), as would "massive" and "massless" fields, "online" and "offline" evaluation.
 _OPPOSITES = {frozenset(pair.split("/")) for pair in """weak/strong weakly/strongly small/large low/high lower/upper
     massive/massless finite/infinite positive/negative even/odd open/closed left/right minimal/maximal
-    minimum/maximum light/heavy short/long local/global static/dynamic explicit/implicit direct/indirect inner/outer
+    minimum/maximum higher/lower highest/lowest light/heavy short/long local/global static/dynamic explicit/implicit direct/indirect inner/outer
     early/late hard/soft dense/sparse online/offline forward/backward increasing/decreasing attractive/repulsive
     electric/magnetic classical/quantum bosonic/fermionic timelike/spacelike ultraviolet/infrared internal/external
     primary/secondary manual/automatic male/female fast/slow hot/cold before/after input/output
@@ -70,9 +71,38 @@ def _opposed(only_a: set[str], only_b: set[str]) -> bool:
     return any(frozenset((x, y)) in _OPPOSITES for x in only_a for y in only_b)
 
 
+_AGENT = ("tor", "tors")  # "commutator", "generators": a thing that does
+_QUALITY = ("tive",)  # "commutative", "generative": a property
+
+
+def _agent_and_quality(only_a: set[str], only_b: set[str]) -> bool:
+    """Whether one key alone has an agent noun and the other alone the adjective of its stem: "commutator algebra"
+    is no "commutative algebra" (hep-th merged them, cosine above the threshold; judged wrong).
+
+    Examples
+    --------
+    >>> _agent_and_quality({"commutator"}, {"commutative"}), _agent_and_quality({"recommender"}, {"recommendation"})
+    (True, False)
+    """
+    return any((x.endswith(_AGENT) and y.endswith(_QUALITY)) or (y.endswith(_AGENT) and x.endswith(_QUALITY))
+               for x in only_a for y in only_b)
+
+
 def _variants(x: str, y: str) -> bool:
-    """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation")."""
-    return x == y or (len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5])
+    """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation"), not one word and
+    a compound of it with another ("brane", "braneworld").
+
+    Examples
+    --------
+    >>> _variants("recommender", "recommendation"), _variants("brane", "braneworld"), _variants("convolution", "convolutional")
+    (True, False, True)
+    """
+    if x == y:
+        return True
+    short, long = sorted((x, y), key=len)
+    if long.startswith(short) and len(long) - len(short) >= 4 and (word_class(long[len(short):]) or "").startswith("NN"):
+        return False
+    return len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5]
 
 
 def _needed(a: str, b: str, threshold: float) -> float:
@@ -106,7 +136,7 @@ def _needed(a: str, b: str, threshold: float) -> float:
     if not _variants(wa[-1], wb[-1]):
         return 2.0
     only_a, only_b = sa - sb, sb - sa
-    if _opposed(only_a, only_b):
+    if _opposed(only_a, only_b) or _agent_and_quality(only_a, only_b):
         return 2.0
     if all(any(_variants(x, y) for y in only_b) for x in only_a) and \
             all(any(_variants(y, x) for x in only_a) for y in only_b):
