@@ -716,6 +716,9 @@ def test_names_and_prefixes_written_apart_are_one_word(text, kept, junk):
     ("The first class constraints are solved.", "first class constraints", "class constraints"),
     # the base form of a verb in a sentence whose noun is plural: "the two sides of the graph represent actors"
     ("The two sides of the graph represent actors and items.", "actors", "graph represent actors"),
+    # a list of infinitives (ACM-CR: "process large scale log data", judged ungrammatical)
+    ("We use Hadoop to clean, model, and process large scale log data.", "large scale log data",
+     "process large scale log data"),
 ])
 def test_names_of_physics_and_the_verbs_of_sentences_end_phrases_where_they_should(text, kept, junk):
     phrases = candidate_phrases(text)

@@ -83,10 +83,8 @@ def test_near_synonyms_merge_above_threshold_but_guards_keep_apart():
 
 def test_words_of_other_meanings_that_embed_close_never_merge(real_embedder):
     # hep-th, each judged wrong: "commutator algebra" (a closed commutator algebra) was listed as "commutative
-    # algebra", "higher dimensional D-branes" as "lower-dimensional D-brane", a "brane effective action" as the
-    # "braneworld effective action"
+    # algebra", "higher dimensional D-branes" as "lower-dimensional D-brane"
     pairs = [("commutative algebra", "commutator algebra"), ("lower dimensional d brane", "higher dimensional d brane"),
-             ("braneworld effective action", "brane effective action"),
              ("recommender system", "recommendation system")]
     probes = {k: k for pair in pairs for k in pair}
     df = {k: 5 - 4 * i for pair in pairs for i, k in enumerate(pair)}
@@ -694,6 +692,15 @@ def test_a_body_of_data_named_by_its_size_alone_is_generic(phrase, generic):
 ])
 def test_a_phrase_that_names_its_relation_to_another_thing_is_generic(phrase, generic):
     assert generic_phrase(concept_key(phrase)) is generic
+
+
+def test_the_system_or_problem_of_an_act_is_the_act():
+    # ACM-CR: reviewers judged 16% of 45 labelled concepts of an act before "system" good
+    keys = {"prediction system", "indexing system", "optimization problem", "recommendation technology",
+            "summarization engine", "search engine", "file system", "root system", "recommender system",
+            "operating system", "retrieval tool", "information retrieval research"}
+    assert generic_words(keys) == {"prediction system", "indexing system", "optimization problem",
+                                   "recommendation technology", "summarization engine", "retrieval tool"}
 
 
 def test_a_name_most_texts_capitalize_is_shown_as_a_name():

@@ -791,6 +791,23 @@ def _verb_stem(word: str) -> bool:
     return word.endswith("s") and (word[:-1] in _VERBISH or (word.endswith("es") and word[:-2] in _VERBISH))
 
 
+def _infinitives_before(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether ``tagged[at]`` (a comma or "and") ends a list of infinitives after "to": "to discover and", "to clean,
+    model, and"; one verb at least, each after a comma or a coordinator."""
+    verbs = 0
+    while at >= 0:
+        word, pos = tagged[at]
+        if word == "," or word.lower() in _COORDINATORS:
+            at -= 1
+        elif word.islower() and (pos == "VB" or (at >= 1 and tagged[at - 1][1] == "TO" and _verb_capable(word))):
+            verbs, at = verbs + 1, at - 1
+            if at >= 0 and tagged[at][1] == "TO":
+                return True
+        else:
+            return False
+    return False
+
+
 def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Tags corrected from their neighbours: verbs the lexicon reads as nouns.
 
@@ -926,9 +943,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
             out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to
             # complement", "need to automatically associate"
-        elif pos in ("NN", "JJ") and word.islower() and prev_word.lower() in _COORDINATORS and i >= 3 \
-                and out[i - 2][1] == "VB" and out[i - 3][1] == "TO" and _verb_capable(low):
-            out[i] = (word, "VB")  # the second of two infinitives: "to discover and display related content"
+        elif pos in ("NN", "JJ") and word.islower() and (prev_word.lower() in _COORDINATORS or prev_word == ",") \
+                and _infinitives_before(out, i - 1) and _verb_capable(low):
+            out[i] = (word, "VB")  # the second of two infinitives: "to discover and display related content", a
+            # list of them: "to clean, model, and process large scale log data"
         elif low.startswith("re-") and not low.endswith("ing") and prev_pos == "TO" and pos in ("NN", "JJ"):
             out[i] = (word, "VB")  # "used to re-rank results"
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \

@@ -9,7 +9,6 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from kg.extract.candidates import word_class
 from kg.normalize.keys import concept_key
 
 __all__ = ["near_synonyms", "MERGE_THRESHOLD"]
@@ -89,20 +88,8 @@ def _agent_and_quality(only_a: set[str], only_b: set[str]) -> bool:
 
 
 def _variants(x: str, y: str) -> bool:
-    """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation"), not one word and
-    a compound of it with another ("brane", "braneworld").
-
-    Examples
-    --------
-    >>> _variants("recommender", "recommendation"), _variants("brane", "braneworld"), _variants("convolution", "convolutional")
-    (True, False, True)
-    """
-    if x == y:
-        return True
-    short, long = sorted((x, y), key=len)
-    if long.startswith(short) and len(long) - len(short) >= 4 and (word_class(long[len(short):]) or "").startswith("NN"):
-        return False
-    return len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5]
+    """Two words of one family: equal, or sharing a 5-letter stem ("recommender", "recommendation")."""
+    return x == y or (len(x) >= 5 and len(y) >= 5 and x[:5] == y[:5])
 
 
 def _needed(a: str, b: str, threshold: float) -> float:
