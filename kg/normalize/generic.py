@@ -251,7 +251,8 @@ def generic_words(keys: Collection[str], *, names: Collection[str] = (), rare_zi
     prefixed = {k for k in keys if k.count(" ") == 1 and k.split()[0] in PREFIXES and _qualifier(*k.split())}
     return ({k for k in single if zipf(k) >= rare_zipf or adjectival(k)}
             | prefixed  # an adjective with a prefix is an adjective still: "non-commutative (NC)", "self-dual"
-            | {k for k in keys if k.count(" ") == 1 and _about_a_thing(k, names) and k not in abbreviated}
+            | {k for k in keys if k.count(" ") == 1 and _about_a_thing(k, names) and k not in abbreviated
+               and not _agent_named(k, keys)}
             | {k for k in keys if generic_phrase(k) and not (k in abbreviated and broad_kind(k))})
 
 
@@ -268,6 +269,19 @@ def _about_a_thing(key: str, names: Collection[str]) -> bool:
         return _act(first) and first.endswith(_ACT_ENDINGS) and first != "operating"  # an "operating system" is a thing
     return head in _ACT_HEADS and (_act(first) or (head != "process" and first.endswith("er")
                                                    and word_class(first[:-2]) == "VB"))  # "recommender algorithm"
+
+
+_ACT_SUFFIXES = ("ation", "ition", "ion", "ment", "ing")
+
+
+def _agent_named(key: str, keys: Collection[str]) -> bool:
+    """Whether the corpus names a system of ``key``'s act by its agent: "recommendation system" is a way of writing
+    "recommender system", which the near-synonyms merge it into."""
+    first, _, head = key.partition(" ")
+    if head not in _NAMED_ACT_HEADS:
+        return False
+    stems = {first[:-len(s)] for s in _ACT_SUFFIXES if first.endswith(s)}
+    return any(f"{stem}{end} {head}" in keys for stem in stems for end in ("er", "or", "ers"))
 
 
 def _qualifier(prefix: str, word: str) -> bool:
