@@ -716,6 +716,9 @@ def test_names_and_prefixes_written_apart_are_one_word(text, kept, junk):
     ("The first class constraints are solved.", "first class constraints", "class constraints"),
     # the base form of a verb in a sentence whose noun is plural: "the two sides of the graph represent actors"
     ("The two sides of the graph represent actors and items.", "actors", "graph represent actors"),
+    # "need" before what is needed (ACM-CR: "text need sufficient labeled document")
+    ("Algorithms to classify text need sufficient labeled documents.", "labeled documents",
+     "text need sufficient labeled documents"),
     # a list of infinitives (ACM-CR: "process large scale log data", judged ungrammatical)
     ("We use Hadoop to clean, model, and process large scale log data.", "large scale log data",
      "process large scale log data"),

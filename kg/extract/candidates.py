@@ -954,6 +954,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBZ")  # a phrasal verb: "this request rules out", "the string picture breaks down"
         elif low in _DOES_WELL and pos == "NNS" and prev_pos in ("NN", "NNP") and _how_well(out, i + 1):
             out[i] = (word, "VBZ")  # how well a thing does: "bag-of-words translation works very well"
+        elif low in ("need", "needs") and pos in ("NN", "NNS") and prev_pos in _NOUN and word.islower() \
+                and next_pos in ("JJ", "DT", "PRP$", "CD") and next_word.lower() not in ("of", "for"):
+            out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "classify text need sufficient labeled
+            # documents": a verb before what is needed ("information needs", "user need" stay nouns)
         elif low == "order" and prev_word.lower() == "in" and next_word.lower() == "to":
             out[i] = (word, "IN")  # "in order to": no noun
         elif low == "account" and prev_word.lower() == "into":

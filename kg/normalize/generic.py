@@ -266,12 +266,32 @@ def _about_a_thing(key: str, names: Collection[str]) -> bool:
     if head in _DATA_HEADS:
         return (word_class(first) or "NN").startswith("NN")
     if head in _NAMED_ACT_HEADS:
-        return _act(first) and first.endswith(_ACT_ENDINGS) and first != "operating"  # an "operating system" is a thing
+        return _derived_act(first) and first != "operating"  # an "operating system" is a thing
     return head in _ACT_HEADS and (_act(first) or (head != "process" and first.endswith("er")
                                                    and word_class(first[:-2]) == "VB"))  # "recommender algorithm"
 
 
 _ACT_SUFFIXES = ("ation", "ition", "ion", "ment", "ing")
+
+
+def _derived_act(word: str) -> bool:
+    """A noun made of a verb the lexicon knows only as one: "prediction", "summarization", "classification",
+    "retrieval", "matching" (not "reputation": "repute" is a noun too; not "document", "crowdsourcing", "tagging").
+
+    Examples
+    --------
+    >>> [_derived_act(w) for w in ["prediction", "summarization", "classification", "retrieval", "matching",
+    ...                            "reputation", "document", "crowdsourcing", "experimentation"]]
+    [True, True, True, True, True, False, False, False, False]
+    """
+    stems = set()
+    if word.endswith("ication"):
+        stems.add(word[:-len("ication")] + "y")
+    for suffix in ("ation", "ition", "ion", "ment", "al", "ing"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[:-len(suffix)]
+            stems |= {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
+    return any(word_class(stem) in ("VB", "VBP") for stem in stems)
 
 
 def _agent_named(key: str, keys: Collection[str]) -> bool:
