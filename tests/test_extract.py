@@ -719,6 +719,12 @@ def test_names_and_prefixes_written_apart_are_one_word(text, kept, junk):
     # "need" before what is needed (ACM-CR: "text need sufficient labeled document")
     ("Algorithms to classify text need sufficient labeled documents.", "labeled documents",
      "text need sufficient labeled documents"),
+    # hep-th: "highest weight" is a term ("weight representation" was judged ungrammatical); a count by a letter
+    # shares the noun of a coordination ("D-dimensional Bose" was judged ungrammatical)
+    ("R-matrices for highest weight representations of the algebra.", "highest weight representations",
+     "weight representations"),
+    ("The thermostatistics of both D-dimensional Bose and Fermi ideal gases.", "D-dimensional Bose ideal gases",
+     "D-dimensional Bose"),
     # a list of infinitives (ACM-CR: "process large scale log data", judged ungrammatical)
     ("We use Hadoop to clean, model, and process large scale log data.", "large scale log data",
      "process large scale log data"),

@@ -177,6 +177,9 @@ def test_entities_are_unescaped_once_so_output_escapes_once():
     ("which have $N=\\half$ supersymmetry", "which have N=½ supersymmetry"),
     ("theory advertised in \\cite{AGS}. Using the theory", "theory advertised in. Using the theory"),
     ("soliton-like solutions in the $A_n^{(1)}$ Toda models", "soliton-like solutions in the A_n^(1) Toda models"),
+    # TeX's tie between words is a space (hep-th: "type~II spacetime supersymmetry", judged a broken name)
+    ("in type~II spacetime supersymmetry on anti-de~Sitter space", "in type II spacetime supersymmetry on anti-de "
+                                                                   "Sitter space"),
 ])
 def test_tex_becomes_plain_notation(damaged, repaired):
     assert repair_text(damaged) == (repaired, ("latex",))

@@ -33,8 +33,9 @@ _INSIDE = _START | {"VBG"}  # and contain these ("model checking games")
 
 # Comparatives that are part of a term's name before these words: "higher derivative gravity",
 # "higher spin fields", "lower bound" (not "higher accuracy").
-_ORDER_WORDS = frozenset({"higher", "lower"})
-_ORDERED = frozenset("derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds".split())
+_ORDER_WORDS = frozenset({"higher", "lower", "highest", "lowest"})
+_ORDERED = frozenset("derivative derivatives spin spins genus order rank dimensional curvature loop loops bound bounds "
+                     "weight weights".split())  # "highest weight representations" (hep-th gave "weight representation")
 _LEVELS = frozenset({"level", "levels"})  # before an acronym: "Higher level WZW sectors" (was "level WZW sector"); not
 # "higher level features", "higher level implementation"
 
@@ -1161,7 +1162,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
         elif (len(run) > 1 and word.lower() in _COORDINATORS
-              and (run[0][1].islower() if prose else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
+              and ((run[0][1].islower() or _LETTER_COUNT.fullmatch(run[0][1])) if prose
+                   else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
               and _name_modifier(run[-1][1]) and i + 1 < len(tagged) and tagged[i + 1][0][:1].isupper()):
             shared = _shared_head(tagged, i + 1)
             if shared and (shared[-1][1].islower() or not prose and word_class(shared[-1][1].lower()) in ("NN", "NNS")):
@@ -1233,6 +1235,7 @@ _FIELD_PEOPLE = frozenset("""community communities research researcher researche
 
 
 _COORDINATORS = frozenset({"and", "or", "plus"})
+_LETTER_COUNT = re.compile(r"[A-Z]-[a-z][a-z\-]*")  # "D-dimensional": a count by a letter, no name
 _DASHES = re.compile(r"[\-‐‑‒–—]")  # a hyphen or any dash between the words of a name
 _DASH_TOKENS = frozenset({"-", "‐", "‑"})  # a hyphen alone as a token: one a word left for a coordinator ("D3- and")
 _LIMITS = frozenset({"large", "finite", "infinite"})

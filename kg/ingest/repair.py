@@ -631,6 +631,9 @@ def _bare_commands(text: str) -> str:
     return _BARE_ENVIRONMENT.sub("", text)
 
 
+_TIE = re.compile(r"(?<=[^\W_])~(?=[^\W_]|\$)")  # a space TeX keeps from breaking, between two words
+
+
 def _decode_latex(text: str) -> str:
     """:func:`decode_latex` until nothing changes: a ``$`` left unpaired may pair once its neighbours are gone.
     An underlined capital that lost its backslash and braces loses the command too (``underlineB est`` → ``Best``),
@@ -642,6 +645,8 @@ def _decode_latex(text: str) -> str:
         text = _bare_commands(text)
     if "--" in text:
         text = _tex_dashes(text)
+    if "~" in text:
+        text = _TIE.sub(" ", text)  # TeX's tie: "type~II", "de~Sitter", "spin~2" (67 places in hep-th)
     if "`t " in text:
         text = _GRAVE_T.sub("'t ", text)
     if "t'" in text or "t’" in text:
