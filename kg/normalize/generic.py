@@ -96,7 +96,7 @@ _RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion"
 # counterpart", "string analog", "N=1 supersymmetric generalization", "holographic viewpoint", "TASI lecture").
 # Reviewers judged none of 81 labelled hep-th concepts of these heads good; "example" is left, a training example is a
 # thing in ACM-CR.
-_RELATIVE_HEADS = frozenset("""counterpart analog analogue analogy generalization generalisation supergeneralization
+_RELATIVE_HEADS = frozenset("""counterpart analog analogue generalization generalisation supergeneralization
     supergeneralisation viewpoint lecture""".split())
 _STATEMENT_HEADS = frozenset("""formulation description computation interpretation extension construction contribution
     derivation property nature implication phenomenon estimate treatment generalization generalisation calculation
