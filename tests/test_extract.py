@@ -716,6 +716,11 @@ def test_names_and_prefixes_written_apart_are_one_word(text, kept, junk):
     ("The first class constraints are solved.", "first class constraints", "class constraints"),
     # the base form of a verb in a sentence whose noun is plural: "the two sides of the graph represent actors"
     ("The two sides of the graph represent actors and items.", "actors", "graph represent actors"),
+    # a rank or an unknown is no part of a term (ACM-CR: "top-ranked document", hep-th: "unknown supersymmetric S^7
+    # compactification", judged generic and ungrammatical)
+    ("We rerank the top-ranked documents.", "documents", "top-ranked documents"),
+    ("An unknown supersymmetric compactification on the sphere.", "supersymmetric compactification",
+     "unknown supersymmetric compactification"),
     # "need" before what is needed (ACM-CR: "text need sufficient labeled document")
     ("Algorithms to classify text need sufficient labeled documents.", "labeled documents",
      "text need sufficient labeled documents"),

@@ -97,7 +97,10 @@ _RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion"
 # Reviewers judged none of 81 labelled hep-th concepts of these heads good; "example" is left, a training example is a
 # thing in ACM-CR.
 _RELATIVE_HEADS = frozenset("""counterpart analog analogue generalization generalisation supergeneralization
-    supergeneralisation viewpoint lecture""".split())
+    supergeneralisation viewpoint lecture detail""".split())  # and a session's "detail" (none of 8 labels good)
+# People of a field or a trade are no topic of it: "digital library researcher", "domain expert", "computer
+# scientist", "non-string theorist" (2 of 22 labelled ACM-CR concepts of these heads good; "Google Scholar" is a name)
+_PEOPLE_HEADS = frozenset("researcher theorist scientist practitioner specialist expert".split())
 _STATEMENT_HEADS = frozenset("""formulation description computation interpretation extension construction contribution
     derivation property nature implication phenomenon estimate treatment generalization generalisation calculation
     investigation consideration discussion""".split())
@@ -182,6 +185,8 @@ def generic_phrase(key: str) -> bool:
     if len(words) >= 2 and singularize(words[-1]) in _RELATIVE_HEADS and not (
             len(words) == 2 and len(words[0]) == 1):  # "q-analogue" is a term
         return True  # "noncommutative counterpart", "string analog", "three-body generalization"
+    if len(words) >= 2 and singularize(words[-1]) in _PEOPLE_HEADS:
+        return True  # "digital library researcher", "domain expert", "non-string theorist"
     if _sized_body(words):
         return True  # "large document collection", "massive text corpora", "large-scale collection"
     if len(words) == 2 and words[0] in _SCOPE_MODIFIERS and len(words[1]) > 1 and words[1] not in _COMPOUND_SECONDS:

@@ -299,11 +299,17 @@ def _keyed_tail(surface: str, key: str, n_words: int) -> str | None:
     'L^2-representation'
     >>> _keyed_tail("classical A_n-Toda theories", "a n toda theory", 4), _keyed_tail("Toda theory", "a n toda theory", 4)
     ('A_n-Toda theories', None)
+    >>> _keyed_tail("general 't Hooft gauge", "t hooft gauge", 3)
+    "'t Hooft gauge"
     """
     text = surface
     spans = _spans(unicodedata.normalize("NFKC", surface))
     if len(spans) > n_words:
-        text = unicodedata.normalize("NFKC", surface)[spans[len(spans) - n_words][0]:]
+        normal = unicodedata.normalize("NFKC", surface)
+        start = spans[len(spans) - n_words][0]
+        if start and normal[start - 1] in "'’" and normal[start:start + 2] == "t ":
+            start -= 1  # "general 't Hooft gauge fixed Lagrangians": the particle keeps its apostrophe
+        text = normal[start:]
     elif len(spans) < n_words:
         return None
     return text if len(_cased_words(text)) == n_words and concept_key(text) == key else None
