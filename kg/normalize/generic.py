@@ -97,10 +97,11 @@ _RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion"
 # Reviewers judged none of 81 labelled hep-th concepts of these heads good; "example" is left, a training example is a
 # thing in ACM-CR.
 _RELATIVE_HEADS = frozenset("""counterpart analog analogue generalization generalisation supergeneralization
-    supergeneralisation viewpoint lecture detail""".split())  # and a session's "detail" (none of 8 labels good)
-# People of a field or a trade are no topic of it: "digital library researcher", "domain expert", "computer
-# scientist", "non-string theorist" (2 of 22 labelled ACM-CR concepts of these heads good; "Google Scholar" is a name)
-_PEOPLE_HEADS = frozenset("researcher theorist scientist practitioner specialist expert".split())
+    supergeneralisation viewpoint lecture detail overview""".split())  # a session's "detail" (none of 8 labels good)
+# People of a field or a trade are no topic of it: "digital library researcher", "computer scientist", "non-string
+# theorist" (2 of 22 labelled ACM-CR concepts of these heads and "expert" good; "Google Scholar" is a name). Experts stay:
+# expert search finds "candidate experts" and "local experts" (a warm build lost both).
+_PEOPLE_HEADS = frozenset("researcher theorist scientist practitioner specialist".split())
 _STATEMENT_HEADS = frozenset("""formulation description computation interpretation extension construction contribution
     derivation property nature implication phenomenon estimate treatment generalization generalisation calculation
     investigation consideration discussion""".split())
