@@ -25,7 +25,8 @@ from kg.extract.multiword import FUNCTION_WORDS as JOINING_WORDS
 from kg.extract.multiword import joined_words
 from kg.notation import PROTECTED, is_notation, modifier_notation, written_product
 
-__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "STOP_WORDS"]
+__all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "verb_stems", "STOP_WORDS",
+           "PARTICLES"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -373,7 +374,7 @@ def _protect(text: str) -> tuple[str, dict[str, str]]:
 
 
 # Particles of names ("de Sitter", "van der Waals", "'t Hooft") before a capitalized word.
-_PARTICLES = frozenset("de van von der den di da du le la del della dos 't".split())
+PARTICLES = frozenset("de van von der den di da du le la del della dos 't".split())  # of names: "de Sitter"
 # A short prefix joined to a noun: p-brane, D-branes, T-duality, M-theory, k-means, n-gram.
 _SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
 # A variable with an index ("M_c", "g_s", "N_f"): it qualifies a noun, it names nothing alone.
@@ -668,9 +669,7 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         low = out[at][0].lower()
         if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
             continue
-        stem = low[:-3]
-        forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
-        if any((word_class(f) or "").startswith(("VB", "NN")) for f in forms):
+        if any((word_class(f) or "").startswith(("VB", "NN")) for f in verb_stems(low[:-3])):
             out[at] = (out[at][0], "VBG-V")
     for at in range(1, len(out) - 1):
         if out[at][0].lower() in _TITLE_CLAUSES and out[at + 1][1] in ("IN", "TO"):
@@ -689,9 +688,19 @@ def _verb_ing(word: str) -> bool:
     if not word[:1].isupper() or not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS \
             or word_class(low) in _NOUN:
         return False
-    stem = low[:-3]
-    forms = (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem)
-    return word_class(low) == "VBG" or any(word_class(f) in ("VB", "VBP") for f in forms)
+    return word_class(low) == "VBG" or any(word_class(f) in ("VB", "VBP") for f in verb_stems(low[:-3]))
+
+
+def verb_stems(stem: str) -> tuple[str, str, str]:
+    """The verbs a word's stem before a suffix may be: "generat" of "generating" is "generate", "tagg" of "tagging"
+    "tag", "match" of "matching" itself.
+
+    Examples
+    --------
+    >>> verb_stems("generat"), verb_stems("tagg")
+    (('generat', 'generate', 'generat'), ('tagg', 'tagge', 'tag'))
+    """
+    return stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
 
 
 # Words an infinitive of purpose follows: "aims to associate", "in order to complement", "is used to rank", "how to
@@ -795,13 +804,12 @@ def _verb_stem(word: str) -> bool:
 def _infinitives_before(tagged: list[tuple[str, str]], at: int) -> bool:
     """Whether ``tagged[at]`` (a comma or "and") ends a list of infinitives after "to": "to discover and", "to clean,
     model, and"; one verb at least, each after a comma or a coordinator."""
-    verbs = 0
     while at >= 0:
         word, pos = tagged[at]
         if word == "," or word.lower() in _COORDINATORS:
             at -= 1
         elif word.islower() and (pos == "VB" or (at >= 1 and tagged[at - 1][1] == "TO" and _verb_capable(word))):
-            verbs, at = verbs + 1, at - 1
+            at -= 1
             if at >= 0 and tagged[at][1] == "TO":
                 return True
         else:
@@ -899,7 +907,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, _LATIN)  # "a priori relevance", "an a posteriori estimate": a word of the phrase
         elif low in _LATIN_A and prev_word.lower() == "a":
             out[i] = (word, "JJ")
-        elif low in _PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
+        elif low in PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
             out[i] = (word, "NNP")  # "de Sitter space"
         elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"} \
                 and (prev_word.lower() not in ("these", "those") or after_pos in _NOUN):  # "these include Yang-Mills"
@@ -1090,7 +1098,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
             if (before_pos == "RB" and before.lower().endswith("ly") and before.lower() not in _FOCUS_ADVERBS
-                    and words[0][1].lower().rpartition("-")[2] not in _PARTICLES  # not "anti-de Sitter"
+                    and words[0][1].lower().rpartition("-")[2] not in PARTICLES  # not "anti-de Sitter"
                     and not (prose and words[0][1][:1].isupper() and before.islower())):  # "namely Effective Large Scale Annotation Browser"
                 words.pop(0)  # what an adverb qualifies: "asymptotically flat black holes" -> "black holes"
         if len(words) > 1 and words[-1][1].lower() in _CLASSIFIERS and _after_of(tagged, words[0][0]):
@@ -1336,7 +1344,7 @@ def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str,
         words.append((j, word, pos))
     if len(words) < 2 or words[-1][2] not in _NOUN or words[0][2] not in _START or words[0][1].lower().endswith("ing"):
         return []
-    if words[0][1].lower().rpartition("-")[2] in _PARTICLES:  # "conformal and anti-de Sitter algebras"
+    if words[0][1].lower().rpartition("-")[2] in PARTICLES:  # "conformal and anti-de Sitter algebras"
         return words[2:] if len(words) > 2 else []
     return words[1:]
 

@@ -18,7 +18,8 @@ from functools import lru_cache
 from importlib import resources
 
 from kg.english import zipf
-from kg.extract.candidates import _NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, word_class
+from kg.extract.candidates import (_NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, _verb_capable, verb_stems,
+                                   word_class)
 from kg.normalize.keys import PREFIXES, singularize
 
 __all__ = ["generic_words", "generic_phrase", "broad_kind", "adjectival", "generic_heads", "trim_filler", "RARE_ZIPF",
@@ -85,13 +86,6 @@ _KIND_ADJECTIVES = frozenset("standard minimal genetic heterotic chiral inflatio
 # ("the noncommutative version of", "the bosonic part of", "in a gauge invariant way"). Two reviewers judged none
 # of the 27 such labelled concepts good ("non-perturbative aspect", "parity invariant case", "chiral type").
 _RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion".split())
-# Heads that name what a paper does with a thing or says of it: after adjectives alone they name no topic in a field
-# whose adjectives are its own words ("supersymmetric extension", "covariant formulation", "non-perturbative
-# description", "holographic computation", "topological interpretation"). Two reviewers judged 16% of 152 such
-# labelled hep-th concepts good. Heads that name a method or a thing stay: "analysis", "evaluation", "effect",
-# "expression", "explanation", "study", "realization" ("counterfactual analysis", "photoelectric effect", "regular
-# expression", "counterfactual explanation", "ethnographic study", "nonlinear realization": warm builds of ACM-CR and
-# hep-th lost the last four, 19 hep-th papers the last).
 # Nouns of a relation to something else: a phrase they end names the other thing, not one of its own ("noncommutative
 # counterpart", "string analog", "N=1 supersymmetric generalization", "holographic viewpoint", "TASI lecture").
 # Reviewers judged none of 81 labelled hep-th concepts of these heads good; "example" is left, a training example is a
@@ -99,9 +93,16 @@ _RELATIONAL_HEADS = frozenset("aspect case manner part type version way fashion"
 _RELATIVE_HEADS = frozenset("""counterpart analog analogue generalization generalisation supergeneralization
     supergeneralisation viewpoint lecture detail overview""".split())  # a session's "detail" (none of 8 labels good)
 # People of a field or a trade are no topic of it: "digital library researcher", "computer scientist", "non-string
-# theorist" (2 of 22 labelled ACM-CR concepts of these heads and "expert" good; "Google Scholar" is a name). Experts stay:
-# expert search finds "candidate experts" and "local experts" (a warm build lost both).
+# theorist" (2 of 22 labelled ACM-CR concepts of these heads and "expert" good; "Google Scholar" is a name). Experts
+# stay: expert search finds "candidate experts" and "local experts" (a warm build lost both).
 _PEOPLE_HEADS = frozenset("researcher theorist scientist practitioner specialist".split())
+# Heads that name what a paper does with a thing or says of it: after adjectives alone they name no topic in a field
+# whose adjectives are its own words ("supersymmetric extension", "covariant formulation", "non-perturbative
+# description", "holographic computation", "topological interpretation"). Two reviewers judged 16% of 152 such
+# labelled hep-th concepts good. Heads that name a method or a thing stay: "analysis", "evaluation", "effect",
+# "expression", "explanation", "study", "realization" ("counterfactual analysis", "photoelectric effect", "regular
+# expression", "counterfactual explanation", "ethnographic study", "nonlinear realization": warm builds of ACM-CR and
+# hep-th lost the last four, 19 hep-th papers the last).
 _STATEMENT_HEADS = frozenset("""formulation description computation interpretation extension construction contribution
     derivation property nature implication phenomenon estimate treatment generalization generalisation calculation
     investigation consideration discussion""".split())
@@ -133,10 +134,11 @@ _ACT_ENDINGS = ("tion", "sion", "ment", "sis", "ing", "val")
 # literature", "retrieval efficiency" (6 of 33 labelled "... tool" concepts good: "ETL tool", "test automation tool";
 # "operations research" and "energy efficiency" name no act and stay).
 _ACT_HEADS = frozenset("process algorithm application tool research literature efficiency".split())
-# A system, an engine, a technology, a problem or a module of an act named by its ending is the act too: "prediction
-# system", "indexing system", "optimization problem", "recommendation technology", "summarization engine" (reviewers
-# judged 16% of 45 labelled ACM-CR concepts of an act before "system" good); an act's verb alone is often a thing's
-# name and stays ("search engine", "file system", "root system").
+# A system, an engine, a technology, a problem or a module of an act whose noun is made of a verb is the act too:
+# "prediction system", "optimization problem", "recommendation technology", "summarization engine" (reviewers judged
+# 16% of 45 labelled ACM-CR concepts of an act before "system" good); an act's verb alone is often a thing's name and
+# stays ("search engine", "file system", "root system"), and so does a noun whose verb is a noun too ("reputation
+# system", "tagging system": :func:`_derived_act`).
 _NAMED_ACT_HEADS = frozenset("system technology problem component module engine".split())
 _COUNTING = re.compile(r"[\d+\-]+|[dDnN]|space|time|spacetime|higher|lower")
 # An event of a field named by no topic: "ACM Workshop", "3rd International Workshop", "top-tier conference", "PhD
@@ -187,7 +189,7 @@ def generic_phrase(key: str) -> bool:
             len(words) == 2 and len(words[0]) == 1):  # "q-analogue" is a term
         return True  # "noncommutative counterpart", "string analog", "three-body generalization"
     if len(words) >= 2 and singularize(words[-1]) in _PEOPLE_HEADS:
-        return True  # "digital library researcher", "domain expert", "non-string theorist"
+        return True  # "digital library researcher", "computer scientist", "non-string theorist"
     if _sized_body(words):
         return True  # "large document collection", "massive text corpora", "large-scale collection"
     if len(words) == 2 and words[0] in _SCOPE_MODIFIERS and len(words[1]) > 1 and words[1] not in _COMPOUND_SECONDS:
@@ -206,7 +208,8 @@ def generic_phrase(key: str) -> bool:
 
 def _sized_body(words: list[str]) -> bool:
     """A body of data named by a size word and its medium alone: "large document set", "massive text data", "large
-    scale collection", "large real world dataset" (not "big data", "big scholarly data", "large time series collection")."""
+    scale collection", "large real world dataset" (not "big data", "big scholarly data", "large time series
+    collection")."""
     if len(words) < 2 or words[0] not in _SIZES:
         return False
     rest = words[2:] if words[1] == "scale" else words[1:]
@@ -277,7 +280,7 @@ def _about_a_thing(key: str, names: Collection[str]) -> bool:
                                                    and word_class(first[:-2]) == "VB"))  # "recommender algorithm"
 
 
-_ACT_SUFFIXES = ("ation", "ition", "ion", "ment", "ing")
+_ACT_SUFFIXES = ("ation", "ition", "ion", "ment", "al", "ing")  # of a noun made of a verb: "prediction", "retrieval"
 
 
 def _derived_act(word: str) -> bool:
@@ -293,10 +296,9 @@ def _derived_act(word: str) -> bool:
     stems = set()
     if word.endswith("ication"):
         stems.add(word[:-len("ication")] + "y")
-    for suffix in ("ation", "ition", "ion", "ment", "al", "ing"):
+    for suffix in _ACT_SUFFIXES:
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[:-len(suffix)]
-            stems |= {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
+            stems.update(verb_stems(word[:-len(suffix)]))
     return any(word_class(stem) in ("VB", "VBP") for stem in stems)
 
 
@@ -398,12 +400,12 @@ _OF_RESULTS = frozenset("""retrieved ranked returned re-ranked reranked re-ranki
     clicked relevant irrelevant""".split())
 
 
-# How much of a measure there is: a word before the measure's noun, never before the words between ("high
-# classification accuracy", "low retrieval performance"); in ACM-CR "high classification" and "high recommendation"
-# were concepts of 5 papers each
 # Praise of the thing a filler names, not of the act before it: "robust optimization algorithms" are robust
 # algorithms, no "robust optimization" (ACM-CR, judged wrong; "efficient clustering method" no "efficient clustering")
 _PRAISE = SPEED_MODIFIERS | {"robust", "accurate"}
+# How much of a measure there is: a word before the measure's noun, never before the words between ("high
+# classification accuracy", "low retrieval performance"); in ACM-CR "high classification" and "high recommendation"
+# were concepts of 5 papers each
 _DEGREES = frozenset("""high higher highest low lower lowest good better best poor poorer reduced improved increased
     decreased superior inferior excellent great greater strong stronger weak weaker significant comparable competitive
     satisfactory reasonable acceptable""".split())

@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 
-from kg.extract.candidates import STOP_WORDS, word_class
+from kg.extract.candidates import PARTICLES, STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
@@ -598,9 +598,6 @@ def _phrase(text: str) -> tuple[str, ...]:
     return tuple(_PHRASE_WORD.findall(fold_accents(text.casefold())))
 
 
-_NAME_PARTICLES = frozenset("de van von der den di da du le la del della dos".split())
-
-
 def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: int = 3, min_texts: int = 3,
                  share: float = 0.6) -> set[str]:
     """The ids of ``names`` (id -> name, words in lower case among them) that ``texts`` write as a
@@ -623,7 +620,7 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
     for cid, name in names.items():
         words = _phrase(name)
         if 1 < len(words) <= 6 and any(w.isalpha() and w.islower() for w in name.split()) \
-                and words[0] not in _NAME_PARTICLES:
+                and words[0] not in PARTICLES:
             wanted[words] = cid  # not "de Donder-Weyl": a sentence may start with "De Donder", a name never does
     texts = list(texts)
     capital: Counter[str] = Counter()

@@ -52,7 +52,8 @@ _ROMAN_WORD = re.compile(r"(?:x|ix|iv|v?i{1,3}|v)[ab]?")
 # heterotic string" (hep-th), as would "massive" and "massless" fields, "online" and "offline" evaluation.
 _OPPOSITES = {frozenset(pair.split("/")) for pair in """weak/strong weakly/strongly small/large low/high lower/upper
     massive/massless finite/infinite positive/negative even/odd open/closed left/right minimal/maximal
-    minimum/maximum higher/lower highest/lowest light/heavy short/long local/global static/dynamic explicit/implicit direct/indirect inner/outer
+    minimum/maximum higher/lower highest/lowest light/heavy short/long local/global static/dynamic explicit/implicit
+    direct/indirect inner/outer
     early/late hard/soft dense/sparse online/offline forward/backward increasing/decreasing attractive/repulsive
     electric/magnetic classical/quantum bosonic/fermionic timelike/spacelike ultraviolet/infrared internal/external
     primary/secondary manual/automatic male/female fast/slow hot/cold before/after input/output
