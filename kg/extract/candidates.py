@@ -80,7 +80,7 @@ GENERIC_MODIFIERS = frozenset(
     off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
     straightforward
     chosen obtained considered studied investigated discussed presented described employed utilized adopted
-    suggested extracted generated unknown top-ranked highly-ranked top-scoring""".split()
+    suggested extracted generated unknown top-ranked highly-ranked top-scoring detected subsequent abundant""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
@@ -131,9 +131,10 @@ _SYMBOL = re.compile(r"[A-TV-Z]\([^()]{1,5}\)"
                      r"|(?i:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|chi"
                      r"|psi|omega)(?:_\w+)?|[A-Y]_(?:[a-z]{2,}|[A-Z]{2,}|∞)")
 # a dimension count before "dimensional" is part of the word: "(2+1) dimensional" as "(2+1)-dimensional",
-# "5 dimensional KK theory" as "5-dimensional KK theory", not "dimensional KK theory"
+# "5 dimensional KK theory" as "5-dimensional KK theory", "even dimensional branes" as "even-dimensional branes",
+# not "dimensional KK theory"
 _DIMENSION = re.compile(r"(?<![\w+\-])(\((?:\d+|[A-Za-z])(?:\s*[+\-]\s*\d+)?\)|\d+|[b-zB-HJ-Z]"
-                        r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|lower))"
+                        r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|lower|even|odd))"
                         r"\s+(?=[Dd]imensional\b)")
 _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|html?|php)$")
 # A prefix written apart from its word ("non commutative geometry", "anti de Sitter space", "semi supervised
@@ -1095,6 +1096,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if words and _counts_a_compound(tagged, words[0]) and (len(words) > 1 or (
                 words[0][1].lower() in _COUNTED_HEADS and tagged[words[0][0] - 1][0].lower() not in ("one", "1"))):
             words.insert(0, (words[0][0] - 1, tagged[words[0][0] - 1][0], _NUMERAL))  # "One loop effective action"
+        if len(words) > 1 and _uncounted(tagged, words[0], words[1]):
+            words.pop(0)  # "the D (2<D<4) dimensional Gross-Neveu model", "of the form AdS_3": no "dimensional
+            # Gross-Neveu model", no "form AdS_3"
         if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
             before, before_pos = tagged[words[0][0] - 1]
             if (before_pos == "RB" and before.lower().endswith("ly") and before.lower() not in _FOCUS_ADVERBS
@@ -1165,6 +1169,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if not prose and _title_noun(run[0][1], run[0][2], tagged[i + 1][0]):
                 shared = []  # a title's noun is a phrase of its own: "Duality and Non-Commutative Gauge Theory" has no
                 # "Duality Gauge Theory"
+            if prose and shared and run[0][1][:1].isupper() and shared[-1][1].istitle() and tagged[i + 1][1] != "JJ":
+                shared = []  # a name's last word belongs to that name: "Twitter and Sina Weibo" has no "Twitter Weibo"
+                # ("English and Chinese Wikipedia" share it)
             if shared and not _DASHES.split(run[0][1].lower())[-1].startswith(head[:-1] or head):
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
@@ -1282,9 +1289,22 @@ def _labels_a_number(tagged: list[tuple[str, str]], last: tuple[int, str, str]) 
 
 def _counts_a_compound(tagged: list[tuple[str, str]], first: tuple[int, str, str]) -> bool:
     """Whether a number before a run's ``first`` word makes a compound of it ("one loop", "two point",
-    "2 loop"), so the number is part of the phrase."""
+    "2 loop", a title's "One Loop Renormalization"; not a title's "Type 0 Brane Configurations"), so the number is
+    part of the phrase."""
     at, word, pos = first
-    return at > 0 and pos == "NN" and word.lower() in _COUNTED_NOUNS and _number(tagged[at - 1][0])
+    if at == 0 or word.lower() not in _COUNTED_NOUNS or not _number(before := tagged[at - 1][0]):
+        return False
+    return pos == "NN" or (pos == "NNP" and word.istitle() and before.isalpha())  # not "Type 0 Brane Configurations"
+
+
+def _uncounted(tagged: list[tuple[str, str]], first: tuple[int, str, str], second: tuple[int, str, str]) -> bool:
+    """Whether a run's ``first`` word is what a count or a formula before it qualified, written apart from it
+    so that it qualifies nothing: "dimensional" after a bracket ("D (2<D<4) dimensional Gross-Neveu model"),
+    "form" before a formula ("of the form AdS_5×X_5"; "form factor" stays)."""
+    at, word, _ = first
+    if word == "dimensional":
+        return at > 0 and tagged[at - 1][0] in (")", "]")
+    return word == "form" and not second[1].replace("-", "").isalpha()
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
@@ -1450,9 +1470,26 @@ def _noun_after_modifier(word: str, pos: str, before: str, *, predicate: bool = 
     low = word.lower()
     if low in _NOUN_ADJECTIVES and pos == "JJ" and before in _START | {"VBG"}:  # "coupling constant"
         return not predicate
+    if pos == "JJ" and before in _START and not predicate and _noun_compound(low):
+        return True  # "Minkowski space-time", "the string world-sheet is"
     if pos != "JJ" or before not in _START or not low.isalpha():
         return False
     return low.endswith(("al", "ive")) and not low.endswith("ical") and len(low) > 4
+
+
+def _noun_compound(low: str) -> bool:
+    """A lower-case word of two nouns joined by a dash, which the tagger reads as an adjective: "space-time",
+    "world-sheet", "phase-space", "energy-momentum" (not "large-scale", "real-time", "Web-scale", "re-rank",
+    "light-weight")."""
+    head, dash, tail = low.partition("-")
+    lexicon = _lexicon()
+    return (bool(dash) and len(head) > 2 and head.isalpha() and tail.isalpha() and lexicon.get(head) == "NN"
+            and lexicon.get(tail) == "NN" and (tail not in _ADJECTIVE_TAILS or head == "space")
+            and head not in _NOT_NOUN_HEADS)
+
+
+# Nouns the lexicon knows that, before a dash, qualify like adjectives or prefixes: "light-weight", "cross-domain"
+_NOT_NOUN_HEADS = frozenset("light cross end self half post brute client server front back".split())
 
 
 def _final_adjective(word: str) -> bool:

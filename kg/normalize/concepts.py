@@ -24,7 +24,7 @@ from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
                                 named_entities, names_inside, one_case_per_run, phrase_cases, proper_names, run_phrases,
-                                title_evidence, truecase_counts)
+                                title_evidence, truecase_counts, word_shapes)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -194,10 +194,11 @@ def normalize_concepts(
     every = {key for rows in found_keys.values() for key, _ in rows}
     # how the corpus writes each word away from sentence starts: names for the generic check and display
     # (and titles written as sentences: "The Malaysian model", whose abstract never writes "Malaysian")
-    texts = chain((p.abstract for p in papers),
-                  (title_evidence(p.title) for p in papers if p.title and not p.title_derived))
-    truecase = truecase_counts(texts, {w for key in every for w in key.split() if w.isalpha()}
-                               | {key.rsplit(" ", 1)[-1] + "s" for key in every})  # and "Berkovits" of "berkovit"
+    texts = [*chain((p.abstract for p in papers),
+                    (title_evidence(p.title) for p in papers if p.title and not p.title_derived))]
+    words = {w for key in every for w in key.split() if w.isalpha()} | {key.rsplit(" ", 1)[-1] + "s" for key in every}
+    truecase = truecase_counts(texts, words)  # and "Berkovits" of "berkovit"
+    shapes = word_shapes(texts, words, truecase)  # "SVM" of a title's "Svms"
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)
         named = {key for key, found in acronym_votes.items() if sum(found.values()) >= _NAMED_KIND}  # "SCFT"
@@ -285,8 +286,8 @@ def normalize_concepts(
         written = own + long_forms + respell(_spelled_out(key, surfaces[key], spelled), spellings)
         name = preferred.get(key)
         if not name:
-            short = _acronym_form(key, own, long_forms or None, truecase)  # as the texts write it, acronym and all
-            name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key))
+            short = _acronym_form(key, own, long_forms or None, truecase, shapes)  # as texts write it, acronym and all
+            name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key), shaped=shapes)
             if short is not None:
                 spelled_out[cid], name = name, short  # spelled out where another concept has that name
         if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
@@ -487,7 +488,7 @@ def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], pa
 
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
-                  truecase: Mapping[str, tuple[int, int]] | None) -> str | None:
+                  truecase: Mapping[str, tuple[int, int]] | None, shapes: Mapping[str, str] | None = None) -> str | None:
     """The name of a concept whose key spells out an acronym that no text of it spells out: as the
     texts write it, acronym and all ("RDBMS concept", "parallel NMF", "search engine API"; not
     "relational database management system concept"). None when a surface or a definition writes
@@ -519,7 +520,7 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     surface = " ".join(words)
     own = concept_key(surface)
     forms = Counter({s: m for s, m in surfaces.items() if concept_key(s) == own}) + Counter({surface: n})
-    return _display_name(own, forms, truecase=truecase)
+    return _display_name(own, forms, truecase=truecase, shaped=shapes)
 
 
 def _spelled_out(key: str, surfaces: Counter[str], spelled: Mapping[str, str]) -> Counter[str]:

@@ -11,7 +11,7 @@ from kg.extract.candidates import PARTICLES, STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
+__all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
            "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
@@ -132,7 +132,8 @@ def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple
 
 
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
-                  truecase: Mapping[str, tuple[int, int]] | None = None, evidence: Counter[str] | None = None) -> str:
+                  truecase: Mapping[str, tuple[int, int]] | None = None, evidence: Counter[str] | None = None,
+                  shaped: Mapping[str, str] | None = None) -> str:
     """A concept's name: as the corpus writes it, lower case unless a name.
 
     The name keeps the punctuation of the concept's most used plain surface form (not a
@@ -150,7 +151,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     ``evidence`` holds more forms whose words count for their case but whose punctuation is no
     template (the words a text was found to contain: "RDF data", "Yang Baxter"), unless the concept has
     no surface of its own (a concept only texts that contain it link to): then a form of just the key's
-    words is ("multi-graph", not "multi graph").
+    words is ("multi-graph", not "multi graph"). ``shaped`` (:func:`word_shapes`) writes a word the forms
+    give no name's shape as the corpus writes it ("SVM" of a title's "Svms").
     The name never carries the acronym (``acronym`` is ignored): that is the concept's own
     field, :attr:`kg.models.Concept.acronym`, and :func:`kg.models.concept_label` shows both.
 
@@ -196,6 +198,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     >>> _display_name("web based join", Counter({"Web-Based Join": 1}), truecase={"web": (50, 2)})
     'Web-based join'
 
+    >>> _display_name("linear svm", Counter({"Linear Svms": 1}), truecase={}, shaped={"svms": "SVMs"})
+    'linear SVM'
     >>> _display_name("interactive text management system", Counter({"interactive TExt management system": 1}))
     'interactive text management system'
     >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
@@ -236,7 +240,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             if (shouting and token.isupper()) or (titled and not _NAME_FORM.search(token)):
                 continue
             forms[i][token] += n
-    cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a)
+    cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a, shaped=shaped)
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
     templates = templates or joined
     if not templates:
@@ -258,7 +262,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
                 named = word_class(cased[j]) is None and any(  # not "Web-Based", "Inter-National"
                     cased[k][:1].isupper() and len(cased[k]) > 1 and not cased[k].isupper() for k in group if k != j)
                 if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES) \
-                        and not (titled_template and cased[j].islower() and written[1:].islower() and not named):
+                        and not (titled_template and cased[j].islower() and written[1:].islower() and not named) \
+                        and not (_NAME_FORM.search(cased[j]) and not _NAME_FORM.search(written)):  # "TEI", not "Tei"
                     cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's
                     # "D-Brane"; beside a name, the title's capital is a name's: "Wheeler-DeWitt", never "wheeler-DeWitt"
         group = [i]
@@ -468,14 +473,19 @@ def _spans(text: str) -> list[tuple[int, int]]:
 
 
 def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None,
-               *, inside: bool = False, acronym: bool = False) -> str:
+               *, inside: bool = False, acronym: bool = False, shaped: Mapping[str, str] | None = None) -> str:
     """One word of a name: :func:`_word_name`, with the corpus's own casing deciding between
     capitalized and lower case when it has seen the word often enough away from sentence starts.
     A word ``inside`` a phrase (not its first) that the concept's own plain forms mostly
-    capitalize is a name there, common word or not ("Virginia Tech")."""
+    capitalize is a name there, common word or not ("Virginia Tech"). A word the concept's forms
+    write in no shape of a name (a title's "Svms", "Pagerank"; "http", "tf") is written as the corpus
+    writes it (``shaped``, :func:`word_shapes`: "SVM", "PageRank", "HTTP", "TF")."""
     if last and (surname := _plural_surname(word, forms, truecase)):
         return surname
     chosen = _word_name(word, forms, last, acronym)
+    if shaped and not _NAME_FORM.search(chosen) and (shape := _shape_of(word, shaped, last)) and (
+            chosen.islower() or not shape.isupper()):
+        return shape  # but a name the forms capitalize is no acronym: "Apollo mission" (the corpus's "APOLLO" is a system)
     capital, lower = (truecase or {}).get(word, (0, 0))
     if chosen.isupper() and len(chosen) > 3 and forms.get(chosen, 0) < 2 and lower >= 5 and lower > 10 * capital:
         return word  # a word the corpus writes in lower case, in capitals once: "a super CONFORMAL field theory"
@@ -497,8 +507,66 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     return chosen
 
 
+def _shape_of(word: str, shapes: Mapping[str, str], last: bool) -> str | None:
+    """How the corpus writes ``word`` as a name (:func:`word_shapes`); a phrase's last word also as its plural
+    does ("SVMs" for "svm"), but not a plural in capitals ("DES" is no plural of "de")."""
+    if word in shapes:
+        return shapes[word]
+    plural = shapes.get(word + "s", "") if last else ""
+    return plural[:-1] if plural.endswith("s") and plural[:-1].casefold() == word else None
+
+
+_SHAPE_TOKEN = re.compile(r"(?<![\w/@.'’\-])([^\W\d_]*[A-Z][^\W\d_]*)(?![\w/@'’\-]|\.\w|:/)")  # not of a URL
+_SHAPE_MIN = 3  # times the corpus writes the shape
+_SHAPE_MIN_SHORT = 20  # of a word of two letters ("SU", "IR"), never written otherwise
+
+
+def word_shapes(texts: Iterable[str], words: Iterable[str],
+                truecase: Mapping[str, tuple[int, int]]) -> dict[str, str]:
+    """For each word of ``words`` (lower case) that is no English word, the form ``texts`` write it in with
+    a capital after its first letter ("XML", "SVMs", "PageRank", "RecSys"), where they write that form at
+    least three times and more than twice as often as the word capitalized or in lower case (``truecase``,
+    :func:`truecase_counts`): how a word is shown that a concept's own forms write only in a title ("Large
+    Scale Linear Svms") or in lower case ("tf normalization"). A word in capitals beside another (a
+    shouted phrase, "CD ROM") and the parts of addresses ("http://", "www.acm.org") do not count. A word of two
+    letters needs twenty and no other case ("SU" of "SU(2)", "IR"; a line element's "ds" is no "dS").
+
+    Examples
+    --------
+    >>> word_shapes(["We train SVMs and an SVM. Linear SVMs win; see http://x.org.", "SVMs and XML"],
+    ...             {"svms", "svm", "http", "xml", "win"}, {"svms": (0, 1)})
+    {'svms': 'SVMs'}
+    """
+    wanted = {w for w in words if len(w) > 1 and not _common_word(w)}
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for text in texts:
+        for match in _SHAPE_TOKEN.finditer(text):
+            token = match.group(1)
+            low = token.lower()
+            if low not in wanted or not _NAME_FORM.search(token):
+                continue
+            if token.isupper() and (_SHOUTED_BEFORE.search(text, max(0, match.start() - 40), match.start())
+                                    or _SHOUTED_AFTER.match(text, match.end())):
+                continue
+            counts[low][token] += 1
+    shapes = {}
+    for low, forms in counts.items():
+        form, n = min(forms.items(), key=lambda kv: (-kv[1], kv[0]))
+        written = sum(truecase.get(low, (0, 0)))
+        if len(low) == 2 and (written or n < _SHAPE_MIN_SHORT):
+            continue  # two letters are as often a symbol: a line element's "ds" is no "dS", "g_N" no "GN"
+        if n >= _SHAPE_MIN and n > 2 * written:
+            shapes[low] = form
+    return shapes
+
+
+_SHOUTED_BEFORE = re.compile(r"(?<![\w])[A-Z]{2,}[ \t]+$")
+_SHOUTED_AFTER = re.compile(r"[ \t]+[A-Z]{2,}\b")
+
+
 _TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’](?:s\b|[^\W\d_]{2})|$)")  # Green's, Bogomol'nyi
 _SENTENCE_END = frozenset(".!?:")
+_ADDRESS_PART = re.compile(r"://|\.[^\W\d_]{2}|@")  # "http://", "www.acm", "name@"
 
 
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)\s+$")
@@ -537,6 +605,8 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
         for match in _TRUECASE_TOKEN.finditer(text):
             token = match.group(1)
             low = fold_accents(token.lower())
+            if _ADDRESS_PART.match(text, match.end()) or (match.start() and text[match.start() - 1] in "/.@"):
+                continue  # "http://", "www.acm.org": no word of a sentence
             if low not in words or not (token[1:].islower() and (token[0].islower() or token[0].isupper())):
                 continue  # lower case or capitalized only ("Nöther", "Bogomol'nyi"), not "BERT" or "AdS"
             i = match.start() - 1

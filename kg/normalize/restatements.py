@@ -51,7 +51,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
 
     A key restates another when both end in the same head word and the words of one
     (singular) are all among the other's: a variant wording or a trivial specialisation
-    ("black hole" / "extremal black hole", "bi-Hamiltonian structure" / "Hamiltonian structure").
+    ("black hole" / "extremal black hole", "bi-Hamiltonian structure" / "Hamiltonian structure"), a size
+    before it aside ("large-scale social network" / "online social network").
     Keys with different heads are different ideas ("knowledge graph" / "knowledge graph embedding").
 
     Examples
@@ -67,11 +68,13 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
     >>> restatements(["u n non commutative yang mills theory", "noncommutative yang mills theory"])
     {'noncommutative yang mills theory': 'u n non commutative yang mills theory'}
+    >>> restatements(["online social network", "large scale social network", "large scale structure", "structure"])
+    {'large scale social network': 'online social network', 'structure': 'large scale structure'}
     """
     kept: list[tuple[str, list[tuple[str, frozenset[str]]]]] = []  # a key, and its words read both ways
     out: dict[str, str] = {}
     for key in keys:
-        readings = {_lemmas(key), _lemmas(key, dimensions=True), _lemmas(key, prefixes=True)}
+        readings = {_lemmas(key), _lemmas(key, dimensions=True), _lemmas(key, prefixes=True), _unsized(_lemmas(key))}
         forms = [(words[-1], frozenset(words)) for words in readings if words]
         if not forms:
             continue
@@ -83,6 +86,19 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
         else:
             kept.append((key, forms))
     return out
+
+
+# Words of size before a phrase that say how much of the thing there is, not which thing: a paper's "large-scale social
+# network" is its "online social network" (ACM-CR, judged near-duplicates); not "big" ("big data")
+_SIZED = (("large", "scale"), ("massive",), ("huge",), ("very", "large"))
+
+
+def _unsized(lemmas: tuple[str, ...]) -> tuple[str, ...]:
+    """``lemmas`` without a leading size (:data:`_SIZED`) when two words or more are left."""
+    for size in _SIZED:
+        if lemmas[:len(size)] == size and len(lemmas) - len(size) >= 2:
+            return lemmas[len(size):]
+    return lemmas
 
 
 def modifier_parts(keys: Sequence[str]) -> set[str]:
