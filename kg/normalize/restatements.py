@@ -89,8 +89,9 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
 
 
 # Words of size before a phrase that say how much of the thing there is, not which thing: a paper's "large-scale social
-# network" is its "online social network" (ACM-CR, judged near-duplicates); not "big" ("big data")
-_SIZED = (("large", "scale"), ("massive",), ("huge",), ("very", "large"))
+# network" is its "online social network" (ACM-CR, judged near-duplicates); not "big" ("big data"), nor "massive",
+# which in physics says the thing has mass ("massive Thirring model" is no "Thirring model")
+_SIZED = (("large", "scale"), ("huge",), ("very", "large"))
 
 
 def _unsized(lemmas: tuple[str, ...]) -> tuple[str, ...]:
