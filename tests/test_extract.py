@@ -922,6 +922,7 @@ def test_words_of_an_act_found_or_to_come_are_no_part_of_a_term():
     # ACM-CR: "detected entity anomaly", "subsequent QLM-based model", "abundant user generated content" (judged
     # ungrammatical or generic, 7 labels, none good)
     text = ("For a detected entity anomaly we explain it. Subsequent QLM-based models are restricted. "
-            "Abundant user-generated content helps.")
+            "Abundant user-generated content helps. Two distinct supergravities and an analogous commuting theory.")
     phrases = {c.phrase for c in find_candidates(text)}
-    assert {"entity anomaly", "QLM-based models", "user-generated content"} <= phrases, phrases
+    assert {"entity anomaly", "QLM-based models", "user-generated content", "supergravities",
+            "commuting theory"} <= phrases, phrases

@@ -838,3 +838,14 @@ def test_a_size_before_a_phrase_restates_it_but_mass_does_not():
 ])
 def test_the_units_of_a_medium_are_generic(phrase, generic):
     assert generic_phrase(concept_key(phrase)) is generic
+
+
+@pytest.mark.parametrize("phrase, generic", [
+    # hep-th: a space named by its count of dimensions alone (6 of 24 labelled good); keeping "space-time" whole as a
+    # noun (round thirty-seven) made more of them
+    ("ten-dimensional space-time", True), ("D-dimensional space", True), ("six-dimensional manifold", True),
+    ("4D spacetime", True), ("(2+1)-dimensional spacetime", True),
+    ("five-dimensional black hole", False), ("anti-de Sitter space", False), ("4D gravity", False),
+])
+def test_a_space_named_by_its_dimensions_alone_is_generic(phrase, generic):
+    assert generic_phrase(concept_key(phrase)) is generic

@@ -226,6 +226,8 @@ def generic_phrase(key: str) -> bool:
         return True  # praise of one activity or thing: "fast mining", "scalable clustering", "efficient algorithm"
     if words and singularize(words[-1]) == "dimension" and all(_COUNTING.fullmatch(w) for w in words[:-1]):
         return True  # where a theory lives, not what it is: "2+1 dimensions", "spacetime dimension"
+    if _counted_space(words):
+        return True  # "four-dimensional spacetime", "D-dimensional space", "six-dimensional manifold"
     if len(words) >= 2 and singularize(words[-1]) in _EVENT_HEADS and all(_EVENT_MODIFIERS.fullmatch(w)
                                                                            for w in words[:-1]):
         return True  # "ACM Workshop", "3rd International Workshop": an event, not what it is about
@@ -280,6 +282,25 @@ def _paradigm_thing(words: list[str]) -> bool:
         return False
     rest = words[:-2] if words[-2] == "based" else words[:-1]
     return tuple(singularize(w) for w in rest) in _PARADIGMS
+
+
+# A space named by its count of dimensions alone (reviewers judged 6 of 24 labelled hep-th "four-dimensional spacetime",
+# "D-dimensional space", "six-dimensional manifold" good): where a theory lives, like "2+1 dimensions"
+_SPACES = frozenset("spacetime space manifold".split())
+_COUNT_WORDS = re.compile(r"[\d+\-()]+|[a-zA-Z]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|higher|"
+                          r"lower|many|odd|even|\d+n|n\+\d+")
+
+
+def _counted_space(words: list[str]) -> bool:
+    """A space, a spacetime or a manifold after a count of dimensions and nothing else: "four dimensional spacetime",
+    "2+1 dimensional space time", "d dimensional manifold", "4d spacetime" (not "anti de sitter space", "five dimensional
+    black hole")."""
+    if words[-2:] == ["space", "time"]:
+        words = [*words[:-2], "spacetime"]
+    if len(words) == 2 and re.fullmatch(r"\d+d", words[0]):
+        return singularize(words[1]) in _SPACES  # "4D spacetime"
+    return (len(words) >= 3 and singularize(words[-1]) in _SPACES and words[-2] == "dimensional"
+            and all(_COUNT_WORDS.fullmatch(w) for w in words[:-2]))
 
 
 def _sized_body(words: list[str]) -> bool:
