@@ -56,7 +56,8 @@ _WORDS = frozenset("exp log ln lg sin cos tan cot sec csc sinh cosh tanh coth ar
 _DECLARATIONS = frozenset("rm it bf sl sc sf tt em cal frak bold boldmath mit scriptstyle displaystyle "
                           "textstyle scriptscriptstyle normalsize small large Large huge tiny footnotesize "
                           "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr middle limits "
-                          "nolimits nonumber noindent centering relax par".split())
+                          "nolimits nonumber noindent centering relax par break linebreak newline allowbreak nobreak "
+                          "pagebreak newpage hfill hfil smallskip medskip bigskip".split())
 # Commands whose argument is the text: the command is dropped, the argument kept.
 _KEEP_ARG = ("mathrm|mathbf|mathit|mathsf|mathtt|mathcal|mathscr|mathfrak|boldsymbol|bm|pmb|text|textrm|"
              "textbf|textit|textsl|textsc|textsf|texttt|textnormal|textup|emph|mbox|hbox|fbox|"
@@ -108,6 +109,7 @@ _VOWELS = "aeiouAEIOU"
 
 # TeX's en dash between two words: "Weyl--Wigner" joins names (an en dash), "non--commutative" a
 # prefix (a hyphen, as the words are written elsewhere).
+_BROKEN_WORD = re.compile(r"(?<=[a-z])-\\(?:break|linebreak|newline)\s*(?=[a-z])")  # a word hyphenated at a line break
 _TEX_DASH = re.compile(r"(?<=[^\W\d_])--(?!-)(?=([^\W\d_]))")
 
 
@@ -293,11 +295,15 @@ def decode_latex(text: str) -> str:
     'Schrödinger and Kähler manifolds; Painlevé equations'
     >>> decode_latex("Weyl--Wigner maps of non--commutative spaces -- and --- stay")
     'Weyl–Wigner maps of non-commutative spaces -- and --- stay'
+    >>> decode_latex(r"in non-com-\break mutative geometry \hfill and super\-symmetry")
+    'in non-commutative geometry and supersymmetry'
     >>> decode_latex("It costs $5 and $10; the \"bare\"quantities stay")
     'It costs $5 and $10; the "bare"quantities stay'
     """
     if not has_latex(text):
         return text
+    if "\\" in text:
+        text = _BROKEN_WORD.sub("", text)  # "non-com-\break mutative" is "non-commutative"
     if "$" in text or "\\" in text:
         spans = _math_spans(text) if "$" in text else []
         parts, at = [], 0
