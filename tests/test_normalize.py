@@ -849,3 +849,14 @@ def test_the_units_of_a_medium_are_generic(phrase, generic):
 ])
 def test_a_space_named_by_its_dimensions_alone_is_generic(phrase, generic):
     assert generic_phrase(concept_key(phrase)) is generic
+
+
+def test_a_head_that_adds_nothing_restates_the_word_before_it():
+    # ACM-CR: "PageRank" and "PageRank measure" in one list, hep-th "dilaton" and "dilaton field" (judged near-duplicates)
+    assert one_idea_each(["pagerank", "link analysis", "pagerank measure"], shared={"pagerank", "pagerank measure"}) == (
+        ["pagerank", "link analysis"], {})
+    assert one_idea_each(["dilaton field", "black hole", "dilaton"], shared={"dilaton", "dilaton field"}) == (
+        ["dilaton", "black hole"], {"dilaton": "dilaton field"})
+    # a theory is no restatement of its object, nor a model of a word its modifier
+    assert one_idea_each(["string theory", "string"], shared={"string", "string theory"})[0] == ["string theory", "string"]
+    assert one_idea_each(["language model", "natural language"])[0] == ["language model", "natural language"]

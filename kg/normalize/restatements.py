@@ -52,7 +52,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     A key restates another when both end in the same head word and the words of one
     (singular) are all among the other's: a variant wording or a trivial specialisation
     ("black hole" / "extremal black hole", "bi-Hamiltonian structure" / "Hamiltonian structure"), a size
-    before it aside ("large-scale social network" / "online social network").
+    before it aside ("large-scale social network" / "online social network"), or is the other with a head that adds
+    nothing to it ("PageRank" / "PageRank score", "dilaton" / "dilaton field").
     Keys with different heads are different ideas ("knowledge graph" / "knowledge graph embedding").
 
     Examples
@@ -68,6 +69,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
     >>> restatements(["u n non commutative yang mills theory", "noncommutative yang mills theory"])
     {'noncommutative yang mills theory': 'u n non commutative yang mills theory'}
+    >>> restatements(["pagerank", "pagerank score", "dilaton field", "dilaton", "language model", "natural language"])
+    {'pagerank score': 'pagerank', 'dilaton': 'dilaton field'}
     >>> restatements(["online social network", "large scale social network", "large scale structure", "structure"])
     {'large scale social network': 'online social network', 'structure': 'large scale structure'}
     """
@@ -80,12 +83,26 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
             continue
         for other, other_forms in kept:  # either reading: "dimensional X" stays under "(1+1)-dimensional X"
             if any(head == other_head and (bag <= other_bag or other_bag <= bag)
-                   for head, bag in forms for other_head, other_bag in other_forms):
+                   for head, bag in forms for other_head, other_bag in other_forms) or _headed(key, other):
                 out[key] = other
                 break
         else:
             kept.append((key, forms))
     return out
+
+
+# Heads that name a thing no more than the word before them does: "PageRank algorithm", "PageRank score" are the paper's
+# "PageRank", "dilaton field" its "dilaton", "superfield formalism" its "superfield" (judged near-duplicates in one list;
+# not "theory": "string theory" is no "string")
+_RESTATING_HEADS = frozenset("""algorithm measure value score model system field formalism method approach
+    technique framework""".split())
+
+
+def _headed(key: str, other: str) -> bool:
+    """Whether one of two keys is the other and a head that adds nothing to it (:data:`_RESTATING_HEADS`)."""
+    short, long = sorted((key, other), key=len)
+    rest, _, head = long.rpartition(" ")
+    return head in _RESTATING_HEADS and _lemmas(rest) == _lemmas(short)
 
 
 # Words of size before a phrase that say how much of the thing there is, not which thing: a paper's "large-scale social
@@ -303,7 +320,8 @@ def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (),
     member, in the place of its best-ranked one: the most specific member that other papers are
     also linked to (``shared``), else the best-ranked. The most specific useful form, "useful" meaning that
     the paper meets other papers on it: "rotary position embedding" for "position embedding";
-    "team recommendation" for a "networked team recommendation" no other paper has. Keys of
+    "team recommendation" for a "networked team recommendation" no other paper has; of a thing and the thing with a
+    head that adds nothing, the thing ("PageRank", not "PageRank score"). Keys of
     different heads, and sibling specialisations ("rotary" and "relative position embedding"),
     are different ideas. Keys that are the leading words of a higher-ranked key
     (:func:`modifier_parts`) move after the others first; keys that share two consecutive words
@@ -345,7 +363,10 @@ def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (),
         families[head].append(key)
     moved: dict[str, str] = {}
     for head, family in families.items():
-        best = max((k for k in [head, *family] if k in shared), key=lambda k: len(k.split()), default=head)
+        members = [head, *family]
+        plain = [k for k in members if k in shared and not any(  # "PageRank", not "PageRank score"
+            len(k) > len(o) and _headed(k, o) for o in members if o != k)]
+        best = max(plain, key=lambda k: len(k.split()), default=head)
         if best != head:
             i, j = keys.index(head), keys.index(best)
             keys[i], keys[j] = best, head
