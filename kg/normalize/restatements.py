@@ -99,10 +99,12 @@ _RESTATING_HEADS = frozenset("""algorithm measure value score model system field
 
 
 def _headed(key: str, other: str) -> bool:
-    """Whether one of two keys is the other and a head that adds nothing to it (:data:`_RESTATING_HEADS`)."""
+    """Whether one of two keys is a word and the other that word and a head that adds nothing to it
+    (:data:`_RESTATING_HEADS`). Not names of more words, which need their head ("Wess-Zumino-Witten model",
+    "sinh-Gordon model", "Landau-Ginzburg model"), nor phrases ("pure spinor formalism" is no "pure spinor")."""
     short, long = sorted((key, other), key=len)
     rest, _, head = long.rpartition(" ")
-    return head in _RESTATING_HEADS and _lemmas(rest) == _lemmas(short)
+    return " " not in short and head in _RESTATING_HEADS and _lemmas(rest) == _lemmas(short)
 
 
 # Words of size before a phrase that say how much of the thing there is, not which thing: a paper's "large-scale social
