@@ -926,3 +926,13 @@ def test_words_of_an_act_found_or_to_come_are_no_part_of_a_term():
     phrases = {c.phrase for c in find_candidates(text)}
     assert {"entity anomaly", "QLM-based models", "user-generated content", "supergravities",
             "commuting theory"} <= phrases, phrases
+
+
+def test_a_noun_of_two_nouns_joined_by_a_dash_ends_a_phrase():
+    # hep-th: "non-commutative Minkowski space-time in the Feynman gauge" gave "non-commutative Minkowski", "the string
+    # world-sheet is" gave "string": the tagger reads "space-time" and "world-sheet" as adjectives
+    phrases = {c.phrase for c in find_candidates(
+        "U(1) gauge theory on non-commutative Minkowski space-time in the Feynman gauge. The string world-sheet is flat.")}
+    assert {"non-commutative Minkowski space-time", "string world-sheet"} <= phrases, phrases
+    # an adjective of a dash stays one ("large-scale", "light-weight"), and so does a prefix's ("cross-domain")
+    assert {c.phrase for c in find_candidates("The approach is light-weight and large-scale.")} == {"approach"}

@@ -478,3 +478,17 @@ def test_the_tensor_macro_is_the_tensor_product():
     # "$G\tensor G$-invariant" (hep-th) became "Gtensor G-invariant nonlinear σ-model"
     assert repair_text(r"the $G\tensor G$-invariant nonlinear $\sigma$-model") == (
         "the G⊗G-invariant nonlinear σ-model", ("latex",))
+
+
+def test_a_word_hyphenated_at_a_tex_line_break_is_one_word():
+    # hep-th: "non-com-\break mutative geometry" gave the concept "non-com-break mutative geometry" (judged broken)
+    assert repair_text(r"in the formulation of non-com-\break mutative geometry.")[0] == (
+        "in the formulation of non-commutative geometry.")
+    assert decode_latex(r"a \hfill b \newline c") == "a b c"
+
+
+def test_a_titles_colon_before_its_subtitle_gets_its_space():
+    # ACM-CR: "The Front Page:Measuring Third Party Dynamics" gave "front page:measuring third party dynamics"
+    assert space_sentences("The Front Page:Measuring Third Party Dynamics") == (
+        "The Front Page: Measuring Third Party Dynamics")
+    assert space_sentences("see http://Example.org at 10:30") == "see http://Example.org at 10:30"
