@@ -865,6 +865,8 @@ def test_a_head_that_adds_nothing_restates_the_word_before_it():
     # a theory is no restatement of its object, nor a model of a word its modifier
     assert one_idea_each(["string theory", "string"], shared={"string", "string theory"})[0] == ["string theory", "string"]
     assert one_idea_each(["language model", "natural language"])[0] == ["language model", "natural language"]
+    # an adjective with a head is no restatement of the adjective: a seed paper lost "Gaussian measure"
+    assert restatements(["gaussian measure", "gaussian"]) == {}
     # a name of more words needs its head: a first version listed "sinh-Gordon" for "sinh-Gordon model" (hep-th)
     assert one_idea_each(["sinh gordon model", "soliton", "sinh gordon"], shared={"sinh gordon model", "sinh gordon"}
                          )[0][0] == "sinh gordon model"

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Container, Sequence
 from functools import lru_cache
 
+from kg.extract.candidates import word_class
 from kg.normalize.keys import PREFIXES, dimension_form, singularize
 
 __all__ = ["restatements", "one_idea_each", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "derivations",
@@ -104,10 +105,21 @@ _RESTATING_HEADS = frozenset("""algorithm measure value score formalism method a
 def _headed(key: str, other: str) -> bool:
     """Whether one of two keys is a word and the other that word and a head that adds nothing to it
     (:data:`_RESTATING_HEADS`). Not names of more words, which need their head ("Wess-Zumino-Witten model",
-    "sinh-Gordon model", "Landau-Ginzburg model"), nor phrases ("pure spinor formalism" is no "pure spinor")."""
+    "sinh-Gordon model", "Landau-Ginzburg model"), nor phrases ("pure spinor formalism" is no "pure spinor"), nor
+    an adjective's ("Gaussian measure" is no "Gaussian": a first version lost it from a seed paper)."""
     short, long = sorted((key, other), key=len)
     rest, _, head = long.rpartition(" ")
-    return " " not in short and head in _RESTATING_HEADS and _lemmas(rest) == _lemmas(short)
+    return (" " not in short and head in _RESTATING_HEADS and _lemmas(rest) == _lemmas(short)
+            and not _adjective(short))
+
+
+def _adjective(word: str) -> bool:
+    """Whether ``word`` (lower case) reads as an adjective: the lexicon's ("gaussian" as "Gaussian", "scalar") or by
+    its ending ("euclidean", "riemannian", "bayesian")."""
+    return "JJ" in (word_class(word), word_class(word.capitalize())) or word.endswith(_ADJECTIVE_ENDINGS)
+
+
+_ADJECTIVE_ENDINGS = ("ian", "ean", "ic", "ical", "ive", "ous", "ary")
 
 
 # Words of size before a phrase that say how much of the thing there is, not which thing: a paper's "large-scale social
