@@ -11,8 +11,8 @@ from kg.extract.candidates import PARTICLES, STOP_WORDS, word_class
 from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
-__all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name", "cut_name",
-           "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside"]
+__all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name",
+           "cut_name", "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 # A letter's infinite algebra that the key wrote "w ∞" ("W-infinity", "Winf"): shown as notation writes it, "W_∞"
