@@ -80,7 +80,8 @@ GENERIC_MODIFIERS = frozenset(
     off-the-shelf easy-to-use easy-to-implement easy-to-understand renowned celebrated acclaimed reputable
     straightforward
     chosen obtained considered studied investigated discussed presented described employed utilized adopted
-    suggested extracted generated unknown top-ranked highly-ranked top-scoring detected subsequent abundant distinct analogous""".split()
+    suggested extracted generated unknown top-ranked highly-ranked top-scoring detected subsequent abundant distinct
+    analogous""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,

@@ -196,8 +196,9 @@ def normalize_concepts(
     # (and titles written as sentences: "The Malaysian model", whose abstract never writes "Malaysian")
     texts = [*chain((p.abstract for p in papers),
                     (title_evidence(p.title) for p in papers if p.title and not p.title_derived))]
-    words = {w for key in every for w in key.split() if w.isalpha()} | {key.rsplit(" ", 1)[-1] + "s" for key in every}
-    truecase = truecase_counts(texts, words)  # and "Berkovits" of "berkovit"
+    words = {w for key in every for w in key.split() if w.isalpha()} | {
+        key.rsplit(" ", 1)[-1] + "s" for key in every}  # and "Berkovits" of "berkovit"
+    truecase = truecase_counts(texts, words)
     shapes = word_shapes(texts, words, truecase)  # "SVM" of a title's "Svms"
     if stoplist is None:  # the default stoplist comes with the corpus's generic words
         names = _one_word_names(found_keys, truecase)

@@ -519,6 +519,8 @@ def _shape_of(word: str, shapes: Mapping[str, str], last: bool) -> str | None:
 _SHAPE_TOKEN = re.compile(r"(?<![\w/@.'’\-])([^\W\d_]*[A-Z][^\W\d_]*)(?![\w/@'’\-]|\.\w|:/)")  # not of a URL
 _SHAPE_MIN = 3  # times the corpus writes the shape
 _SHAPE_MIN_SHORT = 20  # of a word of two letters ("SU", "IR"), never written otherwise
+_SHOUTED_BEFORE = re.compile(r"(?<![\w])[A-Z]{2,}[ \t]+$")  # a word in capitals before ("CD ROM")
+_SHOUTED_AFTER = re.compile(r"[ \t]+[A-Z]{2,}\b")
 
 
 def word_shapes(texts: Iterable[str], words: Iterable[str],
@@ -559,9 +561,6 @@ def word_shapes(texts: Iterable[str], words: Iterable[str],
             shapes[low] = form
     return shapes
 
-
-_SHOUTED_BEFORE = re.compile(r"(?<![\w])[A-Z]{2,}[ \t]+$")
-_SHOUTED_AFTER = re.compile(r"[ \t]+[A-Z]{2,}\b")
 
 
 _TRUECASE_TOKEN = re.compile(r"(?<![\w'’])([^\W\d_]{2,})(?=[^\w'’]|['’](?:s\b|[^\W\d_]{2})|$)")  # Green's, Bogomol'nyi
