@@ -17,7 +17,7 @@ from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
-from kg.normalize.gerunds import gerund_objects
+from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.keys import misspellings
 from kg.normalize.names import _display_name, proper_names, truecase_counts
 from kg.normalize.synonyms import _needed
@@ -968,6 +968,13 @@ def test_what_we_or_they_do_starts_no_concept(text, wanted, unwanted):
      {"Standard Model boson physics"}),
     ("Assistants such as Amazon Alexa, Microsoft Cortana and Apple Siri are popular.", {"Microsoft Cortana", "Apple Siri"},
      {"Microsoft Cortana Siri"}),
+    # the name qualifies the relation the second phrase ends in: no "manifest Lorentz" (hep-th)
+    ("The manifest Lorentz and general coordinate invariant formulation of the models is achieved.", set(),
+     {"manifest Lorentz"}),
+    ("Radiatively Induced Lorentz and CPT Violations in QED.", {"CPT Violations"}, {"Radiatively Induced Lorentz"}),
+    ("We study pure Yang-Mills and QCD at finite temperature.", {"pure Yang-Mills", "QCD"}, set()),
+    ("The induced Lorentz and CPT-violating Chern-Simons term coincides.", {"CPT-violating Chern-Simons term"},
+     {"induced Lorentz"}),
 ])
 def test_a_name_before_and_shares_the_next_phrases_noun(text, wanted, unwanted):
     found = {c.phrase for c in find_candidates(text)}
@@ -1010,6 +1017,45 @@ def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
     # model", a paradigm's model, generic since round thirty-seven)
     assert linked["a"] == ["c:user behavior", "c:learning curve"]
     assert linked["c"] == ["c:learning curve", "c:learning rate"]
+
+
+@pytest.mark.parametrize("text, wanted, unwanted", [
+    ("We discuss solutions in three-dimensional Minkowski space-time annihilated by half of the supersymmetries.",
+     {"three-dimensional Minkowski space-time"}, {"three-dimensional Minkowski"}),
+    ("We find the Higgs potential obtained from the model.", {"Higgs potential"}, {"Higgs"}),
+    # and "in fact" is no noun: "fact pure gauge transformation" (hep-th)
+    ("These transformations are in fact pure gauge transformations.", {"pure gauge transformations"},
+     {"fact pure gauge transformations"}),
+])
+def test_a_participle_after_a_phrase_leaves_its_noun_at_the_end(text, wanted, unwanted):
+    found = {c.phrase for c in find_candidates(text)}
+    assert wanted <= found and not unwanted & found
+
+
+def test_a_verb_after_to_gives_its_object():
+    papers = [Paper("a", "We propose an approach to train word embeddings from clicks.", "Word embeddings"),
+              Paper("b", "It is easy to train the model; we train a ranker and can train them fast.", "Training"),
+              Paper("c", "We train the network on word embeddings.", "Embeddings"),
+              Paper("d", "Support vector machines and the support vector machine are fine; we support the user.", "SVM"),
+              Paper("e", "To support the search, we support a log.", "Logs")]
+    keyphrases = {"a": _kp("train word embeddings", "clicks"), "b": _kp("model"), "c": _kp("word embeddings"),
+                  "d": _kp("support vector machines"), "e": _kp("search")}
+    _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
+    linked = {p: [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == p] for p in "acd"}
+    # "train" takes objects after "to" and "we" ("to train the", "we train a") and no text writes "the train word";
+    # "support" too, but "the support vector" is written: "support vector machine" stays
+    assert linked["a"][0] == "c:word embedding" and linked["c"] == ["c:word embedding"]
+    assert linked["d"] == ["c:support vector machine"]
+
+
+@pytest.mark.parametrize("texts, keys, wanted", [
+    (["We rank nodes.", "To rank the pages, we rank a list and can rank them."], {"rank node"}, {"rank node": "node"}),
+    (["We pick up points.", "To pick the items, we pick a list and can pick them."], {"pick up point"}, {}),
+    (["The query expansion helps.", "Approaches to query expansion.", "We query the index, to query a log."],
+     {"query expansion"}, {}),
+])
+def test_a_verbs_object_needs_the_corpus_to_use_the_word_as_a_verb(texts, keys, wanted):
+    assert verb_objects(texts, keys) == wanted
 
 
 def test_a_gerund_and_its_object_become_the_compound_more_papers_write():

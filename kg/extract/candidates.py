@@ -971,6 +971,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # documents": a verb before what is needed ("information needs", "user need" stay nouns)
         elif low == "order" and prev_word.lower() == "in" and next_word.lower() == "to":
             out[i] = (word, "IN")  # "in order to": no noun
+        elif low == "fact" and prev_word.lower() == "in" and next_pos not in ("IN", ".", ",", ":", ";", ")"):
+            out[i] = (word, "RB")  # "are in fact pure gauge transformations": no "fact pure gauge transformation"
         elif low == "account" and prev_word.lower() == "into":
             out[i] = (word, "RB")  # "take into account bidirectional relations"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
@@ -1128,7 +1130,11 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                                                          and words[-2][2] in _START
                                                          and words[-1][1].lower() not in _CLAUSE_PARTICIPLES))
                          or _final_adjective(words[-1][1])):
-            words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
+            popped = words.pop()  # end on a noun, or on a gerund after a modifier ("deep learning")
+            if popped[2] == "VBN" and len(words) > 1 and _noun_after_modifier(words[-1][1], words[-1][2], words[-2][2],
+                                                                              predicate=predicate):
+                words[-1] = (words[-1][0], words[-1][1], "NN")  # a participle after the phrase: "Minkowski space-time
+                # annihilated by", "the Higgs potential obtained from" end on their noun
         found = []
         for part in _before_a_verb(words):
             while part and _no_first_word(tagged, part, prose):
@@ -1185,8 +1191,28 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if shared and (shared[-1][1].islower() or not prose and word_class(shared[-1][1].lower()) in ("NN", "NNS")):
                 run.extend(shared)  # "massless Thirring and Schwinger models": "massless Thirring models"; a title's
                 # "Discretized Yang-Mills and Born-Infeld actions" (was "discretized Yang-Mills")
+        if run and word.lower() in _COORDINATORS and _name_modifier(run[-1][1]) and _relation_ahead(tagged, i + 1):
+            run.clear()  # "the manifest Lorentz and general coordinate invariant formulation": the name qualifies the
+            # relation the second phrase ends in, no "manifest Lorentz"
         yield from close(word.lower())
     yield from close()
+
+
+# Words of a relation a name before "and" may share with the phrase after it ("Lorentz and general coordinate
+# invariant", "Lorentz and CPT violation"): the name qualifies them and stands for no thing alone
+_RELATION_WORDS = frozenset("""invariant invariance covariant covariance symmetric symmetry symmetries violation
+    violations violating breaking""".split())
+
+
+def _relation_ahead(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the words from ``tagged[at]`` up to the next clause break hold a word of a relation
+    (:data:`_RELATION_WORDS`)."""
+    for word, pos in tagged[at:at + 6]:
+        if pos in _CLAUSE_ENDS - {"CC"} or word in (".", ",", ";", ":"):
+            return False
+        if _DASHES.split(word.lower())[-1] in _RELATION_WORDS:
+            return True  # and "CPT-violating"
+    return False
 
 
 def _named_by(run: list[tuple[int, str, str]], acronym: str, offset: int) -> tuple[int, str]:

@@ -19,7 +19,7 @@ from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, spelled_form,
                               spelling_variants)
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
-from kg.normalize.gerunds import gerund_objects
+from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
@@ -173,12 +173,14 @@ def normalize_concepts(
     for pid, rows in found_keys.items():  # "standard matrix factorization model" is the matrix factorization model
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
     df = _papers_per_key(found_keys)
-    objects = gerund_objects(chain.from_iterable((p.title or "", p.abstract or "") for p in papers),
-                             set(df) - set(preferred), df=df)
+    bodies = [text for p in papers for text in (p.title or "", p.abstract or "")]
+    objects = gerund_objects(bodies, set(df) - set(preferred), df=df)
+    verbs = verb_objects(bodies, set(df) - set(preferred))
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
-        # "ranking documents" is "document ranking" where more papers write that
-        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase)) else key,
-                            phrase) for key, phrase in rows]
+        # "ranking documents" is "document ranking" where more papers write that; "train word embeddings" (after
+        # "to") is "word embedding"
+        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase))
+                            else verbs.get(key, key), phrase) for key, phrase in rows]
     df = _papers_per_key(found_keys)
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
     for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional

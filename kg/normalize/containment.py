@@ -18,6 +18,11 @@ __all__ = []
 
 _MIN_CONTAIN_DF = 4  # in small corpora, a concept in this many papers may still link by containment
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]{}\"“”‘’$|]+|\s[-‐‑‒–—]+\s|\s'|'\s")
+_CLOSED = re.compile(r"[)\]}$]\s*$")  # a break that ends a symbol: "SL(2,R)", "$Z_2$"
+# Adjectives of a relation that take the word before them: "Lorentz covariant gauge", "$SL(2,R)$ invariant effective
+# action" hold no "covariant gauge", no "invariant effective action" (a title's "Invariant Effective Actions" linked 5
+# more hep-th papers that way); "the covariant gauge" does
+_BOUND_LEFT = frozenset("invariant covariant preserving violating conserving".split())
 
 
 def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[str] | set[str],
@@ -43,9 +48,14 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
     {}
     >>> _text_keys("A static 1/2-supersymmetric brane.", {"1 2 supersymmetric brane"}, {"brane"})
     {'1 2 supersymmetric brane': '1/2-supersymmetric brane'}
+    >>> _text_keys("In the covariant gauge; a Lorentz covariant gauge; an $SL(2,R)$ invariant effective action.",
+    ...            {"covariant gauge", "invariant effective action"}, {"gauge", "action"})
+    {'covariant gauge': 'covariant gauge'}
     """
     found: dict[str, str] = {}
-    for chunk in _CHUNK_BREAK.split(unicodedata.normalize("NFKC", text)):
+    pieces = re.split(f"({_CHUNK_BREAK.pattern})", unicodedata.normalize("NFKC", text))
+    for at in range(0, len(pieces), 2):
+        chunk, after_symbol = pieces[at], at > 0 and _CLOSED.search(pieces[at - 1]) is not None
         run: list[tuple[str, str, str, str]] = []
         joined: list[bool] = []  # whether a run word is glued to the one before it ("gradient-free")
         headed = False  # whether a run word after the first is the head word of a key
@@ -56,8 +66,9 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
             for k, (raw, word, singular, glue) in enumerate(parts):
                 if word and word not in STOP_WORDS:
                     headed = headed or (bool(run) and singular in heads)
+                    # a relation's adjective after a word or a symbol is that word's: no key starts on it
+                    joined.append(k > 0 or (word in _BOUND_LEFT and (bool(run) or after_symbol)))
                     run.append((word, raw, singular, glue))
-                    joined.append(k > 0)
                     continue
                 if headed:
                     _match_run(run, joined, wanted, heads, max_modifiers, found)

@@ -11,6 +11,11 @@ somewhere a determiner stands before it ("the learning algorithm"); a verb phras
 Such a gerund with its object ("ranking documents", "mining patterns") names the activity the field
 writes as a compound ("document ranking", "pattern mining"), and where more papers write the compound,
 that is the concept.
+
+A verb's base form before its object is the same case: "to train word embeddings", "we rank nodes by"
+give the candidates "train word embedding" and "rank node", which a tagger reads as compounds (English
+has the noun "train" and the noun "rank"). :func:`verb_objects` maps them to the object where the corpus
+uses the word as a verb more often than as a noun and writes the pair only where a verb goes.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Collection, Iterable, Mapping
 from kg.extract.multiword import FUNCTION_WORDS
 from kg.normalize.keys import singularize
 
-__all__ = ["gerund_objects", "MIN_VERB_USES"]
+__all__ = ["gerund_objects", "verb_objects", "MIN_VERB_USES"]
 
 _WORDS = re.compile(r"[a-z][a-z'\-]*|[.;:!?,()]")
 _DETERMINERS = frozenset("a an the this that these those our their its his her each every such any no some "
@@ -115,5 +120,66 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
         if df is not None and df.get(compound, 0) > df.get(key, 0):
             out[key] = compound
         elif gerund in verbs and second not in _COMPOUND_HEADS:
+            out[key] = rest
+    return out
+
+
+# Words a verb's base form follows, and never a noun's: "to train", "we rank", "can support", "and then map"
+_VERBAL = frozenset("to we they you can could will would may might must should shall cannot".split())
+_VERB_SHARE = 0.5  # of the pair's uses at least, after one of :data:`_VERBAL`
+_PARTICLES = frozenset("up out down off forward back away over".split())  # a phrasal verb's: "pick up point"
+
+
+def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
+    """Keys that are a verb's base form and its object, mapped to the object: "train word embedding" (of "an approach
+    to train word embeddings") is "word embedding".
+
+    A key "V R..." is a verb and its object when the corpus uses V as a verb (V after "to", a modal or a
+    person and before a determiner or a pronoun ``min_verb_uses`` times at least, and more often than a
+    determiner stands before V: "to train the", not "the train"), the texts write "V R" after one of those
+    words in half of its uses at least, and never after a determiner ("the support vector" keeps "support
+    vector machine", "the rank aggregation" keeps "rank aggregation"; "approaches to query expansion" is no
+    verb, "the query" is far more common than "to query the").
+
+    Examples
+    --------
+    >>> texts = ["We propose an approach to train word embeddings.", "It is easy to train the model.",
+    ...          "We train a classifier.", "You can train them fast.", "We train classifiers on labels.",
+    ...          "The rank aggregation is old.", "We rank nodes.", "To rank the nodes, we walk.",
+    ...          "We rank the pages.", "We rank a list.", "The query expansion helps.", "to query expansion"]
+    >>> verb_objects(texts, {"train word embedding", "train classifier", "rank node", "rank aggregation",
+    ...                      "query expansion"})
+    {'rank node': 'node', 'train classifier': 'classifier', 'train word embedding': 'word embedding'}
+    """
+    firsts = {key.partition(" ")[0] for key in keys if " " in key}
+    bases = {word for word in firsts if len(word) > 2 and word.isalpha() and not word.endswith(("ing", "ed", "s"))}
+    if not bases:
+        return {}
+    verb, after_determiner = Counter(), Counter()
+    written, verbal, determined = Counter(), Counter(), Counter()  # (base, next word)
+    for text in texts:
+        words = _WORDS.findall(text.lower())
+        for i, word in enumerate(words):
+            if word not in bases:
+                continue
+            before = words[i - 1] if i else "."
+            after = words[i + 1] if i + 1 < len(words) else "."
+            if before in _VERBAL and after in _OBJECTS:
+                verb[word] += 1
+            if before in _DETERMINERS:
+                after_determiner[word] += 1
+            pair = (word, singularize(after))
+            written[pair] += 1
+            verbal[pair] += before in _VERBAL
+            determined[pair] += before in _DETERMINERS
+    verbs = {b for b in bases if verb[b] >= min_verb_uses and verb[b] > after_determiner[b]}
+    out = {}
+    for key in sorted(keys):
+        base, _, rest = key.partition(" ")
+        if base not in verbs or not rest:
+            continue
+        pair = (base, singularize(rest.partition(" ")[0]))
+        if written[pair] and not determined[pair] and verbal[pair] >= _VERB_SHARE * written[pair] \
+                and pair[1] not in FUNCTION_WORDS | _PARTICLES:
             out[key] = rest
     return out

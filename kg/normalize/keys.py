@@ -54,6 +54,10 @@ _IRREGULAR = {
     "diagnoses": "diagnosis", "syntheses": "synthesis", "taxa": "taxon", "stimuli": "stimulus",
     "radii": "radius", "nuclei": "nucleus", "foci": "focus", "loci": "locus",
     "vortices": "vortex", "tori": "torus", "genera": "genus", "simplices": "simplex", "apices": "apex", "moduli": "modulus",
+    # Latin and Greek plurals: ACM-CR's "text corpus" and "text corpora" were two concepts
+    "corpora": "corpus", "spectra": "spectrum", "formulae": "formula", "vacua": "vacuum", "automata": "automaton",
+    "schemata": "schema", "lemmata": "lemma", "strata": "stratum", "maxima": "maximum", "minima": "minimum",
+    "optima": "optimum", "momenta": "momentum", "continua": "continuum", "curricula": "curriculum", "quanta": "quantum",
 }
 
 
@@ -73,6 +77,8 @@ def singularize(word: str) -> str:
     ['thief', 'wife', 'curve', 'drive', 'archive', 'wave', 'valve']
     >>> [singularize(w) for w in ["goods", "savings", "odds"]]  # no singular of their own ("consumer goods")
     ['goods', 'savings', 'odds']
+    >>> [singularize(w) for w in ["corpora", "vacua", "spectra", "automata"]]
+    ['corpus', 'vacuum', 'spectrum', 'automaton']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
