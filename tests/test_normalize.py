@@ -866,6 +866,9 @@ def test_a_size_before_a_phrase_restates_it_but_mass_does_not():
     ("Web pages", True), ("Twitter users", True), ("social media posts", True), ("user queries", True),
     ("Web document", True), ("Flickr photos", False), ("Twitter data", False), ("Web search", False),
     ("user study", False), ("search engine", False), ("Wikipedia article", False),
+    # and what any user has or does (6 of 62 labelled good)
+    ("user preferences", True), ("user ratings", True), ("user behavior", True), ("user satisfaction", False),
+    ("user intent", False), ("search behavior", False),
 ])
 def test_the_units_of_a_medium_are_generic(phrase, generic):
     assert generic_phrase(concept_key(phrase)) is generic

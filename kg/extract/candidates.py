@@ -1114,6 +1114,10 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if not words[-1][1][:1].isupper():
                 words.clear()  # nor is the kind alone unless a name ("the 6-vertex type": "6-vertex", judged
                 # ungrammatical; "Laplace", "KdV" stay)
+        counted = [j for j, (_, w, _) in enumerate(words) if _MAGNITUDE.fullmatch(w)]
+        if counted:
+            del words[:counted[-1] + 1]  # a count of thousands or millions says how many: "(collected) 537K answers",
+            # "3k Web sites" are "answers", "Web sites"
         if words and _SYMBOL.fullmatch(words[-1][1]):
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
@@ -1597,6 +1601,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
 
 
 _ABBREVIATIONS = frozenset("e.g. i.e. cf. vs. al. resp. approx.".split())
+# "537K", "3k", "1.5M", "10B" (not "type 0B", "2B" of a name)
+_MAGNITUDE = re.compile(r"[1-9]\d*(?:[.,]\d+)?[kK]|(?:[1-9]\d+|\d+[.,]\d+)[MB]")
 
 
 def _sentence_end(token: str) -> bool:

@@ -201,12 +201,20 @@ _MEDIA_PLACES = frozenset({("web",), ("internet",), ("online",), ("twitter",), (
 _MEDIA_UNITS = frozenset("page document user post content site".split())
 
 
+# And what any user has or does: preferences, ratings, interactions, behaviour (reviewers judged 6 of 62 labelled ACM-CR
+# "user preference", "user rating", "user interaction", "user behavior", "user population" good; "user satisfaction",
+# "user feedback", "user intent" and "user modeling" name what a paper studies and stay)
+_USER_TRAITS = frozenset("preference rating interaction behavior behaviour population".split())
+
+
 def _medium_unit(words: list[str]) -> bool:
-    """A medium's unit (:data:`_MEDIA_UNITS`) after the medium alone: "Web page", "Twitter user", "user query"."""
+    """A medium's unit (:data:`_MEDIA_UNITS`) after the medium alone: "Web page", "Twitter user", "user query"; a
+    user's trait (:data:`_USER_TRAITS`): "user preference"."""
     if len(words) < 2 or tuple(words[:-1]) not in _MEDIA_PLACES:
         return False
     head = singularize(words[-1])
-    return head in _MEDIA_UNITS - {words[0]} or (words[0] in ("user", "search") and head in ("query", "user"))
+    return (head in _MEDIA_UNITS - {words[0]} or (words[0] in ("user", "search") and head in ("query", "user"))
+            or (words == ["user", words[-1]] and head in _USER_TRAITS))
 
 
 # That an act is done by machine, of a common act: reviewers judged 4 of 36 labelled "automatic" or "automated" before a
