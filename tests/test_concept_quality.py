@@ -1003,19 +1003,19 @@ def test_a_letter_that_counts_after_large_or_finite_is_part_of_the_term():
 
 
 def test_a_gerund_the_corpus_uses_as_a_verb_gives_its_object():
-    papers = [Paper("a", "We focus on modeling user behavior in search; the learning curve is fast.",
-                    "Modeling user behavior"),
+    papers = [Paper("a", "We focus on modeling user intent in search; the learning curve is fast.",
+                    "Modeling user intent"),
               Paper("b", "Modeling the clicks helps, as does modeling a session and modeling them.", "Clicks"),
               Paper("c", "The learning curve and the learning rate; learning the weights.", "Rates"),
-              Paper("d", "User behavior in search is varied.", "Behavior")]
-    keyphrases = {"a": _kp("modeling user behavior", "learning curve"), "b": _kp("clicks"),
-                  "c": _kp("learning curve", "learning rate"), "d": _kp("user behavior")}
+              Paper("d", "User intent in search is varied.", "Intent")]
+    keyphrases = {"a": _kp("modeling user intent", "learning curve"), "b": _kp("clicks"),
+                  "c": _kp("learning curve", "learning rate"), "d": _kp("user intent")}
     _, mentions = normalize_concepts(papers, keyphrases, top_n=10, contain=False)
     linked = {p: [m.concept_id for m in sorted(mentions, key=lambda m: m.rank) if m.paper_id == p] for p in "ac"}
     # "modeling" takes objects ("modeling the clicks") and no text writes "the modeling user"; "the learning curve"
     # (not "learning algorithm": the algorithm of an act is the act, generic since round thirty-five; nor "learning
     # model", a paradigm's model, generic since round thirty-seven)
-    assert linked["a"] == ["c:user behavior", "c:learning curve"]
+    assert linked["a"] == ["c:user intent", "c:learning curve"]
     assert linked["c"] == ["c:learning curve", "c:learning rate"]
 
 

@@ -174,6 +174,8 @@ _EVERYDAY_THINGS = {
     "perturbative": frozenset("expansion correction approximation effect behavior behaviour dynamics regime".split()),
 }
 _EVERYDAY_THINGS["non perturbative"] = _EVERYDAY_THINGS["nonperturbative"] = _EVERYDAY_THINGS["perturbative"]
+_EVERYDAY_THINGS["perturbation"] = _EVERYDAY_THINGS["perturbative"] | {"series", "parameter"}  # a first warm build
+# turned 9 papers' "perturbative expansion" into "perturbation expansion"
 # What was labelled or annotated and what was not: "labeled document", "unlabeled node", "annotated place" (of 104
 # labelled concepts both reviewers judged 14 good, ACM-CR); a body of data annotated is a resource ("annotated corpus")
 _LABELLED = frozenset("labeled labelled unlabeled unlabelled annotated unannotated".split())
