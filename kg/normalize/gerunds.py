@@ -46,6 +46,16 @@ _COMPOUND_HEADS = frozenset("""algorithm method model system framework approach 
     behaviour pattern solution""".split())
 
 
+def _contexts(texts: Iterable[str], wanted: Collection[str]):
+    """``(word, the word before, the word after)`` for every use of a word of ``wanted`` in ``texts`` (lower case; "."
+    where a text starts or ends)."""
+    for text in texts:
+        words = _WORDS.findall(text.lower())
+        for i, word in enumerate(words):
+            if word in wanted:
+                yield word, words[i - 1] if i else ".", words[i + 1] if i + 1 < len(words) else "."
+
+
 def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
                    min_verb_uses: int = MIN_VERB_USES, df: Mapping[str, int] | None = None) -> dict[str, str]:
     """Keys that are a gerund and its object, mapped to the compound that names the activity, or else to the object.
@@ -91,20 +101,14 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
         return {}
     verb, after_determiner = Counter(), Counter()
     written, determined = Counter(), Counter()  # (gerund, next word): in the texts, after a determiner
-    for text in texts:
-        words = _WORDS.findall(text.lower())
-        for i, word in enumerate(words):
-            if word not in gerunds:
-                continue
-            before = words[i - 1] if i else "."
-            after = words[i + 1] if i + 1 < len(words) else "."
-            if after in _OBJECTS:
-                verb[word] += 1
-            pair = (word, singularize(after))
-            written[pair] += 1
-            if before in _DETERMINERS:
-                after_determiner[word] += 1
-                determined[pair] += 1
+    for word, before, after in _contexts(texts, gerunds):
+        if after in _OBJECTS:
+            verb[word] += 1
+        pair = (word, singularize(after))
+        written[pair] += 1
+        if before in _DETERMINERS:
+            after_determiner[word] += 1
+            determined[pair] += 1
     verbs = {g for g in gerunds if verb[g] >= min_verb_uses and verb[g] >= after_determiner[g]}
     out = {}
     for key in keys:
@@ -157,21 +161,15 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
         return {}
     verb, after_determiner = Counter(), Counter()
     written, verbal, determined = Counter(), Counter(), Counter()  # (base, next word)
-    for text in texts:
-        words = _WORDS.findall(text.lower())
-        for i, word in enumerate(words):
-            if word not in bases:
-                continue
-            before = words[i - 1] if i else "."
-            after = words[i + 1] if i + 1 < len(words) else "."
-            if before in _VERBAL and after in _OBJECTS:
-                verb[word] += 1
-            if before in _DETERMINERS:
-                after_determiner[word] += 1
-            pair = (word, singularize(after))
-            written[pair] += 1
-            verbal[pair] += before in _VERBAL
-            determined[pair] += before in _DETERMINERS
+    for word, before, after in _contexts(texts, bases):
+        if before in _VERBAL and after in _OBJECTS:
+            verb[word] += 1
+        if before in _DETERMINERS:
+            after_determiner[word] += 1
+        pair = (word, singularize(after))
+        written[pair] += 1
+        verbal[pair] += before in _VERBAL
+        determined[pair] += before in _DETERMINERS
     verbs = {b for b in bases if verb[b] >= min_verb_uses and verb[b] > after_determiner[b]}
     out = {}
     for key in sorted(keys):
