@@ -57,22 +57,22 @@ def changed(old: dict, new: dict) -> tuple[list[str], Counter, Counter]:
 
 
 def _paper_key(title: str, abstract: str) -> tuple[str, str]:
-    return title.strip().lower()[:60], " ".join(abstract.split()).lower()[:80]
+    return " ".join(title.split()).lower()[:60], " ".join(abstract.split()).lower()[:80]
 
 
-def still_listed(lists: dict, samples: str) -> list[dict]:
+def still_listed(lists: dict, samples: str, *, labels: Path = LABELS_FILE, texts: Path = LABEL_TEXTS) -> list[dict]:
     """The labels of samples matching the regular expression ``samples`` whose concept ``lists`` still holds in the
-    same paper's list (each row with ``now_rank``)."""
+    same paper's list (each row with ``now_rank``); the labelled papers are found by title and abstract."""
     pattern = re.compile(samples)
     by_text = {_paper_key(title, abstract): paper for paper, (title, abstract, _) in lists.items()}
     where = {}
-    with open(LABEL_TEXTS, encoding="utf-8") as texts:
+    with open(texts, encoding="utf-8") as texts:
         for line in texts:
             row = json.loads(line)
             if pattern.search(row["sample"]):
                 where[(row["sample"], row["paper"])] = by_text.get(_paper_key(row["title"] or "", row["abstract"] or ""))
     found = []
-    with open(LABELS_FILE, encoding="utf-8") as labels:
+    with open(labels, encoding="utf-8") as labels:
         for line in labels:
             row = json.loads(line)
             paper = where.get((row["sample"], row["paper"]))
