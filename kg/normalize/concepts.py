@@ -174,8 +174,8 @@ def normalize_concepts(
         found_keys[pid] = [(key if key in preferred else incidental.get(key, key), phrase) for key, phrase in rows]
     df = _papers_per_key(found_keys)
     bodies = [text for p in papers for text in (p.title or "", p.abstract or "")]
-    objects = gerund_objects(bodies, set(df) - set(preferred), df=df)
-    verbs = verb_objects(bodies, set(df) - set(preferred))
+    unpinned = set(df) - set(preferred)
+    objects, verbs = gerund_objects(bodies, unpinned, df=df), verb_objects(bodies, unpinned)
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
         # "ranking documents" is "document ranking" where more papers write that; "train word embeddings" (after
         # "to") is "word embedding"
