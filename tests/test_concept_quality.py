@@ -1545,3 +1545,25 @@ def test_concepts_that_differ_in_a_roman_numeral_never_merge():
 def test_a_name_that_ends_like_a_plural_keeps_its_last_letters(name):
     # "Korteweg-de Vries (KdV)" was the concept "Korteweg-de vry" of hep-th, "generalized Korteweg-de Vry" another
     assert concept_key(name).endswith("de vries")
+
+
+def test_a_proper_name_keeps_its_number_and_a_common_word_stays_singular():
+    # ACM-CR listed "Google Map", "Google Book", "Medical Subject Heading": a key is singular to group the forms,
+    # but a name is written as the corpus writes it
+    abstract = ("We geocode places with the Google Maps API and index them with Medical Subject Headings. "
+                "Google Maps and Medical Subject Headings help.")
+    papers = [Paper(id=f"p{i}", title=f"Places {i}", abstract=abstract) for i in range(3)]
+    keyphrases = {p.id: _kp("Google Maps", "Medical Subject Headings", "search engines") for p in papers}
+    concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
+    names = {c.name for c in concepts.values()}
+    assert {"Google Maps", "Medical Subject Headings", "search engine"} <= names
+
+
+def test_a_long_word_with_a_letter_changed_is_the_frequent_word_but_an_english_word_stays():
+    df = {"four dimentional space time": 1, "four dimensional space time": 90, "schwarzchild black hole": 3,
+          "schwarzschild black hole": 250, "sypersymmetric attractor": 1, "supersymmetric attractor": 40,
+          "notional machine": 1, "national machine": 30, "wikimedia commons": 2, "wikipedia commons": 30,
+          "sommerfeld expansion": 3, "sommerfield expansion": 40}
+    assert misspellings(df) == {"four dimentional space time": "four dimensional space time",
+                                "schwarzchild black hole": "schwarzschild black hole",
+                                "sypersymmetric attractor": "supersymmetric attractor"}

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from kg.english import form_of_word
+from kg.english import form_of_word, zipf
 from kg.extract.candidates import word_class
 from kg.notation import written_product
 
@@ -339,6 +339,8 @@ _TYPO_RATIO = 10  # the right spelling is in this many times as many papers at l
 _RARE_TYPO = 2  # a word with a letter left out is a typo in this many papers at most
 _TERM_TYPO_LETTERS = 9  # a long term the lexicon lacks, in this many letters at least ("nonperturbative")
 _FREQUENT_TERM = 20  # and in this many papers at least, is a right spelling too
+_SWAP_LETTERS = 8  # a word this long may be a frequent one with a letter changed or two letters swapped
+_ENGLISH_ZIPF = 1.5  # unless general English writes it this often ("notional" 2.6, "intension" 1.9; "dimentional" 1.3)
 
 
 def _spelling(word: str, n: int) -> bool:
@@ -356,9 +358,12 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     word of one or two papers inside a phrase, the one word of the lexicon (or long term of twenty papers
     or more) it is with a letter left out or put in inside it ("Hagedorn temperaure", "link plynomials",
     "nonpertubative effects", "magnectic field"; alone, "dilaton" of a corpus that writes "dilation" more
-    may be a term). Other one-letter changes make other words too often ("squark" and
-    "quark"), and a frequent word with a letter left out is a term ("soliton", not "solution"). ``df``
-    is key -> papers.
+    may be a term), or, in eight letters or more, with one letter inside it changed or two next to each other
+    swapped, where that word is in twenty papers at least and general English all but never writes the other
+    ("four-dimentional space-time", "Schwarzchild black holes" where a corpus writes "Schwarzschild" in ten times
+    as many; not "notional", "intension", "Wikimedia", "Sommerfeld"). Other one-letter changes make other words
+    too often ("squark" and "quark"), and a frequent word with a letter left out is a term ("soliton", not
+    "solution"). ``df`` is key -> papers.
 
     Examples
     --------
@@ -371,13 +376,31 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
     >>> misspellings({"nonperturbative effect": 40, "nonpertubative effect": 1, "nonperturbative": 30,
     ...               "magnetic field": 90, "magnectic field": 1})
     {'nonpertubative effect': 'nonperturbative effect', 'magnectic field': 'magnetic field'}
+    >>> misspellings({"four dimentional space time": 1, "four dimensional space time": 90, "schwarzchild black hole": 3,
+    ...               "schwarzschild black hole": 250, "notional machine": 1, "national machine": 30})
+    {'four dimentional space time': 'four dimensional space time', 'schwarzchild black hole': 'schwarzschild black hole'}
     """
+    right, in_phrase = _misspelt_words(df)
+    out: dict[str, str] = {}
+    for key in df:
+        if key in pinned:
+            continue
+        words_of = key.split()
+        spelled = " ".join(right.get(w, in_phrase.get(w, w) if len(words_of) > 1 else w) for w in words_of)
+        if spelled != key and spelled in df:
+            out[key] = spelled
+    return out
+
+
+def _misspelt_words(df: Mapping[str, int]) -> tuple[dict[str, str], dict[str, str]]:
+    """:func:`misspellings`' words: misspelt anywhere, and misspelt inside a phrase."""
     words: Counter[str] = Counter()
     for key, n in df.items():
         for word in set(key.split()):
             words[word] += n
     doubled: dict[str, list[str]] = defaultdict(list)  # a frequent word with one of its doubled letters single
     left_out: dict[str, set[str]] = defaultdict(set)  # a frequent word of the lexicon with a letter left out
+    changed: dict[str, set[str]] = defaultdict(set)  # a frequent long word with one inner letter unknown ("?")
     for word, n in words.items():
         if n >= 5 and len(word) >= _MIN_TYPO_LETTERS - 1 and word.isalpha():
             for i in range(1, len(word) - 1):
@@ -385,8 +408,10 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
                     doubled[word[:i] + word[i + 1:]].append(word)
                 elif len(word) > _MIN_TYPO_LETTERS and _spelling(word, n):
                     left_out[word[:i] + word[i + 1:]].add(word)
+                if len(word) >= _SWAP_LETTERS and n >= _FREQUENT_TERM and _spelling(word, n):
+                    changed[word[:i] + "?" + word[i + 1:]].add(word)
     right: dict[str, str] = {}
-    in_phrase: dict[str, str] = {}  # only inside a phrase whose right spelling the corpus has: not "dilaton" alone
+    in_phrase: dict[str, str] = {}  # only inside a phrase: not "dilaton" alone
     for word, n in words.items():
         if len(word) < _MIN_TYPO_LETTERS or not word.isalpha() or word_class(word) or word_class(word.capitalize()):
             continue
@@ -397,21 +422,23 @@ def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict
         best = max(found, key=lambda w: (words[w], w), default=None)
         if best and words[best] >= _TYPO_RATIO * n:
             right[word] = best
-        elif n <= _RARE_TYPO and not form_of_word(word):
-            # "temperaure" (a letter left out), "magnectic" (a letter put in)
+            continue
+        if form_of_word(word):
+            continue
+        if n <= _RARE_TYPO:  # "temperaure" (a letter left out), "magnectic" (a letter put in)
             close = left_out.get(word, set()) | {w for w in (word[:i] + word[i + 1:] for i in range(1, len(word) - 1))
                                                  if len(w) >= _MIN_TYPO_LETTERS and _spelling(w, words.get(w, 0))}
             if len(close) == 1 and words[best := next(iter(close))] >= _TYPO_RATIO * n:
                 in_phrase[word] = best
-    out: dict[str, str] = {}
-    for key in df:
-        if key in pinned:
-            continue
-        words_of = key.split()
-        spelled = " ".join(right.get(w, in_phrase.get(w, w) if len(words_of) > 1 else w) for w in words_of)
-        if spelled != key and spelled in df:
-            out[key] = spelled
-    return out
+                continue
+        if len(word) >= _SWAP_LETTERS and zipf(word) < _ENGLISH_ZIPF:  # "dimentional"; "schwarzchild" (left out)
+            close = {w for i in range(1, len(word) - 1) for w in changed.get(word[:i] + "?" + word[i + 1:], ())}
+            close |= {w for i in range(1, len(word) - 2) if (w := word[:i] + word[i + 1] + word[i] + word[i + 2:]) != word
+                      and words.get(w, 0) >= _FREQUENT_TERM and _spelling(w, words[w])}
+            close |= {w for w in left_out.get(word, ()) if words[w] >= _FREQUENT_TERM}
+            if len(close) == 1 and words[best := next(iter(close))] >= _TYPO_RATIO * n:
+                in_phrase[word] = best
+    return right, in_phrase
 
 
 def fold_accents(text: str) -> str:

@@ -12,7 +12,8 @@ from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concep
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name",
-           "cut_name", "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside"]
+           "cut_name", "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside",
+           "proper_plural"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 # A letter's infinite algebra that the key wrote "w ∞" ("W-infinity", "Winf"): shown as notation writes it, "W_∞"
@@ -585,6 +586,14 @@ def _after_capitalized_word(text: str, end: int) -> bool:
     return word[:1].isupper() and word[1:].islower() and low not in STOP_WORDS and _common_word(low)
 
 
+_NAME_AFTER = re.compile(r"\s+(?:of\s+(?:the\s+)?)?[A-Z][a-z]")  # "University of Otago", "National Library"
+
+
+def _capitalized(found: re.Match | None) -> bool:
+    """Whether the word found before is capitalized (a name's word before this one; not "The", "In")."""
+    return found is not None and found.group(1)[:1].isupper() and found.group(1).lower() not in STOP_WORDS
+
+
 def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
     """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
     lower case where a sentence does not start: the evidence that a word is a name.
@@ -598,6 +607,9 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     {'chromodynamics': (0, 1), 'carlo': (1, 0)}
     >>> truecase_counts(["It was used at Toronto's Mount Sinai Hospital for years."], {"sinai"})
     {'sinai': (1, 0)}
+    >>> truecase_counts(["Students of Stanford University and the University of Otago, a university, use a Lie "
+    ...                  "algebra. Cited by John Bell."], {"university", "lie", "stanford", "john"})
+    {'stanford': (1, 0), 'university': (0, 1), 'lie': (1, 0), 'john': (1, 0)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -615,9 +627,15 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 continue
             if token[0].isupper() and _after_capitalized_word(text, i + 1) and _EXPANDED.match(text, match.end()):
                 continue  # an acronym's capitalized long form ("Quantum Chromodynamics (QCD)") names no word in it
-            row = counts.setdefault(low, [0, 0])
-            row[0 if token[0].isupper() else 1] += 1
-    return {w: (c, l) for w, (c, l) in counts.items()}
+            row = counts.setdefault(low, [0, 0, 0])
+            if token[0].isupper() and _common_word(low) and (
+                    _capitalized(_WORD_BEFORE.search(text, max(0, match.start() - 40), match.start()))
+                    or _NAME_AFTER.match(text, match.end())):
+                row[2] += 1  # an English word inside a name ("Stanford University", "University of Otago")
+            else:
+                row[0 if token[0].isupper() else 1] += 1
+    # is a name where the corpus never writes it in lower case ("John Bell", "Polish Academy"), else none
+    return {w: (c + (inside if not l else 0), l) for w, (c, l, inside) in counts.items()}
 
 
 def title_evidence(title: str) -> str:
@@ -838,6 +856,48 @@ def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
                         capital[cid] += 1  # of "Digital Public Library of America"
     every = _occurrences(texts, {words: cid for words, cid in wanted.items() if capital[cid]})
     return {cid for cid, n in capital.items() if n >= every[cid] or (n >= _ENTITY_MIN and 3 * n >= 2 * every[cid])}
+
+
+# Heads of a kind of method or structure: a title-cased name of one is a term, singular ("Kronecker Graph",
+# "Hidden Markov Support Vector Machine", "Odd Sketch"), whatever its title wrote.
+_KIND_HEADS = frozenset("""model machine network process system graph sketch transformer algorithm method technique
+    framework representation structure type collection embedding filter classifier index tree field theory equation
+    operator function matrix space chain architecture""".split())
+
+
+def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
+    """``name`` with its last word in the plural where it is a proper name the corpus writes so: every word of the
+    name is capitalized, its last word is an English noun that names no kind of method or structure
+    (:data:`_KIND_HEADS`; not "Hamiltonian", "Lagrangian"), and most of
+    the concept's ``surfaces`` (form -> occurrences) end in that word's plural, capitalized ("Google Maps",
+    "Medical Subject Headings", "Amazon Web Services", "North Carolina State Archives"; the key is singular to
+    group "Google Map" with them).
+
+    Examples
+    --------
+    >>> proper_plural("Google Map", {"Google Maps": 3, "Google Map": 1}), proper_plural("Google Map", {"Google Map": 2})
+    ('Google Maps', 'Google Map')
+    >>> proper_plural("effective Lagrangian", {"effective Lagrangians": 3}), proper_plural("Web API", {"Web APIs": 2})
+    ('effective Lagrangian', 'Web API')
+    >>> proper_plural("Kronecker Graph", {"Kronecker Graphs": 2}), proper_plural("Landau-Ginzburg Lagrangian",
+    ...     {"Landau-Ginzburg Lagrangians": 3}), proper_plural("Poisson-commuting Tree", {"Poisson-commuting Trees": 3})
+    ('Kronecker Graph', 'Landau-Ginzburg Lagrangian', 'Poisson-commuting Tree')
+    """
+    words = name.split(" ")
+    last = words[-1]
+    parts = [part for word in words for part in re.split(r"[-–]", word) if part]
+    if len(words) < 2 or not all(part[:1].isupper() for part in parts) or not (
+            last.isalpha() and last[1:].islower()) or last.lower() in _KIND_HEADS or not _common_word(last.lower()):
+        return name
+    plural: Counter[str] = Counter()
+    for surface, n in surfaces.items():
+        written = surface.split()[-1] if surface.split() else ""
+        if written[:1].isupper() and written[1:].islower() and written.casefold() != last.casefold() \
+                and singularize(written.lower()) == last.lower():
+            plural[written] += n
+    if not plural or 2 * sum(plural.values()) <= sum(surfaces.values()):
+        return name
+    return " ".join([*words[:-1], plural.most_common(1)[0][0]])
 
 
 def entity_name(name: str) -> str:
