@@ -23,8 +23,8 @@ from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
-                                named_entities, names_inside, one_case_per_run, phrase_cases, proper_names, proper_plural,
-                                run_phrases, title_evidence, truecase_counts, word_shapes)
+                                named_entities, names_inside, one_case_per_run, phrase_cases, proper_names,
+                                proper_plural, run_phrases, title_evidence, truecase_counts, word_shapes)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 

@@ -433,8 +433,8 @@ def _misspelt_words(df: Mapping[str, int]) -> tuple[dict[str, str], dict[str, st
                 continue
         if len(word) >= _SWAP_LETTERS and zipf(word) < _ENGLISH_ZIPF:  # "dimentional"; "schwarzchild" (left out)
             close = {w for i in range(1, len(word) - 1) for w in changed.get(word[:i] + "?" + word[i + 1:], ())}
-            close |= {w for i in range(1, len(word) - 2) if (w := word[:i] + word[i + 1] + word[i] + word[i + 2:]) != word
-                      and words.get(w, 0) >= _FREQUENT_TERM and _spelling(w, words[w])}
+            swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 2)} - {word}
+            close |= {w for w in swapped if words.get(w, 0) >= _FREQUENT_TERM and _spelling(w, words[w])}
             close |= {w for w in left_out.get(word, ()) if words[w] >= _FREQUENT_TERM}
             if len(close) == 1 and words[best := next(iter(close))] >= _TYPO_RATIO * n:
                 in_phrase[word] = best
