@@ -586,6 +586,14 @@ def _after_capitalized_word(text: str, end: int) -> bool:
     return word[:1].isupper() and word[1:].islower() and low not in STOP_WORDS and _common_word(low)
 
 
+_OF_NAME = re.compile(r"\s+of\s+(?:the\s+)?[A-Z]")  # "University of Otago", "Library of Congress"
+
+
+def _capitalized(found: re.Match | None) -> bool:
+    """Whether the word found before is capitalized (a name's word before this one; not "The", "In")."""
+    return found is not None and found.group(1)[:1].isupper() and found.group(1).lower() not in STOP_WORDS
+
+
 def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tuple[int, int]]:
     """For each word of ``words`` (lower case), how often ``texts`` write it capitalized and in
     lower case where a sentence does not start: the evidence that a word is a name.
@@ -599,6 +607,9 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
     {'chromodynamics': (0, 1), 'carlo': (1, 0)}
     >>> truecase_counts(["It was used at Toronto's Mount Sinai Hospital for years."], {"sinai"})
     {'sinai': (1, 0)}
+    >>> truecase_counts(["At Stanford University and the University of Otago, a university archive. The Web."],
+    ...                 {"university", "web"})
+    {'university': (0, 1), 'web': (1, 0)}
     """
     counts: dict[str, list[int]] = {}
     for text in texts:
@@ -616,9 +627,15 @@ def truecase_counts(texts: Iterable[str], words: Container[str]) -> dict[str, tu
                 continue
             if token[0].isupper() and _after_capitalized_word(text, i + 1) and _EXPANDED.match(text, match.end()):
                 continue  # an acronym's capitalized long form ("Quantum Chromodynamics (QCD)") names no word in it
-            row = counts.setdefault(low, [0, 0])
-            row[0 if token[0].isupper() else 1] += 1
-    return {w: (c, l) for w, (c, l) in counts.items()}
+            row = counts.setdefault(low, [0, 0, 0])
+            if token[0].isupper() and low in _INSTITUTIONS and (
+                    _capitalized(_WORD_BEFORE.search(text, max(0, match.start() - 40), match.start()))
+                    or _OF_NAME.match(text, match.end())):
+                row[2] += 1  # a name's head ("Stanford University", "University of Otago", "TREC Microblog Track")
+            else:
+                row[0 if token[0].isupper() else 1] += 1
+    # is evidence of a name alone only where the corpus never writes the word in lower case
+    return {w: (c + (inside if not l else 0), l) for w, (c, l, inside) in counts.items()}
 
 
 def title_evidence(title: str) -> str:
@@ -789,6 +806,9 @@ ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directi
     laboratory committee organization organisation federation alliance collection track challenge competition
     corpus dataset library""".split())  # "HathiTrust Digital Library", "Deep Graph Library"
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
+# Heads of names of institutions, events and collections: capitalized in a name ("Stanford University", "TREC Web
+# Track"), which says nothing of the word alone ("university archive")
+_INSTITUTIONS = ENTITY_HEADS | _HEADS_BEFORE_OF
 # A name some texts write in lower case too: capitalized in two of three places, four at least ("ACM Digital Library"
 # 13 times, "ACM digital library" twice; "TREC Robust Track")
 _ENTITY_MIN = 4
