@@ -1567,3 +1567,17 @@ def test_a_long_word_with_a_letter_changed_is_the_frequent_word_but_an_english_w
     assert misspellings(df) == {"four dimentional space time": "four dimensional space time",
                                 "schwarzchild black hole": "schwarzschild black hole",
                                 "sypersymmetric attractor": "supersymmetric attractor"}
+
+
+def test_a_names_head_word_is_no_name_alone_but_stays_one_after_a_name():
+    # ACM-CR listed "University archive", "ugandan University", "TREC enterprise Track collection": the corpus
+    # capitalizes "University" and "Track" inside names ("Stanford University", "TREC Web Track"), never alone
+    abstract = ("Students of Stanford University, the University of Otago and Peking University use a university "
+                "archive. The TREC Web Track and the Microblog Track ran. A university archive and an enterprise "
+                "track collection of the Peking University library.")
+    papers = [Paper(id=f"p{i}", title=f"Archives {i}", abstract=abstract) for i in range(3)]
+    keyphrases = {p.id: _kp("university archive", "enterprise track collection", "Peking University library")
+                  for p in papers}
+    concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
+    assert {c.name for c in concepts.values()} == {"university archive", "enterprise track collection",
+                                                   "Peking University library"}

@@ -23,8 +23,9 @@ from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
 from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_after_names, cut_name, entity_name,
-                                named_entities, names_inside, one_case_per_run, phrase_cases, proper_names,
-                                proper_plural, run_phrases, title_evidence, truecase_counts, word_shapes)
+                                institution_after_name, named_entities, names_inside, one_case_per_run, phrase_cases,
+                                proper_names, proper_plural, run_phrases, title_evidence, truecase_counts,
+                                word_shapes)
 from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
@@ -376,9 +377,9 @@ def normalize_concepts(
     written: dict[str, Counter[str]] = defaultdict(Counter)
     for m in mentions:
         written[m.concept_id][m.surface] += 1
-    for cid in names:  # "Google Maps", a name, keeps its number
+    for cid in names:  # "Google Maps", a name, keeps its number; "Peking University library"
         concept = concepts[cid]
-        name = proper_plural(concept.name, written[cid])
+        name = institution_after_name(proper_plural(concept.name, written[cid]))
         if name != concept.name:
             concepts[cid] = Concept(cid, name, concept.aliases, concept.acronym)
     return concepts, mentions

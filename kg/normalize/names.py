@@ -13,7 +13,7 @@ from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name",
            "cut_name", "one_case_per_run", "phrase_cases", "run_phrases", "cases_after_names", "names_inside",
-           "proper_plural"]
+           "proper_plural", "institution_after_name"]
 
 _NAME_FORM = re.compile(r"(?<=.)[A-Z]")  # an upper-case letter after the first character
 # A letter's infinite algebra that the key wrote "w ∞" ("W-infinity", "Winf"): shown as notation writes it, "W_∞"
@@ -866,6 +866,26 @@ def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
 _KIND_HEADS = frozenset("""model machine network process system graph sketch transformer algorithm method technique
     framework representation structure type collection embedding filter classifier index tree field theory equation
     operator function matrix space chain architecture""".split())
+
+
+def institution_after_name(name: str) -> str:
+    """``name`` with the head of an institution's name (:data:`_INSTITUTIONS`) capitalized after a name's word
+    ("Peking University library", "Eötvös University"): the corpus's casing of the word alone, which a name's head
+    is no evidence of, left it in lower case. After an acronym or an English word it stays ("TREC Web track",
+    "SIGIR conference").
+
+    Examples
+    --------
+    >>> institution_after_name("Peking university library"), institution_after_name("TREC Web track query")
+    ('Peking University library', 'TREC Web track query')
+    """
+    words = name.split(" ")
+    for i in range(1, len(words)):
+        before = words[i - 1]
+        if words[i] in _INSTITUTIONS and before[:1].isupper() and before[1:].islower() and before.isalpha() \
+                and not _common_word(before.lower()):
+            words[i] = words[i].capitalize()
+    return " ".join(words)
 
 
 def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
