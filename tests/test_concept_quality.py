@@ -1574,10 +1574,10 @@ def test_a_names_head_word_is_no_name_alone_but_stays_one_after_a_name():
     # capitalizes "University" and "Track" inside names ("Stanford University", "TREC Web Track"), never alone
     abstract = ("Students of Stanford University, the University of Otago and Peking University use a university "
                 "archive. The TREC Web Track and the Microblog Track ran. A university archive and an enterprise "
-                "track collection of the Peking University library.")
+                "track collection of the Peking University library. Twitter posts form the Twitter dataset.")
     papers = [Paper(id=f"p{i}", title=f"Archives {i}", abstract=abstract) for i in range(3)]
-    keyphrases = {p.id: _kp("university archive", "enterprise track collection", "Peking University library")
-                  for p in papers}
+    keyphrases = {p.id: _kp("university archive", "enterprise track collection", "Peking University library",
+                            "Twitter dataset") for p in papers}
     concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
     assert {c.name for c in concepts.values()} == {"university archive", "enterprise track collection",
-                                                   "Peking University library"}
+                                                   "Peking University library", "Twitter dataset"}

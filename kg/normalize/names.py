@@ -809,6 +809,10 @@ _HEADS_BEFORE_OF = frozenset("library group center centre school department bure
 # Heads of names of institutions, events and collections: capitalized in a name ("Stanford University", "TREC Web
 # Track"), which says nothing of the word alone ("university archive")
 _INSTITUTIONS = ENTITY_HEADS | _HEADS_BEFORE_OF
+# Of these, heads of organizations' own names, capitalized after a name's word ("Peking University", "Alan Turing
+# Institute"); not a name's data or events ("Twitter dataset", "Netflix challenge", "Wikimedia project")
+_ORGANIZATIONS = frozenset("""university college institute academy museum foundation laboratory hospital bureau agency
+    council ministry""".split())
 # A name some texts write in lower case too: capitalized in two of three places, four at least ("ACM Digital Library"
 # 13 times, "ACM digital library" twice; "TREC Robust Track")
 _ENTITY_MIN = 4
@@ -869,20 +873,22 @@ _KIND_HEADS = frozenset("""model machine network process system graph sketch tra
 
 
 def institution_after_name(name: str) -> str:
-    """``name`` with the head of an institution's name (:data:`_INSTITUTIONS`) capitalized after a name's word
+    """``name`` with the head of an organization's name (:data:`_ORGANIZATIONS`) capitalized after a name's word
     ("Peking University library", "Eötvös University"): the corpus's casing of the word alone, which a name's head
     is no evidence of, left it in lower case. After an acronym or an English word it stays ("TREC Web track",
-    "SIGIR conference").
+    "SIGIR conference"), and a name's data is no organization ("Twitter dataset", "Wikipedia corpus").
 
     Examples
     --------
     >>> institution_after_name("Peking university library"), institution_after_name("TREC Web track query")
     ('Peking University library', 'TREC Web track query')
+    >>> institution_after_name("Twitter dataset")
+    'Twitter dataset'
     """
     words = name.split(" ")
     for i in range(1, len(words)):
         before = words[i - 1]
-        if words[i] in _INSTITUTIONS and before[:1].isupper() and before[1:].islower() and before.isalpha() \
+        if words[i] in _ORGANIZATIONS and before[:1].isupper() and before[1:].islower() and before.isalpha() \
                 and not _common_word(before.lower()):
             words[i] = words[i].capitalize()
     return " ".join(words)
