@@ -882,14 +882,14 @@ def institution_after_name(name: str) -> str:
     --------
     >>> institution_after_name("Peking university library"), institution_after_name("TREC Web track query")
     ('Peking University library', 'TREC Web track query')
-    >>> institution_after_name("Twitter dataset")
-    'Twitter dataset'
+    >>> institution_after_name("Twitter dataset"), institution_after_name("Chinese university ranking")
+    ('Twitter dataset', 'Chinese university ranking')
     """
     words = name.split(" ")
     for i in range(1, len(words)):
         before = words[i - 1]
         if words[i] in _ORGANIZATIONS and before[:1].isupper() and before[1:].islower() and before.isalpha() \
-                and not _common_word(before.lower()):
+                and not _common_word(before.lower()) and word_class(before) != "JJ":  # not "Chinese university"
             words[i] = words[i].capitalize()
     return " ".join(words)
 
