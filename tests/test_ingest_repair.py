@@ -234,6 +234,15 @@ def test_tex_commands_that_lost_their_backslash_go_and_their_text_stays():
         assert repair_text(kept) == (kept, ())
 
 
+def test_a_font_command_before_a_lower_case_word_and_a_bare_url_command_go():
+    # ACM-CR's "what we call emphsemantic full-text search" gave the concept "emphsemantic full-text search"
+    damaged = "We combine them into what we call emphsemantic full-text search (see urlhttp://broccoli.org)."
+    assert repair_text(damaged) == ("We combine them into what we call semantic full-text search "
+                                    "(see http://broccoli.org).", ("latex",))
+    assert repair_text("textitmulti-task learning of emphasized, emphatic words")[0] == (
+        "multi-task learning of emphasized, emphatic words")
+
+
 # --- words glued together ------------------------------------------------------------------
 
 

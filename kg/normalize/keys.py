@@ -40,7 +40,7 @@ _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis willi
 _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
     series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
-    earnings headquarters goods savings surroundings belongings clothes outskirts whereabouts odds
+    earnings headquarters goods savings sales surroundings belongings clothes outskirts whereabouts odds
     diabetes herpes rabies measles mumps scabies rickets""".split()
 )
 _IRREGULAR = {
@@ -75,8 +75,8 @@ def singularize(word: str) -> str:
     ['echo', 'hero', 'shoe', 'canoe']
     >>> [singularize(w) for w in ["thieves", "wives", "curves", "drives", "archives", "waves", "valves"]]
     ['thief', 'wife', 'curve', 'drive', 'archive', 'wave', 'valve']
-    >>> [singularize(w) for w in ["goods", "savings", "odds"]]  # no singular of their own ("consumer goods")
-    ['goods', 'savings', 'odds']
+    >>> [singularize(w) for w in ["goods", "savings", "odds", "sales"]]  # no singular of their own ("online sales")
+    ['goods', 'savings', 'odds', 'sales']
     >>> [singularize(w) for w in ["corpora", "vacua", "spectra", "automata"]]
     ['corpus', 'vacuum', 'spectrum', 'automaton']
     """
