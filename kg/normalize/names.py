@@ -896,11 +896,10 @@ def institution_after_name(name: str) -> str:
 
 def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
     """``name`` with its last word in the plural where it is a proper name the corpus writes so: every word of the
-    name is capitalized, its last word is an English noun that names no kind of method or structure
-    (:data:`_KIND_HEADS`; not "Hamiltonian", "Lagrangian"), and most of
-    the concept's ``surfaces`` (form -> occurrences) end in that word's plural, capitalized ("Google Maps",
-    "Medical Subject Headings", "Amazon Web Services", "North Carolina State Archives"; the key is singular to
-    group "Google Map" with them).
+    name is capitalized, its last word is an English noun (not "Hamiltonian", "Lagrangian") that names no kind of
+    method or structure (:data:`_KIND_HEADS`), and most of the concept's ``surfaces`` (form -> occurrences) end in
+    that word's plural, capitalized ("Google Maps", "Medical Subject Headings", "Amazon Web Services", "North
+    Carolina State Archives"; the key is singular to group "Google Map" with them).
 
     Examples
     --------
