@@ -269,6 +269,8 @@ def _fractions(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 _ROMAN = frozenset("II III IV V VI VII VIII IX X".split())
 _NUMBERED = frozenset("type class painlevé painleve bianchi phase".split())  # "type II", "Painlevé III": a name's numeral
+# The numeral of a named kind after its word: "type I", "type IIA", "type IIA/IIB", "type 0B", "Bianchi IX"
+_NAME_NUMERAL = re.compile(r"(?:0|I{1,3}|IV|VI{0,3}|IX|X)(?:[AB]|A/I*B|A/B|')?")
 _SERIES_END = frozenset(': . -- - ) , ; " ” '''.split())  # and the end of a quoted title: “Mirror Manifolds II”
 
 
@@ -283,12 +285,24 @@ def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['NNP', 'NNP', 'CD', ':']
     >>> [t for _, t in _series_numbers([("in", "IN"), ("type", "NN"), ("II", "NNP")])]
     ['IN', 'NN', 'NNP']
+
+    A name's numeral keeps the name whole: "type I string theory" (the tagger reads "I" as the pronoun) and "to type
+    II string theory" (it reads "type" as the verb after "to"):
+
+    >>> [t for _, t in _series_numbers([("of", "IN"), ("type", "NN"), ("I", "PRP"), ("string", "NN")])]
+    ['IN', 'NN', 'NNP', 'NN']
+    >>> [t for _, t in _series_numbers([("to", "TO"), ("type", "VB"), ("IIA", "NN"), ("string", "NN")])]
+    ['TO', 'NN', 'NNP', 'NN']
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
-        if word in _ROMAN and i and out[i - 1][0].lower() not in _NUMBERED and (
-                i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
+        named = i and out[i - 1][0].lower() in _NUMBERED
+        if word in _ROMAN and i and not named and (i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
             out[i] = (word, "CD")
+        elif named and _NAME_NUMERAL.fullmatch(word):
+            out[i] = (word, "NNP")
+            if out[i - 1][1].startswith("VB"):
+                out[i - 1] = (out[i - 1][0], "NN")
     return out
 
 
@@ -522,6 +536,11 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+# Words that open a noun phrase, so none ends before them: the word before is a verb ("exhibits a", "yields the")
+_DETERMINERS = _ARTICLES | frozenset("this these those its their some no".split())
+# Adjectives of a relation, before "to": "equivalent to", "equal to", "dual to" (a predicate, no head of a term)
+_RELATED_TO = frozenset("equal equivalent identical isomorphic proportional analogous comparable orthogonal dual "
+                        "conjugate".split())
 _VERB_PARTICLES = frozenset("out down up off".split())  # after a verb's -s form: "breaks down", "rules out"
 # Adverbs of how well a thing does, after its verb's -s form: "the translation works well", "the method scales poorly"
 # (of verbs that take no object: "adapt to different website structures very well" has a noun)
@@ -1027,6 +1046,21 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses"
+        elif pos == "NNS" and word.islower() and i >= 1 and _verb_capable(low[:-1]) and _may_be_verb(low) and (
+                prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) and (
+                next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) \
+                and not _after_preposition(out, i):
+            out[i] = (word, "VBZ")  # a verb's -s form before its object's determiner: "the Hamiltonian exhibits a
+            # bound state", "the string spectrum exhibits also some features" (no noun phrase goes on past "a")
+            if prev_pos == "JJ":
+                out[i - 1] = (prev_word, "NN")  # its subject: "the latter Hamiltonian"
+        elif low in _RELATED_TO and pos in ("NN", "JJ", "NNS") and next_word.lower() == "to" and prev_pos != "DT":
+            out[i] = (word, "JJ")  # a predicate's adjective before "to": "is large-N QCD equivalent to a string
+            # theory", "instanton number equal to one half" (not "the dual to", "equivalents of")
+        elif low in ("show", "shows") and pos in ("NN", "NNS") and prev_pos in ("NN", "NNS", "NNP") \
+                and next_pos in ("JJ", "DT", "PRP$") and after_pos in _NOUN | {"JJ"}:
+            out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "experiments on a Twitter dataset show
+            # promising results" (a "TV show", "podcast show" is followed by no adjective)
         elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and _may_be_verb(low) and (
                 prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SINGULAR_SUBJECTS) and (
                 (low not in _lexicon() and (_known_verb_stem(low) or ahead_word.lower() in _SINGULAR_SUBJECTS
@@ -1102,8 +1136,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if len(words) > 1 and _uncounted(tagged, words[0], words[1]):
             words.pop(0)  # "the D (2<D<4) dimensional Gross-Neveu model", "of the form AdS_3": no "dimensional
             # Gross-Neveu model", no "form AdS_3"
-        if words and words[0][2] in ("JJ", "VBN") and words[0][0] > 0:
-            before, before_pos = tagged[words[0][0] - 1]
+        if words and words[0][0] > 0 and (words[0][2] in ("JJ", "VBN") or (
+                not prose and words[0][1][:1].isupper() and word_class(words[0][1].lower()) in ("JJ", "VBN"))):
+            before, before_pos = tagged[words[0][0] - 1]  # (a title's adjective: "Axially Symmetric Monopoles")
             if (before_pos == "RB" and before.lower().endswith("ly") and before.lower() not in _FOCUS_ADVERBS
                     and words[0][1].lower().rpartition("-")[2] not in PARTICLES  # not "anti-de Sitter"
                     and not (prose and words[0][1][:1].isupper() and before.islower())):  # "namely Effective Large Scale Annotation Browser"
@@ -1122,6 +1157,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             words.pop()  # "state space W(p)" -> "state space"; "W(2)" alone is no concept
             if words:  # the word a symbol names is a noun: "the potential V(T)"
                 words[-1] = (words[-1][0], words[-1][1], "NN")
+        if len(words) > 1 and following == "to" and words[-1][1].lower() in _RELATED_TO:
+            words.pop()  # a relation's adjective: "instanton number equal to one half", "large-N QCD equivalent to"
         predicate = bool(words) and _predicate(tagged, words[0][0])
         last = words[-1][1].lower() if words else ""
         # in a list, "constant" stays a noun ("a cosmological constant and"), "invariant" an adjective ("any gauge
@@ -1144,7 +1181,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             while part and _no_first_word(tagged, part, prose):
                 part.pop(0)
             if not part or len(part) > max_words or not all(
-                    _is_word(w) or p in (_LATIN, _NUMERAL) or _counted_letter(tagged, j) for j, w, p in part):
+                    _is_word(w) or p in (_LATIN, _NUMERAL) or _counted_letter(tagged, j) or _name_numeral(tagged, j)
+                    for j, w, p in part):
                 continue
             if len(part) == 1 and (_bare_adjective(part[0][1]) or _alternatives(part[0][1])):
                 continue
@@ -1169,7 +1207,7 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 and len(tagged[i + 2][0]) > 1)):
             pos = "JJ"
         if (pos in _INSIDE and word.lower() not in STOP_WORDS and _is_word(word)) or pos == _LATIN or (
-                _counted_letter(tagged, i)):
+                _counted_letter(tagged, i)) or _name_numeral(tagged, i):
             run.append((i, word, pos))
             continue
         if len(run) == 1 and word.lower() in _COORDINATORS and _coordinated_modifier(run[0][1], run[0][2]):
@@ -1336,6 +1374,23 @@ def _uncounted(tagged: list[tuple[str, str]], first: tuple[int, str, str], secon
     if word == "dimensional":
         return at > 0 and tagged[at - 1][0] in (")", "]")
     return word == "form" and not second[1].replace("-", "").isalpha()
+
+
+def _after_preposition(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the noun phrase that ends before ``at`` follows a preposition: "with periodic boundary conditions the
+    partition function" (a comma left out) has no subject there, so "conditions" stays a noun."""
+    at -= 1
+    while at >= 0 and tagged[at][1] in _NOUN | {"JJ", "VBN", "CD"}:
+        at -= 1
+    while at >= 0 and tagged[at][1] in ("DT", "PRP$"):
+        at -= 1
+    return at >= 0 and tagged[at][1] == "IN" and tagged[at][0].lower() not in _RELATIVES
+
+
+def _name_numeral(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the token at ``at`` is "I" numbering the kind before it ("type I string theory", "Bianchi I"): a word of
+    the name, no pronoun."""
+    return tagged[at][0] == "I" and at > 0 and tagged[at - 1][0].lower() in _NUMBERED
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
