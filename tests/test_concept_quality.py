@@ -1592,6 +1592,16 @@ def test_a_kinds_roman_numeral_keeps_the_name_whole():
     assert {"type I string theory", "type I toroidal orientifolds", "type II string theory",
             "Bianchi I cosmology"} <= set(found)
     assert not {"type", "II string theory", "string theory"} & set(found)
+    # the numeral's kind shares the head after "and", and a slash joins it to another name
+    assert candidate_phrases("the type I and type IIB theories") == ["type I theories", "type IIB theories"]
+    assert candidate_phrases("We test heterotic/type I duality.") == ["heterotic/type I duality"]
+
+
+def test_a_title_questions_verb_is_no_part_of_its_subject():
+    assert [c.phrase for c in find_candidates("", title="Do Authors Deposit on Time? Tracking Open Access "
+                                                          "Policy Compliance")] == ["Authors", "Time",
+                                                                                    "Open Access Policy Compliance"]
+    assert [c.phrase for c in find_candidates("", title="Do Summaries Help?")] == ["Summaries"]
 
 
 def test_a_verb_before_its_objects_determiner_or_a_relations_adjective_ends_no_concept():

@@ -296,7 +296,7 @@ def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
-        named = i and out[i - 1][0].lower() in _NUMBERED
+        named = i and out[i - 1][0].lower().rpartition("/")[2] in _NUMBERED  # "heterotic/type I duality"
         if word in _ROMAN and i and not named and (i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
             out[i] = (word, "CD")
         elif named and _NAME_NUMERAL.fullmatch(word):
@@ -692,6 +692,8 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             continue
         if any((word_class(f) or "").startswith(("VB", "NN")) for f in verb_stems(low[:-3])):
             out[at] = (out[at][0], "VBG-V")
+    for at in starts:
+        _do_question(out, at)
     for at in range(1, len(out) - 1):
         if out[at][0].lower() in _TITLE_CLAUSES and out[at + 1][1] in ("IN", "TO"):
             out[at] = (out[at][0], "VBG-V")  # "User Search Performance Resulting from Search Tips"
@@ -700,6 +702,31 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[at] = (out[at][0], "VBG-V")  # a plural's participle with its object: "Factors Influencing Users",
             # "Strings Propagating in Curved Backgrounds"
     return out
+
+
+def _do_question(out: list[tuple[str, str]], at: int) -> None:
+    """In place: the verb of a title's question that opens with "Do", "Does" or "Did": the last word of the words
+    after the subject's noun phrase, where a preposition, an article, a conjunction or the question mark follows
+    ("Do Authors Deposit on Time?", "Do Summaries Help?", "Do Ads Compete or Collaborate?"; not "Does Query Expansion
+    Help Retrieval?", where a noun follows and the verb could be any of the words).
+
+    Examples
+    --------
+    >>> out = tag("Do Authors Deposit on Time?")
+    >>> _do_question(out, 0); [t for _, t in out][:3]
+    ['VBP', 'NNS', 'VBP']
+    """
+    if at + 2 >= len(out) or out[at][0].lower() not in ("do", "does", "did"):
+        return
+    end = at + 1
+    while end < len(out) and out[end][1] in _NOUN | {"JJ"} and out[end][0][:1].isupper():
+        end += 1
+    last = end - 1
+    if last <= at + 1 or (end < len(out) and out[end][1] not in ("IN", "DT", "PRP$", "TO", "CC", ".", ":")):
+        return
+    low = out[last][0].lower()
+    if word_class(low) in ("VB", "VBP") or _verb_capable(low):
+        out[last] = (out[last][0], "VBP")
 
 
 def _verb_ing(word: str) -> bool:
@@ -1225,6 +1252,12 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                 # "Yang-Mills and Higgs fields": "Yang-Mills fields", never "Yang-Mills" alone;
                 # "BV-quantization and BRST quantization" has its own head
                 run.extend(shared)
+        elif (len(run) > 1 and word.lower() in _COORDINATORS and run[-2][1].lower() in _NUMBERED
+              and _NAME_NUMERAL.fullmatch(run[-1][1])):
+            shared = _shared_head(tagged, i + 1)
+            while shared and (shared[0][1].lower() in _NUMBERED or _NAME_NUMERAL.fullmatch(shared[0][1])):
+                shared = shared[1:]  # "type I and type IIB theories": "type I theories"
+            run.extend(shared)  # "the type I and heterotic strings": "type I strings", no "type I" alone
         elif (len(run) > 1 and word.lower() in _COORDINATORS
               and ((run[0][1].islower() or _LETTER_COUNT.fullmatch(run[0][1])) if prose
                    else run[0][2] in ("JJ", "VBN", "NNP") and "-" in run[-1][1])
@@ -1390,7 +1423,7 @@ def _after_preposition(tagged: list[tuple[str, str]], at: int) -> bool:
 def _name_numeral(tagged: list[tuple[str, str]], at: int) -> bool:
     """Whether the token at ``at`` is "I" numbering the kind before it ("type I string theory", "Bianchi I"): a word of
     the name, no pronoun."""
-    return tagged[at][0] == "I" and at > 0 and tagged[at - 1][0].lower() in _NUMBERED
+    return tagged[at][0] == "I" and at > 0 and tagged[at - 1][0].lower().rpartition("/")[2] in _NUMBERED
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
