@@ -1612,3 +1612,13 @@ def test_a_verb_before_its_objects_determiner_or_a_relations_adjective_ends_no_c
     assert {"latter Hamiltonian", "string spectrum", "large-N QCD", "instanton number", "Twitter dataset",
             "two-particle bound state", "TV show"} <= found
     assert not {w for w in found if w.endswith(("exhibits", "equivalent", "equal", "show promising results"))}
+
+
+def test_a_persons_first_name_written_only_where_a_sentence_starts_stays_capitalized():
+    # Inspec: "Lawrie Holmes looks at how the Internet is driving change" was shown as "lawrie Holmes"
+    papers = [Paper("a", "Lawrie Holmes looks at how the Internet is driving change for brokers.", "Brokers online"),
+              Paper("b", "Wavelet transforms compress images; the wavelet transform is fast.", "Image coding")]
+    keyphrases = {"a": _kp("Lawrie Holmes", "brokers"), "b": _kp("Wavelet transforms", "images")}
+    concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
+    names = {c.name for c in concepts.values()}
+    assert "Lawrie Holmes" in names and "wavelet transform" in names

@@ -243,6 +243,11 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
             forms[i][token] += n
     cased = [_true_word(w, f, i == len(words) - 1, truecase, inside=i > 0, acronym=a, shaped=shaped)
              for i, (w, f, a) in enumerate(zip(words, forms, acronyms))]
+    if truecase is not None and len(cased) >= 2 and _first_name(words[0], Counter(
+            t.split()[0] for t in surfaces if t.split()), truecase) \
+            and cased[1][:1].isupper() and cased[1][1:].islower():
+        cased[0] = words[0][:1].upper() + words[0][1:]  # a person's first name, written only where a sentence starts
+        # ("Lawrie Holmes looks at"): no evidence of a lower case, and the name after it is capitalized
     templates = templates or joined
     if not templates:
         _plain_odd_capitals(cased)
@@ -506,6 +511,13 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     if truecase is not None and not lower and forms and all(f.isupper() and f.isalpha() for f in forms):
         return word.upper()  # a word the corpus never writes in lower case, its forms in capitals: "OCELOT", a system
     return chosen
+
+
+def _first_name(word: str, forms: Counter[str], truecase: Mapping[str, tuple[int, int]]) -> bool:
+    """Whether ``word``, a name's first word, may be capitalized as a name for want of any evidence: the corpus never
+    writes it away from a sentence's start, every form capitalizes it, and it is no English word."""
+    return (word.isalpha() and truecase.get(word, (0, 0)) == (0, 0) and bool(forms)
+            and all(f[:1].isupper() and f[1:].islower() for f in forms) and not _common_word(word))
 
 
 def _shape_of(word: str, shapes: Mapping[str, str], last: bool) -> str | None:
