@@ -1073,10 +1073,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
             out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses"
-        elif pos == "NNS" and word.islower() and i >= 1 and _verb_capable(low[:-1]) and _may_be_verb(low) and (
-                prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) and (
-                next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) \
-                and not _after_preposition(out, i):
+        elif pos == "NNS" and word.islower() and i >= 1 and (
+                next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) and (
+                prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) \
+                and _verb_capable(low[:-1]) and _may_be_verb(low) and not _after_preposition(out, i):
             out[i] = (word, "VBZ")  # a verb's -s form before its object's determiner: "the Hamiltonian exhibits a
             # bound state", "the string spectrum exhibits also some features" (no noun phrase goes on past "a")
             if prev_pos == "JJ":
