@@ -439,6 +439,9 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
     >>> cased = ["ten", "supersymmetric", "Yang", "Mills", "theory"]
     >>> _one_case_per_name(["Ten", "Supersymmetric", "Yang", "Mills", "Theories"], cased); cased
     ['ten', 'supersymmetric', 'Yang', 'Mills', 'theory']
+    >>> cased = ["hidden", "Markov", "model", "based", "approach"]
+    >>> _one_case_per_name(["Hidden", "Markov", "Model", "based", "approaches"], cased); cased
+    ['hidden', 'Markov', 'model', 'based', 'approach']
     >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
     >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
     ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
@@ -456,7 +459,11 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
         lower = any(w.isalpha() and w.islower() for k, w in enumerate(written) if k not in run)
         if len(run) > 1 and lower and 2 * votes != len(run):  # inside lower-case words, not a title's
             for j in run:
-                cased[j] = written[j] if 2 * votes > len(run) else written[j].lower()
+                if 2 * votes > len(run):
+                    cased[j] = written[j]
+                elif not cased[j][:1].isupper() or _common_word(cased[j].lower()):
+                    cased[j] = written[j].lower()  # but a name no lexicon knows keeps its capital: "hidden Markov
+                    # model based approach" of a title-case "Hidden Markov Model based approaches"
         run = []
 
 
