@@ -296,7 +296,7 @@ def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """
     out = list(tagged)
     for i, (word, pos) in enumerate(out):
-        named = i and out[i - 1][0].lower().rpartition("/")[2] in _NUMBERED  # "heterotic/type I duality"
+        named = _numbered_kind(out, i)
         if word in _ROMAN and i and not named and (i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
             out[i] = (word, "CD")
         elif named and _NAME_NUMERAL.fullmatch(word):
@@ -304,6 +304,11 @@ def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             if out[i - 1][1].startswith("VB"):
                 out[i - 1] = (out[i - 1][0], "NN")
     return out
+
+
+def _numbered_kind(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the token before ``at`` is a kind that takes a numeral: "type", "Bianchi", "heterotic/type"."""
+    return at > 0 and tagged[at - 1][0].lower().rpartition("/")[2] in _NUMBERED
 
 
 def _possessive_names(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -1083,7 +1088,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 out[i - 1] = (prev_word, "NN")  # its subject: "the latter Hamiltonian"
         elif low in _RELATED_TO and pos in ("NN", "JJ", "NNS") and next_word.lower() == "to" and prev_pos != "DT":
             out[i] = (word, "JJ")  # a predicate's adjective before "to": "is large-N QCD equivalent to a string
-            # theory", "instanton number equal to one half" (not "the dual to", "equivalents of")
+            # theory", "instanton number equal to one half" (not "the dual to", "equivalents of"); alone, no concept
         elif low in ("show", "shows") and pos in ("NN", "NNS") and prev_pos in ("NN", "NNS", "NNP") \
                 and next_pos in ("JJ", "DT", "PRP$") and after_pos in _NOUN | {"JJ"}:
             out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "experiments on a Twitter dataset show
@@ -1423,7 +1428,7 @@ def _after_preposition(tagged: list[tuple[str, str]], at: int) -> bool:
 def _name_numeral(tagged: list[tuple[str, str]], at: int) -> bool:
     """Whether the token at ``at`` is "I" numbering the kind before it ("type I string theory", "Bianchi I"): a word of
     the name, no pronoun."""
-    return tagged[at][0] == "I" and at > 0 and tagged[at - 1][0].lower().rpartition("/")[2] in _NUMBERED
+    return tagged[at][0] == "I" and _numbered_kind(tagged, at)
 
 
 def _counted_letter(tagged: list[tuple[str, str]], at: int) -> bool:
