@@ -16,7 +16,9 @@ from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
-from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
+from kg.normalize.concepts import _shown_acronym
+from kg.normalize.containment import _text_keys
+from kg.normalize.generic import generic_phrase, generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.keys import misspellings
 from kg.normalize.names import _display_name, proper_names, truecase_counts
@@ -1622,3 +1624,87 @@ def test_a_persons_first_name_written_only_where_a_sentence_starts_stays_capital
     concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
     names = {c.name for c in concepts.values()}
     assert "Lawrie Holmes" in names and "wavelet transform" in names
+
+
+def test_a_names_particle_stays_before_a_name_joined_to_another_word():
+    # hep-th listed "Sitter/conformal field theory correspondence" and "Sitter-tunneling picture"
+    found = candidate_phrases("We investigate de Sitter/conformal field theory correspondence. We verify this de "
+                              "Sitter-tunneling picture. We study de Sitter-invariant vacua.")
+    assert {"de Sitter/conformal field theory correspondence", "de Sitter-tunneling picture",
+            "de Sitter-invariant vacua"} <= set(found)
+    assert not [p for p in found if p.startswith("Sitter")]
+
+
+def test_a_text_holds_no_concept_that_starts_after_an_adverb_or_a_names_particle():
+    # hep-th linked 8 papers that write "axially symmetric monopoles" to "symmetric monopole" (judged ungrammatical)
+    # and papers on "de Sitter space-times" to "Sitter space-time"
+    wanted = {"symmetric monopole", "sitter space time", "de sitter space time", "bps monopole"}
+    heads = {"monopole", "time"}
+    assert _text_keys("We study axially symmetric monopoles in de Sitter space-times.", wanted, heads) == {
+        "de sitter space time": "de Sitter space-times"}
+    assert _text_keys("Symmetric monopoles and spherically symmetric BPS monopoles.", wanted, heads) == {
+        "symmetric monopole": "Symmetric monopoles", "bps monopole": "BPS monopoles"}
+
+
+def test_a_verb_after_an_adverb_or_a_relative_pronoun_and_its_object_is_the_object():
+    # hep-th listed "break supersymmetry" in 16 papers ("models that break supersymmetry dynamically")
+    texts = ["Models that spontaneously break supersymmetry.", "We show how to break supersymmetry.",
+             "Effects dynamically break supersymmetry.", "Effects can break the symmetry.", "To break the symmetry.",
+             "We break them.", "Theories which break supersymmetry.", "Branes break supersymmetry."]
+    assert verb_objects(texts, {"break supersymmetry"}) == {"break supersymmetry": "supersymmetry"}
+    assert verb_objects(texts + ["The break supersymmetry gives."], {"break supersymmetry"}) == {}
+
+
+def test_a_count_of_dimensions_with_a_symbol_is_where_a_theory_lives():
+    assert [generic_phrase(k) for k in ["2+ε dimension", "d+1 dimension", "4 ε dimension", "2n+1 dimension",
+                                        "extra dimension", "anomalous dimension"]] == [True] * 4 + [False] * 2
+
+
+def test_a_plural_that_is_part_of_a_name_stays_plural():
+    assert _display_name("coincident d3 brane", Counter({"coincident D3-branes": 6, "coincident D3-brane": 1}),
+                         truecase={"brane": (0, 30)}) == "coincident D3-branes"
+    assert _display_name("maxwell s equation", Counter({"Maxwell's equations": 6, "Maxwell's Equations": 1}),
+                         truecase={"maxwell": (40, 0)}) == "Maxwell's equations"
+    assert _display_name("dirac equation", Counter({"Dirac equation": 20, "Dirac equations": 3}),
+                         truecase={"dirac": (90, 0)}) == "Dirac equation"
+    assert _display_name("identical particle", Counter({"identical particles": 4})) == "identical particles"
+    assert _display_name("multiple instance learning", Counter({"multiple instance learning": 9})) == \
+        "multiple instance learning"
+
+
+def test_hermitian_is_a_name_and_a_letter_after_a_slash_stays_apart_from_the_next_word():
+    assert _display_name("non hermitian quantum field theory", Counter({"non-hermitian quantum field theory": 2}),
+                         truecase={"hermitian": (3, 10)}) == "non-Hermitian quantum field theory"
+    assert _display_name("hermitian symmetric space", Counter({"hermitian symmetric spaces": 3}),
+                         truecase={"hermitian": (3, 10)}) == "Hermitian symmetric space"
+    # ACM-CR showed "A/B-testing", one form of 17 ("A/B testing" 12)
+    assert _display_name("a b testing", Counter({"A/B testing": 12, "A/B Testing": 4, "A/B-testing": 1})) == \
+        "A/B testing"
+
+
+def test_plurals_of_nouns_in_ic_are_singular_names_of_fields_stay():
+    assert [concept_key(p) for p in ["controversial topics", "evaluation metrics", "null geodesics",
+                                     "particle physics", "learning analytics", "altmetrics"]] == [
+        "controversial topic", "evaluation metric", "null geodesic", "particle physics", "learning analytics",
+        "altmetrics"]
+
+
+def test_an_acronym_that_is_an_english_word_is_shown_only_where_papers_write_it():
+    # ACM-CR showed "word embedding (WE)" in 63 papers' lists: four papers define "WE", no other writes it
+    assert not _shown_acronym("word embedding", {"word embedding": 4}, 4, 63, "WE")
+    assert _shown_acronym("word embedding", {"word embedding": 4}, 40, 63, "WE")
+    assert _shown_acronym("large language model", {"large language model": 4}, 4, 63, "LLM")
+
+
+def test_a_name_an_acronym_spells_keeps_its_last_word():
+    # ACM-CR's "RDF" was the concept "resource description" (the filler "framework" trimmed after expansion)
+    papers = [Paper("a", "Linked data", "We publish the Resource Description Framework (RDF) graphs of a museum."),
+              Paper("b", "Triple stores", "The Resource Description Framework (RDF) stores triples; RDF scales."),
+              Paper("c", "Queries", "We query RDF with SPARQL. The RDF model is simple.")]
+    keyphrases = {"a": _kp("Resource Description Framework", "museum"), "b": _kp("RDF", "triples"),
+                  "c": _kp("RDF", "SPARQL")}
+    concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
+    assert "c:resource description framework" in concepts and "c:resource description" not in concepts
+    assert trim_filler("exact string solutions") == "exact string solutions"
+    assert trim_filler("AdS-Schwarzschild solutions") == "AdS-Schwarzschild solutions"
+    assert trim_filler("team recommendation solutions") == "team recommendation"

@@ -26,7 +26,7 @@ from kg.extract.multiword import joined_words
 from kg.notation import PROTECTED, is_notation, modifier_notation, written_product
 
 __all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "verb_stems", "STOP_WORDS",
-           "PARTICLES"]
+           "PARTICLES", "manner_adverb"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -395,6 +395,7 @@ def _protect(text: str) -> tuple[str, dict[str, str]]:
 
 
 # Particles of names ("de Sitter", "van der Waals", "'t Hooft") before a capitalized word.
+_JOINED_PARTS = re.compile(r"[\-‐‑‒–—/]")  # what joins the parts of a word ("Sitter-invariant", "Sitter/CFT")
 PARTICLES = frozenset("de van von der den di da du le la del della dos 't".split())  # of names: "de Sitter"
 # A short prefix joined to a noun: p-brane, D-branes, T-duality, M-theory, k-means, n-gram.
 _SHORT_PREFIX = re.compile(r"[A-Za-z0-9]{1,2}-([a-z]+)")
@@ -960,8 +961,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, _LATIN)  # "a priori relevance", "an a posteriori estimate": a word of the phrase
         elif low in _LATIN_A and prev_word.lower() == "a":
             out[i] = (word, "JJ")
-        elif low in PARTICLES and next_pos.startswith("NNP") and next_word[:1].isupper():
-            out[i] = (word, "NNP")  # "de Sitter space"
+        elif low in PARTICLES and next_word[:1].isupper() and (next_pos.startswith("NNP") or (
+                next_pos in _INSIDE and next_word[1:2].islower() and _JOINED_PARTS.split(next_word)[0].isalpha())):
+            out[i] = (word, "NNP")  # "de Sitter space"; "de Sitter-invariant vacua", "de Sitter/CFT correspondence"
         elif pos in ("VB", "VBP") and word.islower() and prev_pos == "DT" and next_pos in _NOUN | {"VBG", "JJ"} \
                 and (prev_word.lower() not in ("these", "those") or after_pos in _NOUN):  # "these include Yang-Mills"
             out[i] = (word, "JJ")  # no verb after an article: "a reverse engineering attack"
@@ -1552,6 +1554,24 @@ _CLAUSE_PARTICIPLES = frozenset(
 
 # endings of adjectives an unknown -ly word is made from ("nonperturbative-ly", "holographical-ly", "covariant-ly")
 _ADVERB_STEMS = ("ive", "al", "ic", "ous", "ent", "ant", "ed", "ing", "less", "ful")
+
+
+def manner_adverb(word: str) -> bool:
+    """An adverb made from an adjective: one the lexicon knows ("axially", "weakly"), or an -ly word it lacks made
+    from an adjective's ending ("spherically", "nonperturbatively"); not "family", "early", "Italy".
+
+    Examples
+    --------
+    >>> [manner_adverb(w) for w in ["axially", "spherically", "nonperturbatively", "family", "early", "Italy"]]
+    [True, True, True, False, False, False]
+    """
+    low = word.lower()
+    if not low.endswith("ly") or not low.isalpha():
+        return False
+    found = word_class(low)
+    return found == "RB" or (found is None and low[:-2].endswith(_ADVERB_STEMS))
+
+
 # endings of adjectives the lexicon lacks, read as such after a copula ("is hermitian", "be renormalizable")
 _PREDICATE_SUFFIXES = ("ian", "ic", "ous", "ive", "able", "ible", "al", "ary")
 # -ic words the lexicon calls adjectives that end noun phrases as nouns ("distance metric").

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import chain
 
 import numpy as np
 
+from kg.extract.candidates import word_class
 from kg.models import Concept, Keyphrase, Mention, Paper
 from kg.normalize.abbreviations import abbreviated_keys
 from kg.normalize.acronyms import (_Acronyms, _corpus_acronyms, _expand, acronym_spellings, acronym_uses,
@@ -152,6 +153,15 @@ def normalize_concepts(
     spelled = {acronym: min(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0] for acronym, forms in votes.items()}
     spellings = acronym_spellings(votes)  # "Customer LifeTime Value (CLTV)": no name's capitals
 
+    # long forms whose last word is a system's filler the acronym spells: "Resource Description Framework (RDF)"
+    # keeps it ("hierarchical clustering algorithm (HCA)" is hierarchical clustering)
+    named = {key for acronym, long_forms in votes.items() for key in map(concept_key, long_forms)
+             if key.rsplit(" ", 1)[-1] in _SYSTEM_FILLERS and spells(acronym, key)
+             and not spells(acronym, concept_key(trim_filler(key)))}
+
+    def trimmed(phrase: str) -> str:
+        return phrase if named and concept_key(phrase) in named else trim_filler(phrase)
+
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
     best: dict[tuple[str, str], tuple[float, str]] = {}
@@ -161,13 +171,13 @@ def normalize_concepts(
         acronyms = table.for_paper(local[paper.id])
         rows = found_keys[paper.id] = []
         for phrase in keyphrases.get(paper.id, []):
-            surface = trim_filler(phrase.phrase)  # the key's; the mention keeps what the paper wrote
+            surface = trimmed(phrase.phrase)  # the key's; the mention keeps what the paper wrote
             if local[paper.id]:  # the paper's own definitions may change its keys
-                key = _key_of(surface, acronyms, replace, preferred)
+                key = _key_of(surface, acronyms, replace, preferred, trimmed)
             elif surface in shared_keys:
                 key = shared_keys[surface]
             else:
-                key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred)
+                key = shared_keys[surface] = _key_of(surface, acronyms, replace, preferred, trimmed)
             if key and key not in stop:
                 rows.append((key, phrase))
     incidental = incidental_modifiers(_papers_per_key(found_keys))
@@ -180,7 +190,7 @@ def normalize_concepts(
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
         # "ranking documents" is "document ranking" where more papers write that; "train word embeddings" (after
         # "to") is "word embedding"
-        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trim_filler(phrase.phrase))
+        found_keys[pid] = [(objects[key] if key in objects and _GERUND_FIRST.match(trimmed(phrase.phrase))
                             else verbs.get(key, key), phrase) for key, phrase in rows]
     df = _papers_per_key(found_keys)
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
@@ -239,7 +249,7 @@ def normalize_concepts(
             if not primary[key] - {paper.id} and paper.id not in primary[key] and not (
                     key in contained.get(paper.id, ())):
                 continue
-            surfaces[key][trim_filler(phrase.phrase)] += 1
+            surfaces[key][trimmed(phrase.phrase)] += 1
             previous = best.get((paper.id, key))
             if previous is None or phrase.score > previous[0]:
                 best[(paper.id, key)] = (phrase.score, phrase.phrase)
@@ -295,8 +305,8 @@ def normalize_concepts(
             name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key), shaped=shapes)
             if short is not None:
                 spelled_out[cid], name = name, short  # spelled out where another concept has that name
-        if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[:-1].isupper():
-            acronym = acronym[:-1]  # LLMs -> LLM
+        if acronym and len(acronym) > 2 and acronym.endswith("s") and acronym[-2].isupper():
+            acronym = acronym[:-1]  # LLMs -> LLM, SciKGs -> SciKG
         if acronym and acronym.casefold() == name.casefold():
             acronym = None  # the name is the acronym ("BERT")
         concepts[cid] = Concept(cid, name, tuple(sorted(aliases)), acronym)
@@ -413,6 +423,10 @@ def _close_words(rankings: Iterable[list[str]], embedder,
 
 
 _USED_SHARE = 10  # an acronym defined once is shown where a tenth of its concept's papers write it at least
+# fillers (:func:`~kg.normalize.generic.trim_filler`) that end the name of a system an acronym spells
+_SYSTEM_FILLERS = frozenset(("framework", "platform"))
+# the lexicon's classes of English function words: an acronym spelled like one ("WE", "IT", "OR") reads as the word
+_FUNCTION_CLASSES = frozenset("PRP PRP$ CC IN DT TO MD VBZ VBP WDT WP".split())
 
 
 def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders: int, acronym: str = "") -> bool:
@@ -452,6 +466,8 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     False
     >>> _shown_acronym("web ontology language", {"web ontology language": 5}, 6, 8, "OWL")
     True
+    >>> _shown_acronym("word embedding", {"word embedding": 4}, 4, 63, "WE")
+    False
     """
     words = set(key.split())
     if acronym[:1].isupper() and acronym[0].lower() not in {w[0] for w in words}:
@@ -461,8 +477,8 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
             2 * papers < holders or any(key.startswith(k + " ") and spells(acronym, k) for k in long_keys)):
         return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
-    if mine >= 2:
-        return True
+    if mine >= 2 and not (acronym.isupper() and word_class(acronym.lower()) in _FUNCTION_CLASSES):
+        return True  # a function word in capitals must be written by the papers too: not "word embedding (WE)"
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
 
 
@@ -719,10 +735,15 @@ def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     return names | {key for key, (named, total) in written.items() if 2 * named > total}
 
 
-def _key_of(surface: str, acronyms: _Acronyms,
-            replace: Mapping[str, tuple[str | None, str]], preferred: dict[str, str]) -> str | None:
-    """The concept key of one surface form: thesaurus first, then acronym expansion."""
-    expanded = concept_key(trim_filler(_expand(surface, acronyms)))  # "IR tasks": information retrieval
+def _key_of(surface: str, acronyms: _Acronyms, replace: Mapping[str, tuple[str | None, str]],
+            preferred: dict[str, str], trim: Callable[[str], str] = trim_filler) -> str | None:
+    """The concept key of one surface form: thesaurus first, then acronym expansion (``trim``: the filler it
+    drops)."""
+    spelled = _expand(surface, acronyms)
+    if spelled.rsplit(" ", 1)[-1].casefold() == surface.rsplit(" ", 1)[-1].casefold():
+        spelled = trim(spelled)  # "IR tasks": information retrieval; not a name an acronym spells ("RDF" is the
+        # resource description framework)
+    expanded = concept_key(spelled)
     for key in (concept_key(surface), expanded):
         if key in replace:
             new_key, name = replace[key]

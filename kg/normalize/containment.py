@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from functools import lru_cache
 
-from kg.extract.candidates import GENERIC_MODIFIERS, STOP_WORDS, word_class
+from kg.extract.candidates import GENERIC_MODIFIERS, PARTICLES, STOP_WORDS, manner_adverb, word_class
 from kg.extract.multiword import join_terms, joinable_terms
 from kg.models import Keyphrase, Paper
 from kg.normalize.keys import _COUNTED, _DROP, _SEPARATORS, fold_accents, singularize
@@ -66,14 +66,29 @@ def _text_keys(text: str, wanted: frozenset[str] | set[str], heads: frozenset[st
             for k, (raw, word, singular, glue) in enumerate(parts):
                 if word and word not in STOP_WORDS:
                     headed = headed or (bool(run) and singular in heads)
-                    # a relation's adjective after a word or a symbol is that word's: no key starts on it
-                    joined.append(k > 0 or (word in _BOUND_LEFT and (bool(run) or after_symbol)))
+                    # a relation's adjective after a word or a symbol is that word's: no key starts on it; nor on
+                    # a name after its particle or a word an adverb qualifies
+                    joined.append(k > 0 or (word in _BOUND_LEFT and (bool(run) or after_symbol))
+                                  or (bool(run) and _binds_next(run[-1][1])))
                     run.append((word, raw, singular, glue))
                     continue
                 if headed:
                     _match_run(run, joined, wanted, heads, max_modifiers, found)
                 run, joined, headed = [], [], False
     return found
+
+
+def _binds_next(raw: str) -> bool:
+    """Whether a word, as written, belongs with the word after it: a name's particle ("de Sitter space-times" holds
+    no "Sitter space-time") or an adverb made from an adjective ("axially symmetric monopoles" no "symmetric
+    monopole", a fragment reviewers judged ungrammatical).
+
+    Examples
+    --------
+    >>> [_binds_next(w) for w in ["de", "axially", "spherically", "family", "early", "Italy", "model"]]
+    [True, True, True, False, False, False, False]
+    """
+    return raw.lower() in PARTICLES or manner_adverb(raw)
 
 
 _SPLIT = re.compile(f"({_SEPARATORS.pattern})")

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
+from kg.extract.candidates import manner_adverb
 from kg.extract.multiword import FUNCTION_WORDS
 from kg.normalize.keys import singularize
 
@@ -130,7 +131,8 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
 
 # Words a verb's base form follows, and never a noun's: "to train", "we rank", "can support", "and then map"
 _VERBAL = frozenset("to we they you can could will would may might must should shall cannot".split())
-_VERB_SHARE = 0.5  # of the pair's uses at least, after one of :data:`_VERBAL`
+_VERB_SHARE = 0.5  # of the pair's uses at least, after one of :data:`_VERBAL` or a manner adverb
+_RELATIVES = frozenset(("which", "that"))  # determiners that may be a relative clause's subject before a verb
 _PARTICLES = frozenset("up out down off forward back away over".split())  # a phrasal verb's: "pick up point"
 
 
@@ -168,8 +170,8 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
             after_determiner[word] += 1
         pair = (word, singularize(after))
         written[pair] += 1
-        verbal[pair] += before in _VERBAL
-        determined[pair] += before in _DETERMINERS
+        verbal[pair] += before in _VERBAL or manner_adverb(before)
+        determined[pair] += before in _DETERMINERS - _RELATIVES  # "models which break supersymmetry"
     verbs = {b for b in bases if verb[b] >= min_verb_uses and verb[b] > after_determiner[b]}
     out = {}
     for key in sorted(keys):

@@ -61,6 +61,11 @@ _IRREGULAR = {
 }
 
 
+# Plurals in -ics of nouns in -ic (most -ics words name a field and have no singular: "physics", "analytics")
+_IC_PLURALS = frozenset("""topics subtopics metrics characteristics heuristics logics tactics lyrics geodesics
+    dielectrics caustics relics epidemics critics clinics quadrics sextics comics mimics""".split())
+
+
 @lru_cache(maxsize=65536)
 def singularize(word: str) -> str:
     """The singular of an English plural noun (lowercase in, lowercase out).
@@ -79,6 +84,8 @@ def singularize(word: str) -> str:
     ['goods', 'savings', 'odds', 'sales']
     >>> [singularize(w) for w in ["corpora", "vacua", "spectra", "automata"]]
     ['corpus', 'vacuum', 'spectrum', 'automaton']
+    >>> [singularize(w) for w in ["topics", "metrics", "geodesics", "physics", "analytics", "altmetrics"]]
+    ['topic', 'metric', 'geodesic', 'physics', 'analytics', 'altmetrics']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
@@ -86,8 +93,10 @@ def singularize(word: str) -> str:
         return word[:-1]  # ads
     if len(word) <= 3 or word in _INVARIANT or not word.isalpha():
         return word
+    if word in _IC_PLURALS:
+        return word[:-1]  # topics, metrics, geodesics
     if word.endswith(("ss", "us", "is", "ics", "means")):
-        return word  # k-means, subkmeans
+        return word  # k-means, subkmeans; physics, dynamics, analytics
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word_class(word[:-1]) == "NN" else word[:-3] + "y"  # movies, strategies
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):

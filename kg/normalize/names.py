@@ -30,6 +30,39 @@ def _infinity_name(name: str, surfaces: Iterable[str]) -> str:
                               else f"{m.group(1)}_∞", name)
 
 
+# Modifiers that say there are more than one: the noun after them is a plural, named so ("coincident D-branes",
+# "identical particles", "multiple text streams"; reviewers judged the singular a broken name)
+_PLURAL_MODIFIERS = frozenset("coincident coinciding identical multiple numerous".split())
+_PLURAL_NAME_SHARE = 0.5  # of a concept's forms that write the plural, more than this keeps it
+
+
+def _plural_head(name: str, key: str, surfaces: Mapping[str, int]) -> str:
+    """``name`` with its head in the plural where the plural is part of the name and most forms write it: after a
+    modifier that says there are more than one (:data:`_PLURAL_MODIFIERS`), and in a system of equations named for
+    a person ("Maxwell's equations", "Nahm equations"; "Dirac equation" stays, as its forms write it).
+
+    Examples
+    --------
+    >>> _plural_head("coincident D3-brane", "coincident d3 brane", {"coincident D3-branes": 5, "D3-brane": 1})
+    'coincident D3-branes'
+    >>> _plural_head("Maxwell's equation", "maxwell s equation", {"Maxwell's equations": 6, "Maxwell's Equations": 1})
+    "Maxwell's equations"
+    >>> _plural_head("Dirac equation", "dirac equation", {"Dirac equation": 20, "Dirac equations": 3})
+    'Dirac equation'
+    >>> _plural_head("multiple instance learning", "multiple instance learning", {"multiple instance learning": 9})
+    'multiple instance learning'
+    """
+    words = key.split()
+    if len(words) < 2 or not (words[0] in _PLURAL_MODIFIERS or (
+            words[-1] == "equation" and name[:1].isupper() and word_class(words[0]) is None)):
+        return name
+    head = name.rsplit(" ", 1)[-1]
+    plural = sum(n for surface, n in surfaces.items() if surface.casefold().endswith((head + "s").casefold()))
+    if plural <= _PLURAL_NAME_SHARE * sum(surfaces.values()) or not head[-1:].isalpha():
+        return name
+    return name + ("es" if head.endswith(("s", "x", "sh", "ch")) else "s")
+
+
 def _cased_words(surface: str) -> list[str]:
     """The words of ``surface`` as :func:`concept_key` splits them, case kept."""
     text = _DROP.sub(" ", _SEPARATORS.sub(" ", unicodedata.normalize("NFKC", surface)))
@@ -251,7 +284,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     templates = templates or joined
     if not templates:
         _plain_odd_capitals(cased)
-        return _accented(_infinity_name(" ".join(cased), surfaces), [*surfaces, *(evidence or ())])
+        return _accented(_plural_head(_infinity_name(" ".join(cased), surfaces), key, surfaces or evidence or {}),
+                         [*surfaces, *(evidence or ())])
     titled_template, _, _, _, template = min(templates)
     template = unicodedata.normalize("NFKC", template)
     spans = _spans(template)
@@ -268,6 +302,7 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
                 named = word_class(cased[j]) is None and any(  # not "Web-Based", "Inter-National"
                     cased[k][:1].isupper() and len(cased[k]) > 1 and not cased[k].isupper() for k in group if k != j)
                 if written.casefold() == cased[j].casefold() and not (j == group[0] and cased[j] in PREFIXES) \
+                        and cased[j].casefold() not in _EPONYMS \
                         and not (titled_template and cased[j].islower() and written[1:].islower() and not named) \
                         and not (_NAME_FORM.search(cased[j]) and not _NAME_FORM.search(written)):  # "TEI", not "Tei"
                     cased[j] = written  # but "non-Abelian", "anti-de Sitter" as a title writes them, "D-brane" a title's
@@ -281,15 +316,17 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
         inside = any(a <= start and end <= b for a, b in notation)
         between = template[at:start]
         if i and at < start and not between.strip() and _name_pair(cased[i - 1], word) and not (
-                len(cased[i - 1]) == 1 and i > 1 and re.fullmatch(_DASH, template[spans[i - 2][1]:spans[i - 1][0]])):
+                len(cased[i - 1]) == 1 and i > 1 and _joined_letter(template[spans[i - 2][1]:spans[i - 1][0]],
+                                                                    cased[i - 2])):
             between = joins.get((cased[i - 1].casefold(), word.casefold()), between)  # another form joins them
-            # (a letter the template joins to the word before stays apart from the next: "top-N recommendation")
+            # (a letter the template joins to the word before stays apart from the next: "top-N recommendation",
+            # "A/B testing"; not "string/M-theory")
         out.append(between)
         as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)
         at = end
     out.append(template[at:])
-    name = _infinity_name(" ".join("".join(out).split()), surfaces)
+    name = _plural_head(_infinity_name(" ".join("".join(out).split()), surfaces), key, surfaces or evidence or {})
     return _accented(name, [*surfaces, *(evidence or ())])
 
 
@@ -366,6 +403,13 @@ def _accented(name: str, forms: Iterable[str]) -> str:
 
 
 _DASH = r"[\-‐‑‒–—]"
+
+
+def _joined_letter(mark: str, before: str) -> bool:
+    """Whether a letter written after ``before`` with ``mark`` between belongs to it: after a dash ("top-N"), or after
+    a slash and another letter ("A/B"); a letter after a word and a slash starts a name of its own ("string/M")."""
+    return bool(re.fullmatch(_DASH, mark)) or (mark == "/" and len(before) == 1)
+
 _DASH_JOIN = re.compile(rf"([^\W_]+)({_DASH})(?=([^\W_]+))")
 
 
@@ -485,6 +529,12 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# Adjectives made from a person's name that the corpus may write in lower case where reviewers read a broken name
+# ("hermitian symmetric space", "non-hermitian quantum field theory": 20 of 42 labels broken); "abelian" is as often
+# lower case in print, and was judged so
+_EPONYMS = frozenset("hermitian".split())
+
+
 def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None,
                *, inside: bool = False, acronym: bool = False, shaped: Mapping[str, str] | None = None) -> str:
     """One word of a name: :func:`_word_name`, with the corpus's own casing deciding between
@@ -495,6 +545,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     writes it (``shaped``, :func:`word_shapes`: "SVM", "PageRank", "HTTP", "TF")."""
     if last and (surname := _plural_surname(word, forms, truecase)):
         return surname
+    if word in _EPONYMS:
+        return word[:1].upper() + word[1:]
     chosen = _word_name(word, forms, last, acronym)
     if shaped and not _NAME_FORM.search(chosen) and (shape := _shape_of(word, shaped, last)) and (
             chosen.islower() or not shape.isupper()):
