@@ -739,11 +739,7 @@ def _key_of(surface: str, acronyms: _Acronyms, replace: Mapping[str, tuple[str |
             preferred: dict[str, str], trim: Callable[[str], str] = trim_filler) -> str | None:
     """The concept key of one surface form: thesaurus first, then acronym expansion (``trim``: the filler it
     drops)."""
-    spelled = _expand(surface, acronyms)
-    if spelled.rsplit(" ", 1)[-1].casefold() == surface.rsplit(" ", 1)[-1].casefold():
-        spelled = trim(spelled)  # "IR tasks": information retrieval; not a name an acronym spells ("RDF" is the
-        # resource description framework)
-    expanded = concept_key(spelled)
+    expanded = concept_key(trim(_expand(surface, acronyms)))  # "IR tasks": information retrieval
     for key in (concept_key(surface), expanded):
         if key in replace:
             new_key, name = replace[key]
