@@ -1708,3 +1708,15 @@ def test_a_name_an_acronym_spells_keeps_its_last_word():
     assert trim_filler("exact string solutions") == "exact string solutions"
     assert trim_filler("AdS-Schwarzschild solutions") == "AdS-Schwarzschild solutions"
     assert trim_filler("team recommendation solutions") == "team recommendation"
+
+
+def test_a_superlative_that_names_a_thing_stays_and_a_subjects_verb_is_no_part_of_a_concept():
+    # ACM-CR listed "neighbor search" (of "approximate nearest neighbor search") in 7 papers, "advertisers bid" in 8,
+    # "rerank" in 10 ("We rerank the results")
+    found = set(candidate_phrases(
+        "We find the shortest path with nearest neighbor queries. We construct highest weight representations in the "
+        "lowest Landau level. We rerank the results. Users rate items on a scale. Search engines have become common. "
+        "We report the best results."))
+    assert {"shortest path", "nearest neighbor queries", "highest weight representations", "lowest Landau level",
+            "Search engines"} <= found
+    assert not {"rerank", "Users rate items", "best results", "path", "neighbor queries", "engines"} & found

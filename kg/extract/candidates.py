@@ -521,6 +521,9 @@ _REPORTING = frozenset(
     described defined presented introduced achieved compared observed required demonstrated""".split()
 )
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
+_STOPS = frozenset(".!?;:")  # what ends a sentence or a clause before a new one starts
+# Superlatives that are part of a term's name: "nearest neighbor", "shortest path", "steepest descent"
+_TERM_SUPERLATIVES = frozenset("nearest shortest steepest lightest longest closest farthest furthest".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 # subjects of a verb's -s form: "it leverages", "which exploits" (never "these leverages": "these algorithms" is a noun)
 _SINGULAR_SUBJECTS = frozenset("it which that who this".split())
@@ -922,7 +925,15 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if pos in ("VB", "VBP") and word.islower() and low not in _VERBS_ONLY and prev_pos in ("JJ", "NN", "NNP") \
+        if pos == "JJS" and next_pos in _NOUN and (low in _TERM_SUPERLATIVES or (
+                low in ("highest", "lowest") and next_word.lower() in ("weight", "landau"))):
+            out[i] = (word, "JJ")  # a superlative that names a thing with its noun: "nearest neighbor search", "shortest
+            # path", "highest weight representation", "lowest Landau level" (not "the best results")
+        elif pos == "VB" and word[:1].isupper() and word[1:].islower() and (i == 0 or prev_word in _STOPS) \
+                and next_pos in ("NN", "NNS") and next_word.islower() and after_pos in ("VBP", "VBZ", "VBD", "MD"):
+            out[i] = (word, "NN")  # a subject's first word, no imperative: "Search engines have become", "Score
+            # normalization is"
+        elif pos in ("VB", "VBP") and word.islower() and low not in _VERBS_ONLY and prev_pos in ("JJ", "NN", "NNP") \
                 and not governed \
                 and prev_word.lower() not in _PERSONS | _ADVERBISH and next_pos in ("NN", "NNS") and i >= 1 \
                 and not _modal_before(out, i):
@@ -975,8 +986,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
             # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
-                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and _verb_capable(low):
-            out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models"
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (_verb_capable(low) or (
+                    word_class(low) is None and low.isalpha() and next_pos in ("DT", "PRP$", "NNS")
+                    and ahead_word.lower() in ("we", "they") and not low.endswith(_PREDICATE_SUFFIXES))):
+            out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models";
+            # a verb the lexicon lacks: "we rerank the results", "they geotag photos"
         elif pos in ("NN", "NNP") and word[1:].islower() and ahead_word.lower() in _RELATIVES and before >= 1 \
                 and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _SAYING \
                 and next_pos in _NOUN | {"DT", "PRP$", "JJ"} and _verb_capable(low):
@@ -1060,12 +1074,14 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 or (low == "show" and prev_pos in _NOUN and next_word.lower() in ("that", "how"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on", "results on
             # the TREC Microblog track show that"
-        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and (prev_word.islower() or (
+                prev_word[1:].islower() and (i == 1 or out[i - 2][0] in _STOPS))) and (
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
                 or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))
                 or (next_pos == "NNS" and _verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
                     and prev_word.lower() != "people" and not prev_word.lower().endswith("ics"))):
             out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
+            # "Users rate items" (a sentence's first word),
             # "people exhibit different styles", "search engines index pages" (not "operations research methods", "people
             # search engines")
         elif pos == "NN" and word.islower() and prev_pos in ("NN", "NNS") and next_word.lower() in ("a", "an") \

@@ -532,7 +532,7 @@ def _spans(text: str) -> list[tuple[int, int]]:
 # Adjectives made from a person's name that the corpus may write in lower case where reviewers read a broken name
 # ("hermitian symmetric space", "non-hermitian quantum field theory": 20 of 42 labels broken); "abelian" is as often
 # lower case in print, and was judged so
-_EPONYMS = frozenset("hermitian".split())
+_EPONYMS = frozenset("hermitian hermitean".split())
 
 
 def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str, tuple[int, int]] | None,
