@@ -1720,3 +1720,11 @@ def test_a_superlative_that_names_a_thing_stays_and_a_subjects_verb_is_no_part_o
     assert {"shortest path", "nearest neighbor queries", "highest weight representations", "lowest Landau level",
             "Search engines"} <= found
     assert not {"rerank", "Users rate items", "best results", "path", "neighbor queries", "engines"} & found
+
+
+def test_a_titles_verb_after_a_modal_is_no_part_of_a_concept():
+    # ACM-CR listed "share common interest" of "People of Opposing Views Can Share Common Interests"
+    phrases = [c.phrase for c in find_candidates("", title="People of Opposing Views Can Share Common Interests")]
+    assert "Common Interests" in phrases and not [p for p in phrases if p.startswith("Share")]
+    assert [c.phrase for c in find_candidates("", title="Can Twitter Predict Election Results?")] == [
+        "Twitter", "Election Results"]

@@ -710,6 +710,10 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and out[at + 1][1] in _START | {"DT", "PRP$", "IN", "TO"}:
             out[at] = (out[at][0], "VBG-V")  # a plural's participle with its object: "Factors Influencing Users",
             # "Strings Propagating in Curved Backgrounds"
+        elif out[at - 1][1] == "MD" and at - 1 not in starts and out[at][0].istitle() and (
+                word_class(out[at][0].lower()) in ("VB", "VBP") or _verb_capable(out[at][0].lower())):
+            out[at] = (out[at][0], "VB")  # a modal's verb: "People of Opposing Views Can Share Common Interests" (after
+            # a question's modal comes its subject: "Can Twitter Predict")
     return out
 
 
