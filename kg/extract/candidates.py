@@ -523,7 +523,7 @@ _REPORTING = frozenset(
 _AUXILIARIES = frozenset("be been being is are was were has have had".split())
 _STOPS = frozenset(".!?;:")  # what ends a sentence or a clause before a new one starts
 # Superlatives that are part of a term's name: "nearest neighbor", "shortest path", "steepest descent"
-_TERM_SUPERLATIVES = frozenset("nearest shortest steepest lightest longest closest farthest furthest".split())
+_TERM_SUPERLATIVES = frozenset("nearest shortest steepest longest closest farthest furthest".split())
 _SUBJECTS = frozenset("we they it which that who this these".split())
 # subjects of a verb's -s form: "it leverages", "which exploits" (never "these leverages": "these algorithms" is a noun)
 _SINGULAR_SUBJECTS = frozenset("it which that who this".split())

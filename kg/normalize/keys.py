@@ -159,6 +159,8 @@ def concept_key(phrase: str) -> str:
     ('3 manifold', '10 dimensions', 'd 4 supergravity')
     >>> concept_key("end-to-end models"), concept_key("bag-of-words representations"), concept_key("bag-of-words")
     ('end to end model', 'bag of words representation', 'bag of words')
+    >>> concept_key("bag-of-word model"), concept_key("bag of visual word")  # some write the bag's words singular
+    ('bag of words model', 'bag of visual words')
     >>> concept_key("Yang-mills"), concept_key("chern-simons"), concept_key("Navier-stokes")  # the name's case lost
     ('yang mills', 'chern simons', 'navier stokes')
     >>> concept_key("Kerr-AdS"), concept_key("AdS"), concept_key("dS"), concept_key("Kerr-AdS black holes")
@@ -193,7 +195,14 @@ def concept_key(phrase: str) -> str:
     if (not named and not acronym and not plural_kept and not _capitalized_name(last)
             and not _PREPOSITIONS.intersection(_heading_words(written))):
         words[-1] = singularize(words[-1])  # "bag of words" names a bag, "four dimensions" are four
+    for i in range(2, len(words)):
+        of = i - 1 - (words[i - 1] == "visual")  # "bag of (visual) words"
+        if words[i] in _BAGGED and of >= 1 and words[of] == "of" and words[of - 1] == "bag":
+            words[i] = _BAGGED[words[i]]  # "bag-of-word model" (as some write it) is the bag-of-words model
     return " ".join(words)
+
+
+_BAGGED = {"word": "words", "concept": "concepts", "entity": "entities"}  # what a bag holds, in the plural
 
 
 def _heading_words(written: str) -> set[str]:
