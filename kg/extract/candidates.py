@@ -463,9 +463,9 @@ def _fix(word: str, pos: str) -> str:
         return "NN"  # "distance metric", "Fisher information metric", "Web Content": the lexicon knows the adjective
     if pos.startswith("VBG") and word.lower().endswith("string"):
         return "NN"  # "superstring", "substring": no verb ("type IIB superstring theory" gave "type IIB", "theory")
-    if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
-            and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
-        return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
+    if word[:1].isupper() and word[1:].islower() and word.endswith("ly") and (
+            (_lexicon().get(word[:-2].lower()) or "").startswith("JJ") or _lexicon().get(word.lower()) == "RB"):
+        return "RB"  # an adverb made from an adjective ("Explicitly", a title's "Objectively"; not "Early")
     head, dash, tail = word.rpartition("-")
     if dash and tail.lower() in ("brane", "branes") and head:
         return "NNS" if tail.endswith("s") else "NN"  # "Dirichlet 3-brane", "BPS D(p-1)-brane": the tagger guessed JJ
@@ -690,7 +690,7 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['Arising']
     """
     out = list(tagged)
-    starts = [0] + [i + 1 for i, (word, _) in enumerate(tagged) if word in _SUBTITLE_MARKS]
+    starts = [0] + [i + 1 for i, (word, _) in enumerate(tagged) if word in _SUBTITLE_MARKS or word == "?"]
     for at in starts:
         while at < len(out) and out[at][0].lower().endswith("ly") and word_class(out[at][0].lower()) in ("RB", None):
             at += 1  # "Automatically Generating", "Efficiently Mining"
@@ -699,8 +699,10 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         low = out[at][0].lower()
         if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
             continue
-        if any((word_class(f) or "").startswith(("VB", "NN")) for f in verb_stems(low[:-3])):
-            out[at] = (out[at][0], "VBG-V")
+        stem = low[:-3]
+        stems = verb_stems(stem) + verb_stems(stem[2:]) * stem.startswith(("de", "re"))  # "Debiasing": to bias
+        if any((word_class(f) or "").startswith(("VB", "NN")) for f in stems):
+            out[at] = (out[at][0], "VBG-V")  # (a question's answer too: "Distance or Coverage? Retrieving ...")
     for at in starts:
         _do_question(out, at)
     for at in range(1, len(out) - 1):
@@ -1078,14 +1080,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 or (low == "show" and prev_pos in _NOUN and next_word.lower() in ("that", "how"))):
             out[i] = (word, "VBP" if ahead_pos == "NNS" else "VB")  # "understanding focus mostly on", "results on
             # the TREC Microblog track show that"
-        elif pos == "NN" and word.islower() and prev_pos == "NNS" and (prev_word.islower() or (
-                prev_word[1:].islower() and (i == 1 or out[i - 2][0] in _STOPS))) and (
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
                 or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))
                 or (next_pos == "NNS" and _verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
                     and prev_word.lower() != "people" and not prev_word.lower().endswith("ics"))):
             out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
-            # "Users rate items" (a sentence's first word),
             # "people exhibit different styles", "search engines index pages" (not "operations research methods", "people
             # search engines")
         elif pos == "NN" and word.islower() and prev_pos in ("NN", "NNS") and next_word.lower() in ("a", "an") \
