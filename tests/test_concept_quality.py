@@ -1735,3 +1735,7 @@ def test_a_titles_adverb_and_a_titles_prefixed_gerund_end_no_concept():
     assert "Misinformation" in [c.phrase for c in find_candidates(
         "", title="Can The Crowd Identify Misinformation Objectively? The Effect of Judgment Scale")]
     assert [c.phrase for c in find_candidates("", title="Debiasing Crowdsourced Batches")] == ["Crowdsourced Batches"]
+    # a name's particle whose name the run lost is no concept; a title's adverb before its adjective starts a name
+    assert "de" not in candidate_phrases("This propagator possess the de Sitter-invariance and causality properties.")
+    assert [c.phrase for c in find_candidates("", title="Decoupling of Translational Modes")] == [
+        "Decoupling", "Translational Modes"]

@@ -463,9 +463,9 @@ def _fix(word: str, pos: str) -> str:
         return "NN"  # "distance metric", "Fisher information metric", "Web Content": the lexicon knows the adjective
     if pos.startswith("VBG") and word.lower().endswith("string"):
         return "NN"  # "superstring", "substring": no verb ("type IIB superstring theory" gave "type IIB", "theory")
-    if word[:1].isupper() and word[1:].islower() and word.endswith("ly") and (
-            (_lexicon().get(word[:-2].lower()) or "").startswith("JJ") or _lexicon().get(word.lower()) == "RB"):
-        return "RB"  # an adverb made from an adjective ("Explicitly", a title's "Objectively"; not "Early")
+    if (word[:1].isupper() and word[1:].islower() and word.endswith("ly")
+            and (_lexicon().get(word[:-2].lower()) or "").startswith("JJ")):
+        return "RB"  # an adverb made from an adjective ("Explicitly"; not "Early", "Only")
     head, dash, tail = word.rpartition("-")
     if dash and tail.lower() in ("brane", "branes") and head:
         return "NNS" if tail.endswith("s") else "NN"  # "Dirichlet 3-brane", "BPS D(p-1)-brane": the tagger guessed JJ
@@ -699,8 +699,11 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         low = out[at][0].lower()
         if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
             continue
-        stem = low[:-3]
-        stems = verb_stems(stem) + verb_stems(stem[2:]) * stem.startswith(("de", "re"))  # "Debiasing": to bias
+        stem, after = low[:-3], out[at + 1]
+        stems = verb_stems(stem) + verb_stems(stem[2:]) * (stem.startswith(("de", "re")) and (
+            after[1] in ("DT", "PRP$", "VBN", "VBD") or after[0].lower() in _ARTICLES
+            or after[0].lower().endswith("ed")))  # "Debiasing Crowdsourced
+        # Batches", not "Decoupling of Modes", "Reheating after Inflation", "Deconfining Phase Transition"
         if any((word_class(f) or "").startswith(("VB", "NN")) for f in stems):
             out[at] = (out[at][0], "VBG-V")  # (a question's answer too: "Distance or Coverage? Retrieving ...")
     for at in starts:
@@ -931,7 +934,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         next_word, next_pos = out[i + 1] if i + 1 < len(out) else ("", "")
         after_pos = out[i + 2][1] if i + 2 < len(out) else ""
         governed = ahead_pos in ("MD", "TO", "NNS") or ahead_word.lower() in _SUBJECTS
-        if pos == "JJS" and next_pos in _NOUN and (low in _TERM_SUPERLATIVES or (
+        if word.istitle() and low.endswith("ly") and _lexicon().get(low) == "RB" and i and (
+                not next_word[:1].isalnum() or next_pos in ("IN", "DT", "CC", "TO")):
+            out[i] = (word, "RB")  # a title's adverb after what it qualifies: "Identify Misinformation Objectively?"
+            # (before an adjective it may start a name: "Doubly Special Relativity", "Asymptotically Flat Spacetime")
+        elif pos == "JJS" and next_pos in _NOUN and (low in _TERM_SUPERLATIVES or (
                 low in ("highest", "lowest") and next_word.lower() in ("weight", "landau"))):
             out[i] = (word, "JJ")  # a superlative that names a thing with its noun: "nearest neighbor search", "shortest
             # path", "highest weight representation", "lowest Landau level" (not "the best results")
@@ -1230,6 +1237,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                                                                               predicate=predicate):
                 words[-1] = (words[-1][0], words[-1][1], "NN")  # a participle after the phrase: "Minkowski space-time
                 # annihilated by", "the Higgs potential obtained from" end on their noun
+        while words and words[-1][1].lower() in PARTICLES:
+            words.pop()  # a name's particle without its name: "the de Sitter-invariance and" ends on an adjective
         found = []
         for part in _before_a_verb(words):
             while part and _no_first_word(tagged, part, prose):
