@@ -1237,8 +1237,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
                                                                               predicate=predicate):
                 words[-1] = (words[-1][0], words[-1][1], "NN")  # a participle after the phrase: "Minkowski space-time
                 # annihilated by", "the Higgs potential obtained from" end on their noun
-        while words and words[-1][1].lower() in PARTICLES:
-            words.pop()  # a name's particle without its name: "the de Sitter-invariance and" ends on an adjective
+        while words and words[-1][1] in PARTICLES:
+            words.pop()  # a name's particle without its name: "the de Sitter-invariance and" ends on an adjective (not
+            # the acronyms "DA", "DoS")
         found = []
         for part in _before_a_verb(words):
             while part and _no_first_word(tagged, part, prose):
