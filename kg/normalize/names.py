@@ -410,6 +410,7 @@ def _joined_letter(mark: str, before: str) -> bool:
     a slash and another letter ("A/B"); a letter after a word and a slash starts a name of its own ("string/M")."""
     return bool(re.fullmatch(_DASH, mark)) or (mark == "/" and len(before) == 1)
 
+
 _DASH_JOIN = re.compile(rf"([^\W_]+)({_DASH})(?=([^\W_]+))")
 
 
