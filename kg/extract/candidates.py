@@ -700,10 +700,11 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if not low.endswith("ing") or len(low) < 6 or low in _NOMINAL_GERUNDS or word_class(low) in _NOUN:
             continue
         stem, after = low[:-3], out[at + 1]
-        stems = verb_stems(stem) + verb_stems(stem[2:]) * (stem.startswith(("de", "re")) and (
-            after[1] in ("DT", "PRP$", "VBN", "VBD") or after[0].lower() in _ARTICLES
-            or after[0].lower().endswith("ed")))  # "Debiasing Crowdsourced
-        # Batches", not "Decoupling of Modes", "Reheating after Inflation", "Deconfining Phase Transition"
+        # a de- or re- verb before its object is a verb too ("Debiasing Crowdsourced Batches"); before a preposition or
+        # a noun it is as often a noun or an adjective ("Decoupling of Modes", "Deconfining Phase Transition")
+        objected = after[1] in ("DT", "PRP$", "VBN", "VBD") or after[0].lower() in _ARTICLES \
+            or after[0].lower().endswith("ed")
+        stems = verb_stems(stem) + (verb_stems(stem[2:]) if stem.startswith(("de", "re")) and objected else ())
         if any((word_class(f) or "").startswith(("VB", "NN")) for f in stems):
             out[at] = (out[at][0], "VBG-V")  # (a question's answer too: "Distance or Coverage? Retrieving ...")
     for at in starts:
