@@ -537,6 +537,10 @@ _RELATIVES = frozenset("that which who".split())  # after a noun, a clause whose
 # Verbs a tagger may read as nouns before "that" opens what they report: "(we) show that graph networks ..."
 _SAYING = frozenset("show shows find finds demonstrate demonstrates prove proves note notes suggest suggests "
                     "argue argues claim claims observe observes report reports hypothesize conclude".split())
+# Plurals of those who do things (advertisers, users, curators, scientists, participants, students) and the
+# prepositions their verbs take
+_AGENT_PLURALS = ("ers", "ors", "ists", "ants", "ents")
+_VERB_PREPOSITIONS = frozenset("on for at against with about over into through".split())
 _PERSONS = frozenset("we they i you".split())  # subjects no noun follows: "we model", never "we model data"
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
 _ADVERBISH = frozenset("further also first then jointly directly simply".split())
@@ -606,6 +610,10 @@ _INTRANSITIVE = frozenset({"results", "result"})  # verbs that take no object: b
 _ING_NOUNS = frozenset("string thing something nothing anything everything ring spring king wing ceiling morning evening".split())
 _MADE = frozenset("decision policy sense".split())  # "decision making" is a noun
 _CAN_LEAD_TO = frozenset("able unable likely order".split())  # "able to model", "in order to increase"
+# Participles an infinitive of what was learned or asked follows ("trained to filter documents", "asked to rate
+# items"); not those a preposition "to" follows ("related to model selection", "applied to query logs")
+_TAUGHT = frozenset("trained taught learned learnt built optimized optimised tuned asked required allowed enabled "
+                    "expected chosen encouraged instructed".split())
 
 
 def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -709,6 +717,11 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[at] = (out[at][0], "VBG-V")  # (a question's answer too: "Distance or Coverage? Retrieving ...")
     for at in starts:
         _do_question(out, at)
+    for at in range(len(out) - 3):
+        if out[at + 1][0].lower() in _COORDINATORS and _verb_ing(out[at][0]) and _verb_ing(out[at + 2][0]) \
+                and out[at + 3][1] in _START | {"DT", "PRP$"} and out[at + 3][0][:1].isalnum():
+            out[at] = (out[at][0], "VBG-V")  # two verbs of one object: "for Classifying and Describing Web Pages"
+            out[at + 2] = (out[at + 2][0], "VBG-V")
     for at in range(1, len(out) - 1):
         if out[at][0].lower() in _TITLE_CLAUSES and out[at + 1][1] in ("IN", "TO"):
             out[at] = (out[at][0], "VBG-V")  # "User Search Performance Resulting from Search Tips"
@@ -817,8 +830,10 @@ def _question_verb(tagged: list[tuple[str, str]], at: int) -> bool:
 
 def _verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
-    "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`)."""
-    return word in _VERBISH or word_class(_past(word)) in ("VBD", "VBN")
+    "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`), or a re- verb of such a word that the
+    lexicon lacks ("rerank")."""
+    return word in _VERBISH or word_class(_past(word)) in ("VBD", "VBN") or (
+        word.startswith("re") and len(word) > 5 and word_class(word) is None and _verb_capable(word[2:]))
 
 
 def _verb_form(word: str) -> bool:
@@ -999,6 +1014,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                                                 or word_class(low) in ("VB", "VBP", "VBD")):
             out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
             # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.lower().endswith(_AGENT_PLURALS) \
+                and next_word.lower() in _VERB_PREPOSITIONS and (i < 2 or out[i - 2][1] not in _START) \
+                and _verb_capable(low):
+            out[i] = (word, "VBP")  # what people do, after them and before a preposition: "advertisers bid on
+            # keywords", "users click on ads" (not "search results page for", whose plural is no one's)
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (_verb_capable(low) or (
                     word_class(low) is None and low.isalpha() and next_pos in ("DT", "PRP$", "NNS")
@@ -1104,10 +1124,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and _verb_capable(low):
             out[i] = (word, "VB")  # "hard to profile new users"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and (
-                (word_class(low) == "NN" and out[i - 2][1] in ("VB", "VBP", "VBZ"))
+                (word_class(low) == "NN" and (out[i - 2][1] in ("VB", "VBP", "VBZ")
+                                              or out[i - 2][0].lower() in _TAUGHT))
                 or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
-            out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses"
+            out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses",
+            # "trained to filter documents"
         elif pos == "NNS" and word.islower() and i >= 1 and (
                 next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) and (
                 prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) \
@@ -1478,8 +1500,11 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
     if word.lower().endswith(("ing", "ings", "tions", "sions", "ments", "ities")):
         return False  # activities and plurals: "Modeling and Monitoring Cluster Transitions", "Superembeddings and
         # Non-linear Realisations"
-    if pos.startswith("NNP") and "-" not in word and word.endswith("s") and word_class(word.lower()) == "NNS":
-        return False  # a title's plural is a whole phrase: "Adapting Databases and WebDAV Protocol"
+    low = word.lower()
+    if pos.startswith("NNP") and "-" not in word and low.endswith("s") and (word_class(low) == "NNS" or (
+            word_class(low) is None and len(low) > 4 and word_class(low[:-1]) == "NN" and not low.endswith("ss"))):
+        return False  # a title's plural is a whole phrase: "Adapting Databases and WebDAV Protocol", "Blogs and
+        # Social Media Analysis"
     if word.rpartition("-")[2].lower() in ("brane", "branes", "model", "models"):
         return False  # a thing of its own: "Five-Brane and Black Hole Entropy", "D-brane and Gauge Invariance", "The
         # σ-Model and Non-commutative Geometry" (was "σ-model geometry")
@@ -1577,6 +1602,7 @@ def _before_a_verb(words: list[tuple[int, str, str]]) -> list[list[tuple[int, st
 
 # Participles that open a clause after a noun and end no concept ("a Twitter dataset consisting
 # of", "self-dual world-volumes living in").
+_GENERATED = frozenset("function functions functional functionals series polynomial polynomials".split())
 _CLAUSE_PARTICIPLES = frozenset(
     """consisting living using including containing involving having being allowing enabling providing
     yielding giving making showing leading resulting following regarding concerning requiring arising
@@ -1619,8 +1645,10 @@ COMPOUND_ADJECTIVES = ("-based", "-oriented", "-driven", "-aware", "-related", "
 # Words the lexicon knows as adjectives that are as often nouns, and are where a noun phrase ends on them after a
 # modifier: "cosmological constant" and "coupling constant" (in 801 and 820 hep-th abstracts: the phrase was dropped
 # and the papers lost their term), "topological invariant", "random variable", "moving average", "simplicial
-# complex". Not after a copula: "is gauge invariant", "remains constant".
-_NOUN_ADJECTIVES = frozenset("constant invariant variable average complex".split())
+# complex", "effective potential" and "energy functional" (before "and" they ended no phrase: "the effective potential
+# and the vacuum energy" lost its term, 230 times in hep-th). Not after a copula: "is gauge invariant", "remains
+# constant".
+_NOUN_ADJECTIVES = frozenset("constant invariant variable average complex potential functional".split())
 _COPULAS = (_AUXILIARIES - {"has", "have", "had"}) | frozenset(
     "remain remains remained become becomes became stay stays".split())
 
@@ -1739,6 +1767,8 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     if (word.lower() in _PLURAL_QUANTITIES and after is not None and words[-1][2] in ("NNS", "NNPS")
             and (after[2] in ("JJ", "VBN", "NNS", "NNPS") or after[1].lower() not in _QUANTITY_TERMS)):
         return True  # "multiple sources", "multiple evaluation sets"; not "multiple choice questions"
+    if word.lower() == "generating" and after is not None and after[1].lower() in _GENERATED:
+        return False  # a term: "the generating functional for hard processes" (276 hep-th abstracts write one)
     return after is not None and (_verbal_gerund(word, after[2]) or _gerund_clause(tagged, at, after[1])
                                   or (after[2] == "JJ" and not _FRACTION.fullmatch(after[1])  # "Spin 1/2 particles"
                                       and word_class(word.lower()) in ("VB", "VBP", "VBD")))
