@@ -991,6 +991,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # takes no object ("results in", "results from"), so a noun after it makes it a noun (was "search", "page")
         elif pos == "VB" and prev_pos == "IN" and word[:1].isupper() and next_pos in _NOUN:
             out[i] = (word, "NN")  # a title's noun after a preposition: "Document Selection in Search Results Pages"
+        elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
+            out[i] = (word, "NN")  # an activity after its object, which the lexicon calls an adjective: "we study
+            # document ranking, which" (was "document")
         elif low in _ATTRIBUTIVE_PARTICIPLES and pos == "VBG" and (
                 next_pos in _NOUN | {"JJ"} or next_word.lower() in _NOMINAL_GERUNDS):
             out[i] = (word, "JJ")  # an adjective before its noun: "a sliding window", "streaming data"

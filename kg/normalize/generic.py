@@ -144,7 +144,7 @@ _NAMED_ACT_HEADS = frozenset("system technology problem component module engine"
 # "evaluation metric", "prediction accuracy" (reviewers judged 17 of 86 labelled ACM-CR concepts of a noun made of a
 # verb before these heads good, 11 of them "translation model"); a thing's noun before them stays ("topic model",
 # "click model", "centrality measure").
-_ACT_MEASURES = frozenset("model experiment metric measure accuracy".split())
+_ACT_MEASURES = frozenset("model experiment experimentation metric measure accuracy".split())
 # The heads whose act the corpus may name by its agent, a thing's name the near-synonyms merge the act's into
 # ("recommendation system" into "recommender system", "recommendation engine" into "recommender engine")
 _AGENT_HEADS = frozenset({"system", "engine"})
