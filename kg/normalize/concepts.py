@@ -329,12 +329,13 @@ def normalize_concepts(
     ranked_of = {paper.id: sorted(by_paper.pop(paper.id, []), key=lambda t: (-t[0], t[1])) for paper in papers}
     tops = ([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked[:_SWAP_DEPTH]] for ranked in ranked_of.values())
     close = _close_words(tops, embedder, vectors) if embedder is not None else set()
+    named = _shown_as_names(concepts)
     lists = []
     for paper in papers:
         ranked = ranked_of.pop(paper.id)
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
         shared = {key for key in rows if holders[key] > 1}
-        order, moved = one_idea_each(list(rows), shared=shared, close=close)
+        order, moved = one_idea_each(list(rows), shared=shared, close=close, named=named)
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
@@ -668,6 +669,18 @@ def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) 
 
 _NAMED_KIND = 2  # a broad kind ("superconformal theory") is a name when this many papers define an acronym for it
 _FIELD_SHARE = 0.05  # a one-word concept that more of the papers have is the field itself ("Web" in ACM)
+
+
+def _shown_as_names(concepts: Mapping[str, Concept]) -> set[str]:
+    """Keys shown as one capitalized word ("Airbnb", "XQuery") or as such a word and a lower-case noun ("Airbnb
+    listing"; not "Google Scholar", "Web search")."""
+    out = set()
+    for cid, concept in concepts.items():
+        key, words = cid[len(CONCEPT_PREFIX):], concept.name.split()
+        if len(words) == len(key.split()) <= 2 and words[0][:1].isupper() and words[0][1:2].isalpha() \
+                and key.split()[0] == words[0].lower() and (len(words) == 1 or words[1][:1].islower()):
+            out.add(key)
+    return out
 
 
 def _bare_field_words(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[str]:
