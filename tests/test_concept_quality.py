@@ -1770,13 +1770,12 @@ def test_two_title_gerunds_of_one_object_are_verbs_and_a_titles_plural_shares_no
         "Blogs", "Social Media Analysis"]
 
 
-def test_the_experiment_and_the_measures_of_an_act_are_generic():
-    # reviewers judged 3 of 27 labelled ACM-CR concepts of such shape good; a model of an act is an authors' keyword
+def test_the_experiment_and_the_accuracy_of_an_act_are_generic():
+    # reviewers judged 1 of 10 labelled ACM-CR concepts of such shape good; an act's model or metric is an authors'
+    # keyword ("retrieval models", "evaluation metrics")
     keys = {"retrieval model", "evaluation metric", "retrieval experiment", "prediction accuracy", "topic model",
-            "centrality measure", "recommendation problem", "recommender problem", "recommendation system",
-            "recommender system"}
-    assert generic_words(keys) & keys == {"evaluation metric", "retrieval experiment", "prediction accuracy",
-                                          "recommendation problem"}
+            "recommendation problem", "recommender problem", "recommendation system", "recommender system"}
+    assert generic_words(keys) & keys == {"retrieval experiment", "prediction accuracy", "recommendation problem"}
     assert generic_phrase("n 2 supersymmetric extension") and not generic_phrase("n 2 superconformal algebra")
 
 
@@ -1789,7 +1788,7 @@ def test_an_activity_after_its_object_ends_the_phrase_on_it():
 
 def test_a_name_and_a_noun_under_that_name_is_one_idea():
     # ACM-CR listed "Airbnb", "Airbnb demand" and "Airbnb listing" in one paper's top 10
-    papers = [Paper("a", "Airbnb hosts", "We study Airbnb listings in Paris. Airbnb grows; hotels compete with Airbnb."),
+    papers = [Paper("a", "Airbnb hosts", "We study Airbnb listings in Paris. Airbnb grows; hotels compete with it."),
               Paper("b", "Pricing on Airbnb", "Airbnb listings are priced by hosts. We model Airbnb prices."),
               Paper("c", "Hotels", "Hotels compete with Airbnb listings and Airbnb hosts.")]
     keyphrases = {"a": _kp("Airbnb", "Airbnb listings", "hotels"), "b": _kp("Airbnb listings", "Airbnb", "hosts"),
@@ -1799,3 +1798,12 @@ def test_a_name_and_a_noun_under_that_name_is_one_idea():
     linked = {(m.paper_id, m.concept_id) for m in mentions}
     assert ("a", "c:airbnb") in linked and ("a", "c:airbnb listing") not in linked  # the name ranks above
     assert {("b", "c:airbnb listing"), ("b", "c:airbnb")} <= linked  # the thing of the name ranks above the name
+
+
+def test_a_noun_the_lexicon_knows_as_a_verb_ends_a_phrase_after_its_adjective():
+    # "coordinate" is a verb to the lexicon: "the radial coordinate is" lost its phrase (hep-th writes "radial",
+    # "spatial", "collective coordinate" before a verb or a stop some 200 times)
+    found = set(candidate_phrases("The radial coordinate is compactified. We use a collective coordinate. "
+                                  "The agents then jointly coordinate their plans."))
+    assert {"radial coordinate", "collective coordinate", "agents", "plans"} <= found
+    assert not {"coordinate", "coordinate their plans"} & found

@@ -991,6 +991,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # takes no object ("results in", "results from"), so a noun after it makes it a noun (was "search", "page")
         elif pos == "VB" and prev_pos == "IN" and word[:1].isupper() and next_pos in _NOUN:
             out[i] = (word, "NN")  # a title's noun after a preposition: "Document Selection in Search Results Pages"
+        elif pos == "VB" and word.isalpha() and word.islower() and prev_pos == "JJ" and prev_word.isalpha() \
+                and prev_word.islower() and (next_pos in _PHRASE_ENDS - {"CC"}
+                                             or next_word.lower() in _COPULAS | {"in", "of"}):
+            out[i] = (word, "NN")  # a noun the lexicon knows as a verb, after its adjective and before a verb or the
+            # end of a clause: "the radial coordinate is", "a collective coordinate." (the phrase was lost)
         elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
             out[i] = (word, "NN")  # an activity after its object, which the lexicon calls an adjective: "we study
             # document ranking, which" (was "document")
@@ -1131,8 +1136,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                               or out[i - 2][0].lower() in _TAUGHT))
                 or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
-            out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex addresses",
-            # "trained to filter documents"
+            out[i] = (word, "VB")  # "propose to model counterfactual distributions", "able to geocode complex
+            # addresses", "trained to filter documents"
         elif pos == "NNS" and word.islower() and i >= 1 and (
                 next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) and (
                 prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) \

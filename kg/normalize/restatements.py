@@ -10,8 +10,8 @@ from functools import lru_cache
 from kg.extract.candidates import word_class
 from kg.normalize.keys import PREFIXES, dimension_form, singularize
 
-__all__ = ["restatements", "one_idea_each", "named_things", "modifier_parts", "overlaps", "kind_siblings", "rewordings", "derivations",
-           "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
+__all__ = ["restatements", "one_idea_each", "named_things", "modifier_parts", "overlaps", "kind_siblings",
+           "rewordings", "derivations", "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
 
 
 # Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal
