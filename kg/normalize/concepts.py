@@ -335,7 +335,7 @@ def normalize_concepts(
         ranked = ranked_of.pop(paper.id)
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
         shared = {key for key in rows if holders[key] > 1}
-        order, moved = one_idea_each(list(rows), shared=shared, close=close, named=named)
+        order, moved = one_idea_each(list(rows), shared=shared, close=close, named=named, papers=holders)
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
