@@ -218,6 +218,7 @@ def normalize_concepts(
         named = {key for key, found in acronym_votes.items() if sum(found.values()) >= _NAMED_KIND}  # "SCFT"
         generic = generic_words(every, names=names, abbreviated=named) | _bare_field_words(found_keys)
         generic |= _everyday_words(papers, {key for key in every if " " not in key}, names)
+        generic |= _name_modifiers(found_keys, {key for key in names if key.isalpha() and key not in shapes})
         generic |= fragment_keys([key for key, _ in rows] for rows in found_keys.values())
         stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:
@@ -681,6 +682,33 @@ def _shown_as_names(concepts: Mapping[str, Concept]) -> set[str]:
                 and key.split()[0] == words[0].lower() and (len(words) == 1 or words[1][:1].islower()):
             out.add(key)
     return out
+
+
+_MODIFIER_RATIO = 5  # a name whose compounds more papers have than this many times the name alone modifies them
+
+
+def _name_modifiers(found_keys: Mapping[str, list[tuple[str, Keyphrase]]], names: Collection[str]) -> set[str]:
+    """One-word names (capitalized words, ``names``) that the corpus writes before a noun at least
+    :data:`_MODIFIER_RATIO` times as often as alone, counted in papers: the modifier of a name, cut from its head
+    ("Dirac" of "Dirac operator", "Ising" of "Ising model", "Schwarzschild", "Hamiltonian", "Google"). Two reviewers
+    judged 1 of 24 such labelled concepts good (hep-th and ACM-CR), and 87% of those written alone at least half as
+    often as in compounds ("Wikipedia", "Twitter", "Airbnb").
+
+    Examples
+    --------
+    >>> rows = {f"p{i}": [("ising model", Keyphrase("Ising model", 1.0))] for i in range(10)}
+    >>> rows["p0"].append(("ising", Keyphrase("Ising", 0.5)))
+    >>> rows["p1"].append(("twitter", Keyphrase("Twitter", 0.5)))
+    >>> sorted(_name_modifiers(rows, {"ising", "twitter"}))
+    ['ising']
+    """
+    df = _papers_per_key(found_keys)
+    compounds: Counter[str] = Counter()
+    for key, n in df.items():
+        first, _, rest = key.partition(" ")
+        if rest and first in names:
+            compounds[first] += n
+    return {key for key in names if key in df and compounds[key] >= _MODIFIER_RATIO * df[key]}
 
 
 def _bare_field_words(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[str]:
