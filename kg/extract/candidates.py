@@ -1608,9 +1608,10 @@ def _before_a_verb(words: list[tuple[int, str, str]]) -> list[list[tuple[int, st
     return [list(words)]
 
 
+# What a generating function is called after "generating", a term and no verb and its object
+_GENERATED = frozenset("function functions functional functionals series polynomial polynomials".split())
 # Participles that open a clause after a noun and end no concept ("a Twitter dataset consisting
 # of", "self-dual world-volumes living in").
-_GENERATED = frozenset("function functions functional functionals series polynomial polynomials".split())
 _CLAUSE_PARTICIPLES = frozenset(
     """consisting living using including containing involving having being allowing enabling providing
     yielding giving making showing leading resulting following regarding concerning requiring arising

@@ -155,12 +155,12 @@ def normalize_concepts(
 
     # long forms whose last word is a system's filler the acronym spells: "Resource Description Framework (RDF)"
     # keeps it ("hierarchical clustering algorithm (HCA)" is hierarchical clustering)
-    named = {key for acronym, long_forms in votes.items() for key in map(concept_key, long_forms)
-             if key.rsplit(" ", 1)[-1] in _SYSTEM_FILLERS and spells(acronym, key)
-             and not spells(acronym, concept_key(trim_filler(key)))}
+    spelled_fillers = {key for acronym, long_forms in votes.items() for key in map(concept_key, long_forms)
+                       if key.rsplit(" ", 1)[-1] in _SYSTEM_FILLERS and spells(acronym, key)
+                       and not spells(acronym, concept_key(trim_filler(key)))}
 
     def trimmed(phrase: str) -> str:
-        return phrase if named and concept_key(phrase) in named else trim_filler(phrase)
+        return phrase if spelled_fillers and concept_key(phrase) in spelled_fillers else trim_filler(phrase)
 
     surfaces: dict[str, Counter[str]] = defaultdict(Counter)
     preferred: dict[str, str] = {}  # key -> display name the thesaurus asks for
@@ -330,13 +330,13 @@ def normalize_concepts(
     ranked_of = {paper.id: sorted(by_paper.pop(paper.id, []), key=lambda t: (-t[0], t[1])) for paper in papers}
     tops = ([cid[len(CONCEPT_PREFIX):] for _, cid, _ in ranked[:_SWAP_DEPTH]] for ranked in ranked_of.values())
     close = _close_words(tops, embedder, vectors) if embedder is not None else set()
-    named = _shown_as_names(concepts)
+    shown_names = _shown_as_names(concepts)
     lists = []
     for paper in papers:
         ranked = ranked_of.pop(paper.id)
         rows = {cid[len(CONCEPT_PREFIX):]: (score, cid, surface) for score, cid, surface in ranked}
         shared = {key for key in rows if holders[key] > 1}
-        order, moved = one_idea_each(list(rows), shared=shared, close=close, named=named, papers=holders)
+        order, moved = one_idea_each(list(rows), shared=shared, close=close, named=shown_names, papers=holders)
         scores = {key: row[0] for key, row in rows.items()}
         for key, head in moved.items():  # a key in another's place takes its score
             scores[key], scores[head] = scores[head], scores[key]
