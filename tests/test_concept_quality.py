@@ -1756,10 +1756,12 @@ def test_what_people_do_is_no_part_of_a_concept():
     found = set(candidate_phrases(
         "Advertisers bid on keywords. Searchers struggle with formulating queries. A network is trained to filter "
         "documents. We then use it to rerank the rest unseen documents. It then reranks these passages. The search "
-        "engine results page for each query is shown. This is related to model selection."))
+        "engine results page for each query is shown. This is related to model selection. People search for "
+        "answers. We count solutions modulo gauge transformations."))
     assert {"Advertisers", "keywords", "Searchers", "documents", "rest unseen documents", "passages",
-            "search engine results page", "model selection"} <= found
-    assert not {"Advertisers bid", "struggle", "filter documents", "rerank", "reranks"} & found
+            "search engine results page", "model selection", "People", "answers", "gauge transformations"} <= found
+    assert not {"Advertisers bid", "struggle", "filter documents", "rerank", "reranks", "People search",
+                "modulo gauge transformations"} & found
 
 
 def test_two_title_gerunds_of_one_object_are_verbs_and_a_titles_plural_shares_no_head():

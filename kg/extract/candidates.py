@@ -540,6 +540,7 @@ _SAYING = frozenset("show shows find finds demonstrate demonstrates prove proves
 # Plurals of those who do things (advertisers, users, curators, scientists, participants, students) and the
 # prepositions their verbs take
 _AGENT_PLURALS = ("ers", "ors", "ists", "ants", "ents")
+_PEOPLE = frozenset("people women men children".split())
 _VERB_PREPOSITIONS = frozenset("on for at against with about over into through".split())
 _PERSONS = frozenset("we they i you".split())  # subjects no noun follows: "we model", never "we model data"
 # Words read past when looking for what governs a verb ("to further increase", "which only support").
@@ -996,6 +997,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                              or next_word.lower() in _COPULAS | {"in", "of"}):
             out[i] = (word, "NN")  # a noun the lexicon knows as a verb, after its adjective and before a verb or the
             # end of a clause: "the radial coordinate is", "a collective coordinate." (the phrase was lost)
+        elif low == "modulo" and next_pos not in _PHRASE_ENDS:
+            out[i] = (word, "IN")  # a preposition: "solutions modulo gauge transformations" (78 hep-th abstracts)
         elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
             out[i] = (word, "NN")  # an activity after its object, which the lexicon calls an adjective: "we study
             # document ranking, which" (was "document")
@@ -1022,7 +1025,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                                                 or word_class(low) in ("VB", "VBP", "VBD")):
             out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
             # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
-        elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.lower().endswith(_AGENT_PLURALS) \
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and (
+                prev_word.lower().endswith(_AGENT_PLURALS) or prev_word.lower() in _PEOPLE) \
                 and next_word.lower() in _VERB_PREPOSITIONS and (i < 2 or out[i - 2][1] not in _START) \
                 and _verb_capable(low):
             out[i] = (word, "VBP")  # what people do, after them and before a preposition: "advertisers bid on
