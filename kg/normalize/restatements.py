@@ -346,9 +346,9 @@ def one_idea_each(keys: Sequence[str], *, shared: Container[str] = (), close: Co
     with a higher-ranked key of another head (:func:`overlaps`), put a kind noun after its
     modifier (:func:`kind_siblings`), reword it (:func:`rewordings`), name its thing or activity in another derivation
     of its words (:func:`derivations`), swap one of its words for one ``close``
-    in meaning (:func:`synonym_swaps`) or add a noun to a higher-ranked name (:func:`named_things`: ``named`` are the
-    keys shown as one capitalized word, ``named`` two-word keys those whose second word is shown in lower case;
-    ``papers`` the corpus's paper count of each key) are left out.
+    in meaning (:func:`synonym_swaps`) or add a noun to a higher-ranked name (:func:`named_things`: ``named`` holds the
+    keys shown as one capitalized word and those shown as such a word and a lower-case noun; ``papers`` the corpus's
+    paper count of each key) are left out.
 
     Measured against ACM author keywords (first 6,000 papers, `bench/eval_acm_keywords.py`),
     keeping the best-ranked member and linking the wider ones after the top 10 gave F1@5/10
@@ -496,8 +496,8 @@ def named_things(keys: Sequence[str], named: Container[str], papers: Mapping[str
     return out
 
 
-def _without_overlaps(keys: list[str], close: Container[tuple[str, str]] = (), named: Container[str] = (),
-                      papers: Mapping[str, int] | None = None) -> list[str]:
+def _without_overlaps(keys: list[str], close: Container[tuple[str, str]], named: Container[str],
+                      papers: Mapping[str, int]) -> list[str]:
     dropped = overlaps(keys) | kind_siblings(keys) | rewordings(keys) | set(derivations(keys)) | (
-        synonym_swaps(keys, close) if close else set()) | named_things(keys, named, papers or {})
+        synonym_swaps(keys, close) if close else set()) | named_things(keys, named, papers)
     return [k for k in keys if k not in dropped] if dropped else keys
