@@ -81,7 +81,7 @@ GENERIC_MODIFIERS = frozenset(
     straightforward
     chosen obtained considered studied investigated discussed presented described employed utilized adopted
     suggested extracted generated unknown top-ranked highly-ranked top-scoring detected subsequent abundant distinct
-    analogous""".split()
+    analogous seminal sophisticated""".split()
 )
 # Words that rank or weigh what the head names, dropped at a phrase's start but, unlike GENERIC_MODIFIERS, part of a
 # hyphenated term ("top-N recommendation", "top-k query"): "top search results" is the best of the search results,
@@ -293,8 +293,16 @@ def _series_numbers(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ['IN', 'NN', 'NNP', 'NN']
     >>> [t for _, t in _series_numbers([("to", "TO"), ("type", "VB"), ("IIA", "NN"), ("string", "NN")])]
     ['TO', 'NN', 'NNP', 'NN']
+    >>> _series_numbers([("type", "NN"), ("I", "PRP"), ("'", "POS"), ("string", "NN")])
+    [('type', 'NN'), ("I'", 'NNP'), ('string', 'NN')]
     """
-    out = list(tagged)
+    out = []
+    for i, (word, pos) in enumerate(tagged):  # "type I'" is the theory's name: the prime is no quote
+        if word in ("'", "’") and out and _numbered_kind(out, len(out) - 1) and out[-1][0] in ("I", "II") \
+                and (i + 1 == len(tagged) or tagged[i + 1][0].lower() not in ("s", "t")):
+            out[-1] = (out[-1][0] + "'", out[-1][1])
+        else:
+            out.append((word, pos))
     for i, (word, pos) in enumerate(out):
         named = _numbered_kind(out, i)
         if word in _ROMAN and i and not named and (i + 1 == len(out) or out[i + 1][0] in _SERIES_END):
@@ -550,11 +558,12 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_OBJECT_DETERMINERS = _ARTICLES | frozenset("this these their its such our".split())
 # Words that open a noun phrase, so none ends before them: the word before is a verb ("exhibits a", "yields the")
 _DETERMINERS = _ARTICLES | frozenset("this these those its their some no".split())
 # Adjectives of a relation, before "to": "equivalent to", "equal to", "dual to" (a predicate, no head of a term)
 _RELATED_TO = frozenset("equal equivalent identical isomorphic proportional analogous comparable orthogonal dual "
-                        "conjugate".split())
+                        "conjugate relative sensitive insensitive responsive".split())
 _VERB_PARTICLES = frozenset("out down up off".split())  # after a verb's -s form: "breaks down", "rules out"
 # Adverbs of how well a thing does, after its verb's -s form: "the translation works well", "the method scales poorly"
 # (of verbs that take no object: "adapt to different website structures very well" has a noun)
@@ -789,11 +798,14 @@ def verb_stems(stem: str) -> tuple[str, str, str]:
 _PURPOSES = frozenset("""aim aims aimed aiming seek seeks seeking try tries tried trying attempt attempts attempting
     strive strives able unable order used designed intended want wants need needs wish hope serve serves
     how ability abilities way ways means us possible impossible necessary""".split())
+# Verbs of purpose a noun may look like, before "to" and a verb: "models of retrieval aim to model relevance"
+_AIMS = frozenset("aim aims seek seeks strive strives tend tends fail fails attempt attempts".split())
 _LEARNING_TO = _PURPOSES | {"learning", "learn", "learns"}  # "Learning to Rank X": a verb the lexicon calls a noun
 _SUBTITLE_MARKS = frozenset(":–—")
 # -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
 # Label Noise"); title case hides the participle from the tagger
-_TITLE_CLAUSES = frozenset("resulting arising stemming leading coming ranging deriving emerging".split())
+_TITLE_CLAUSES = frozenset("""resulting arising stemming leading coming ranging deriving emerging pointing belonging
+    referring pertaining corresponding contributing""".split())
 
 
 _PAST_ZIPF = 2.5  # a past tense English writes this often is a verb's ("aggregated" 3.0), whatever the lexicon lacks
@@ -997,6 +1009,33 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                              or next_word.lower() in _COPULAS | {"in", "of"}):
             out[i] = (word, "NN")  # a noun the lexicon knows as a verb, after its adjective and before a verb or the
             # end of a clause: "the radial coordinate is", "a collective coordinate." (the phrase was lost)
+        elif "-" in low and low.endswith("ly") and prev_pos == "TO" and next_pos in ("NN", "VB") \
+                and word_class(low.rpartition("-")[2]) == "RB":
+            out[i] = (word, "RB")  # a hyphenated adverb after "to": "to semi-automatically label documents" (before
+            # an adjective one is part of a term: "quasi-exactly solvable models", "non-minimally coupled scalars")
+        elif word.islower() and ((pos in ("VBN", "VBD") and low.endswith("ed")) or (
+                pos in ("NN", "NNS", "JJ") and (_verb_form(low) or _verb_capable(low)))) and i >= 2 \
+                and prev_word.lower() in ("al.", "al") and out[i - 2][0].lower() == "et" \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"}:
+            out[i] = (word, "VBD" if low.endswith("ed") else ("VBZ" if low.endswith("s") else "VBP"))  # what the
+            # authors did: "Rudolph et al. developed exponential family embeddings" (was "developed ... embedding")
+        elif pos == "VBN" and word.islower() and ahead_word.lower() in _PERSONS \
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "NNP"}:
+            out[i] = (word, "VBD")  # a person's past act: "we trained NLP tools to detect" (was "trained NLP tool")
+        elif pos in ("NN", "NNS") and word.islower() and low in _AIMS and prev_pos in _NOUN \
+                and next_word.lower() == "to" and i + 2 < len(out) and out[i + 2][0].islower() \
+                and (out[i + 2][1] == "VB" or _verb_capable(out[i + 2][0].lower())):
+            out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "models of retrieval aim to model human notions
+            # of relevance" (was "retrieval aim")
+        elif pos == "NN" and word.islower() and ahead_pos == "TO" and prev_pos == "RB" and prev_word.endswith("ly") \
+                and _verb_capable(low) \
+                and next_pos in _NOUN | {"DT", "PRP$", "JJ"}:
+            out[i] = (word, "VB")  # a split infinitive: "to semi-automatically label documents", "to further
+            # index them"
+        elif pos == "NNS" and word.islower() and low not in _INTRANSITIVE and prev_pos in ("NN", "VBG", "NNP") \
+                and next_word.lower() in _OBJECT_DETERMINERS and _verb_form(low):
+            out[i] = (word, "VBZ")  # a singular subject's verb before its object: "non-redundant clustering addresses
+            # this class of problems" (was "non-redundant clustering address")
         elif low == "modulo" and next_pos not in _PHRASE_ENDS:
             out[i] = (word, "IN")  # a preposition: "solutions modulo gauge transformations" (78 hep-th abstracts)
         elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
@@ -1038,10 +1077,12 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models";
             # a verb the lexicon lacks: "we rerank the results", "they geotag photos"
         elif pos in ("NN", "NNP") and word[1:].islower() and ahead_word.lower() in _RELATIVES and before >= 1 \
-                and out[before - 1][1] in _NOUN and out[before - 1][0].lower() not in _SAYING \
+                and (out[before - 1][1] in _NOUN or (out[before - 1][0] == "," and before >= 2
+                                                     and out[before - 2][1] in _NOUN)) \
+                and out[before - 1][0].lower() not in _SAYING \
                 and next_pos in _NOUN | {"DT", "PRP$", "JJ"} and _verb_capable(low):
             out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents", "systems that display
-            # digital images"
+            # digital images", "embeddings, which cast word embeddings"
         elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
             out[i] = (word, "NNS")  # "Massive Charged Gravitating Higher Spins"
         elif word[1:].islower() and low.endswith("ly") and low not in _lexicon() and prev_pos in _NOUN \
@@ -1245,6 +1286,8 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
             if not words[-1][1][:1].isupper():
                 words.clear()  # nor is the kind alone unless a name ("the 6-vertex type": "6-vertex", judged
                 # ungrammatical; "Laplace", "KdV" stay)
+        if len(words) > 1 and _COUNT_SYMBOL.fullmatch(words[0][1]) and words[-1][2] == "NNS":
+            words.pop(0)  # how many: "N_f flavours of quarks", "N D3-branes", "N massless fermions"
         counted = [j for j, (_, w, _) in enumerate(words) if _MAGNITUDE.fullmatch(w)]
         if counted:
             del words[:counted[-1] + 1]  # a count of thousands or millions says how many: "(collected) 537K answers",
@@ -1558,6 +1601,8 @@ def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str,
         words.append((j, word, pos))
     if len(words) < 2 or words[-1][2] not in _NOUN or words[0][2] not in _START or words[0][1].lower().endswith("ing"):
         return []
+    if words[0][1].endswith(("'s", "’s")):
+        return []  # two owners of one thing: "Karger and Ruhl's expansion dimension" has no "Karger expansion dimension"
     if words[0][1].lower().rpartition("-")[2] in PARTICLES:  # "conformal and anti-de Sitter algebras"
         return words[2:] if len(words) > 2 else []
     return words[1:]
@@ -1789,6 +1834,7 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
 
 _ABBREVIATIONS = frozenset("e.g. i.e. cf. vs. al. resp. approx.".split())
 # "537K", "3k", "1.5M", "10B" (not "type 0B", "2B" of a name)
+_COUNT_SYMBOL = re.compile(r"N(?:_\{?[A-Za-z]{1,3}\}?)?")  # a number of things, before their plural
 _MAGNITUDE = re.compile(r"[1-9]\d*(?:[.,]\d+)?[kK]|(?:[1-9]\d+|\d+[.,]\d+)[MB]")
 
 

@@ -425,6 +425,8 @@ def _close_words(rankings: Iterable[list[str]], embedder,
 
 
 _USED_SHARE = 10  # an acronym defined once is shown where a tenth of its concept's papers write it at least
+_COMMON_HOLDERS = 20  # a concept of this many papers shows an acronym only where an eighth of them write it
+_COMMON_SHARE = 8
 # fillers (:func:`~kg.normalize.generic.trim_filler`) that end the name of a system an acronym spells
 _SYSTEM_FILLERS = frozenset(("framework", "platform"))
 # the lexicon's classes of English function words: an acronym spelled like one ("WE", "IT", "OR") reads as the word
@@ -470,6 +472,10 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     True
     >>> _shown_acronym("word embedding", {"word embedding": 4}, 4, 63, "WE")
     False
+    >>> _shown_acronym("social network", {"social network": 9}, 3, 207, "SN")
+    False
+    >>> _shown_acronym("collaborative filtering", {"collaborative filtering": 90}, 140, 420, "CF")
+    True
     """
     words = set(key.split())
     if acronym[:1].isupper() and acronym[0].lower() not in {w[0] for w in words}:
@@ -478,6 +484,9 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     if acronym and not spells(acronym, key) and (
             2 * papers < holders or any(key.startswith(k + " ") and spells(acronym, k) for k in long_keys)):
         return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
+    if holders >= _COMMON_HOLDERS and _COMMON_SHARE * papers < holders:
+        return False  # a common term's acronym few of its papers write is some papers' shorthand: "social network
+        # (SN)", written by 3 of ACM-CR's 207 papers; "e-commerce (E-Com)"; not "collaborative filtering (CF)", 140 of 420
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2 and not (acronym.isupper() and word_class(acronym.lower()) in _FUNCTION_CLASSES):
         return True  # a function word in capitals must be written by the papers too: not "word embedding (WE)"

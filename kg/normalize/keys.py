@@ -22,6 +22,7 @@ CONCEPT_PREFIX = "c:"
 _SEPARATORS = re.compile(r"[\-‐‑‒–—_/]+")
 _DROP = re.compile(r"[^\w\s+#.∞]")  # ∞ is a word of a name: "W_∞ algebra" is no W-algebra
 _WS = re.compile(r"\s+")
+_PRIMED = re.compile(r"(?<=\s)(I{1,2})['’](?=\s|$)")  # "type I'" is no "type I": the prime is part of the name
 # A phrase ending in a name joined from capitalized parts ("Yang-Mills", "Chern–Simons",
 # "Navier-Stokes"): its last word is a name, never a plural.
 _NAMED_HEAD = re.compile(r"[A-Z][\w'’]*[\-‐‑‒–—]+[A-Z][a-z]+s$")
@@ -41,7 +42,8 @@ _INVARIANT = frozenset(
     """analysis basis bias class corpus data gas gaussian lens less loss mass news process
     series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
     earnings headquarters goods savings sales surroundings belongings clothes outskirts whereabouts odds
-    diabetes herpes rabies measles mumps scabies rickets""".split()
+    diabetes herpes rabies measles mumps scabies rickets atlas canvas alias pancreas christmas texas kansas arkansas
+    vegas thomas douglas nicholas lucas honduras""".split()  # "Digital Atlas", no "atla"
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
@@ -76,6 +78,8 @@ def singularize(word: str) -> str:
     ['embedding', 'strategy', 'process', 'bias', 'gan']
     >>> [singularize(w) for w in ["movies", "biases", "bases", "ads", "cases", "uses", "caches", "gases", "matches"]]
     ['movie', 'bias', 'base', 'ad', 'case', 'use', 'cache', 'gas', 'match']
+    >>> [singularize(w) for w in ["atlas", "atlases", "aliases", "lemmas"]]  # no "atla"
+    ['atlas', 'atlas', 'alias', 'lemma']
     >>> [singularize(w) for w in ["echoes", "heroes", "shoes", "canoes"]]
     ['echo', 'hero', 'shoe', 'canoe']
     >>> [singularize(w) for w in ["thieves", "wives", "curves", "drives", "archives", "waves", "valves"]]
@@ -95,6 +99,8 @@ def singularize(word: str) -> str:
         return word
     if word in _IC_PLURALS:
         return word[:-1]  # topics, metrics, geodesics
+    if word.endswith("es") and len(word) > 5 and word[:-2] in _INVARIANT:
+        return word[:-2]  # atlases, aliases, biases
     if word.endswith(("ss", "us", "is", "ics", "means")):
         return word  # k-means, subkmeans; physics, dynamics, analytics
     if word.endswith("ies") and len(word) > 4:
@@ -169,12 +175,15 @@ def concept_key(phrase: str) -> str:
     ('w ∞ algebra', 'w algebra', 'n ∞')
     >>> {concept_key(p) for p in ("W-infinity gravity", "Winf gravity", "W_∞ gravity", "W_{\\infty} gravity")}
     {'w ∞ gravity'}
+    >>> concept_key("type I' strings"), concept_key("type I strings")
+    ('type i prime string', 'type i string')
     """
     text = written = unicodedata.normalize("NFKC", phrase).strip()
     if "nf" in text or "NF" in text or "w_" in text:
         text = _INFINITY.sub(_infinity, text)
     named = _named_head(text)
     text = written_product(text)  # "SU(2) x U(1)" is "SU(2)×U(1)"
+    text = _PRIMED.sub(r"\1 prime", text)
     text = _SEPARATORS.sub(" ", text)
     text = _DROP.sub(" ", text)
     words = _WS.sub(" ", text).strip().split(" ")

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 
 from kg.extract.candidates import PARTICLES, STOP_WORDS, word_class
-from kg.normalize.keys import _DROP, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
+from kg.normalize.keys import _DROP, _PRIMED, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name",
@@ -165,6 +165,9 @@ def _plural_surname(word: str, forms: Counter[str], truecase: Mapping[str, tuple
     return max(forms, key=lambda f: (forms[f], f)) if forms else word[:1].upper() + word[1:] + "s"
 
 
+_PRIME_WORD = re.compile(r"\b(I{1,2}) prime\b")  # back to the prime the key spells out
+
+
 def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
                   truecase: Mapping[str, tuple[int, int]] | None = None, evidence: Counter[str] | None = None,
                   shaped: Mapping[str, str] | None = None) -> str:
@@ -239,8 +242,28 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     >>> _display_name("super conformal field theory", Counter({"super CONFORMAL field theory": 1}),
     ...               truecase={"conformal": (0, 40)})
     'super conformal field theory'
+    >>> _display_name("type i prime string theory", Counter({"type I' string theories": 2, "Type I' String Theory": 1}))
+    "type I' string theory"
 
     """
+    if " prime" not in key:
+        return _cased_name(key, surfaces, truecase, evidence, shaped)
+    return _PRIME_WORD.sub(r"\1'", _cased_name(key, _primed(surfaces), truecase, _primed(evidence), shaped))
+
+
+def _primed(forms: Counter[str] | None) -> Counter[str] | None:
+    """``forms`` with a numeral's prime written as the word its key has: "type I'" as "type I prime"."""
+    if not forms:
+        return forms
+    out: Counter[str] = Counter()
+    for form, n in forms.items():
+        out[_PRIMED.sub(r"\1 prime", form)] += n
+    return out
+
+
+def _cased_name(key: str, surfaces: Counter[str], truecase: Mapping[str, tuple[int, int]] | None,
+                evidence: Counter[str] | None, shaped: Mapping[str, str] | None) -> str:
+    """The name of :func:`_display_name`, its words aligned with the key's."""
     words = key.split()
     shapes: Counter[str] = Counter()
     for surface, n in surfaces.items():
@@ -876,7 +899,8 @@ def capitalized(name: str) -> str:
 ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directive toolkit project partnership
     foundation initiative institute agency association society council consortium archive museum university
     laboratory committee organization organisation federation alliance collection track challenge competition
-    corpus dataset library""".split())  # "HathiTrust Digital Library", "Deep Graph Library"
+    corpus dataset library forum registry""".split())  # "HathiTrust Digital Library", "Deep Graph Library",
+# "Cross-Language Evaluation Forum", "Event Registry"
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
 # Heads of names of institutions, events and collections: capitalized in a name ("Stanford University", "TREC Web
 # Track"), which says nothing of the word alone ("university archive")
