@@ -186,7 +186,7 @@ def normalize_concepts(
     df = _papers_per_key(found_keys)
     bodies = [text for p in papers for text in (p.title or "", p.abstract or "")]
     unpinned = set(df) - set(preferred)
-    objects, verbs = gerund_objects(bodies, unpinned, df=df), verb_objects(bodies, unpinned)
+    objects, verbs = gerund_objects(bodies, unpinned, df=df), verb_objects(bodies, unpinned, df=df)
     for pid, rows in found_keys.items():  # "modeling user behavior" is a verb and its object, "user behavior";
         # "ranking documents" is "document ranking" where more papers write that; "train word embeddings" (after
         # "to") is "word embedding"
@@ -425,8 +425,9 @@ def _close_words(rankings: Iterable[list[str]], embedder,
 
 
 _USED_SHARE = 10  # an acronym defined once is shown where a tenth of its concept's papers write it at least
-_COMMON_HOLDERS = 20  # a concept of this many papers shows an acronym only where an eighth of them write it
-_COMMON_SHARE = 8
+_COMMON_HOLDERS = 20  # a concept of this many papers shows an acronym only where an eighth of them write it, or
+_COMMON_SHARE = 8  # this many papers at least
+_COMMON_WRITERS = 20
 # fillers (:func:`~kg.normalize.generic.trim_filler`) that end the name of a system an acronym spells
 _SYSTEM_FILLERS = frozenset(("framework", "platform"))
 # the lexicon's classes of English function words: an acronym spelled like one ("WE", "IT", "OR") reads as the word
@@ -476,6 +477,8 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     False
     >>> _shown_acronym("collaborative filtering", {"collaborative filtering": 90}, 140, 420, "CF")
     True
+    >>> _shown_acronym("superconformal field theory", {"superconformal field theory": 2}, 80, 700, "SCFT")
+    True
     """
     words = set(key.split())
     if acronym[:1].isupper() and acronym[0].lower() not in {w[0] for w in words}:
@@ -484,9 +487,10 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     if acronym and not spells(acronym, key) and (
             2 * papers < holders or any(key.startswith(k + " ") and spells(acronym, k) for k in long_keys)):
         return False  # nor one of the concept's first words': "collaborative filtering (CF) recommender"
-    if holders >= _COMMON_HOLDERS and _COMMON_SHARE * papers < holders:
+    if holders >= _COMMON_HOLDERS and papers < _COMMON_WRITERS and _COMMON_SHARE * papers < holders:
         return False  # a common term's acronym few of its papers write is some papers' shorthand: "social network
-        # (SN)", written by 3 of ACM-CR's 207 papers; "e-commerce (E-Com)"; not "collaborative filtering (CF)", 140 of 420
+        # (SN)", written by 3 of ACM-CR's 207 papers, "search engine (SE)" by 14; "e-commerce (E-Com)"; not
+        # "collaborative filtering (CF)", 140 of 420, nor "superconformal field theory (SCFT)", 80 hep-th papers
     mine = sum(n for k, n in long_keys.items() if set(k.split()) <= words or words <= set(k.split()))
     if mine >= 2 and not (acronym.isupper() and word_class(acronym.lower()) in _FUNCTION_CLASSES):
         return True  # a function word in capitals must be written by the papers too: not "word embedding (WE)"

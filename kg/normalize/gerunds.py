@@ -33,7 +33,8 @@ __all__ = ["gerund_objects", "verb_objects", "MIN_VERB_USES"]
 _WORDS = re.compile(r"[a-z][a-z'\-]*|[.;:!?,()]")
 _DETERMINERS = frozenset("a an the this that these those our their its his her each every such any no some "
                          "which whose".split())
-_OBJECTS = _DETERMINERS | frozenset("them it him us me".split())  # "modeling the", "building them"
+_OBJECTS = _DETERMINERS | frozenset("them it him us me".split())
+_CLAUSE_STARTS = frozenset(("that", "which"))  # determiners that also start a clause, whose verb may follow  # "modeling the", "building them"
 MIN_VERB_USES = 3  # a gerund the corpus uses as a verb this often at least (with a determined object)
 # Heads a gerund names an activity before, in compounds too rare to have met a determiner:
 # "forecasting model", "indexing process", "matching problem".
@@ -109,7 +110,8 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
         written[pair] += 1
         if before in _DETERMINERS:
             after_determiner[word] += 1
-            determined[pair] += 1
+            if before not in _CLAUSE_STARTS:  # "we show that modeling user behavior helps": no "the modeling user"
+                determined[pair] += 1
     verbs = {g for g in gerunds if verb[g] >= min_verb_uses and verb[g] >= after_determiner[g]}
     out = {}
     for key in keys:
@@ -136,9 +138,12 @@ _RELATIVES = frozenset(("which", "that"))  # determiners that may be a relative 
 _PARTICLES = frozenset("up out down off forward back away over".split())  # a phrasal verb's: "pick up point"
 
 
-def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES) -> dict[str, str]:
+def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES,
+                 df: Mapping[str, int] | None = None) -> dict[str, str]:
     """Keys that are a verb's base form and its object, mapped to the object: "train word embedding" (of "an approach
-    to train word embeddings") is "word embedding".
+    to train word embeddings") is "word embedding"; or to the compound that names the activity, where more papers
+    (``df``) write it: "rank document" (of "to rank documents") is "document ranking", whether or not the corpus
+    writes "rank" more often as a verb than as a noun.
 
     A key "V R..." is a verb and its object when the corpus uses V as a verb (V after "to", a modal or a
     person and before a determiner or a pronoun ``min_verb_uses`` times at least, and more often than a
@@ -156,6 +161,9 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
     >>> verb_objects(texts, {"train word embedding", "train classifier", "rank node", "rank aggregation",
     ...                      "query expansion"})
     {'rank node': 'node', 'train classifier': 'classifier', 'train word embedding': 'word embedding'}
+    >>> verb_objects(["the rank of a page", "The rank is", "we rank documents", "the rank", "to rank documents"],
+    ...              {"rank document", "document ranking"}, df={"rank document": 2, "document ranking": 9})
+    {'rank document': 'document ranking'}
     """
     firsts = {key.partition(" ")[0] for key in keys if " " in key}
     bases = {word for word in firsts if len(word) > 2 and word.isalpha() and not word.endswith(("ing", "ed", "s"))}
@@ -176,10 +184,20 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
     out = {}
     for key in sorted(keys):
         base, _, rest = key.partition(" ")
-        if base not in verbs or not rest:
+        if base not in bases or not rest:
             continue
         pair = (base, singularize(rest.partition(" ")[0]))
-        if written[pair] and not determined[pair] and verbal[pair] >= _VERB_SHARE * written[pair] \
-                and pair[1] not in FUNCTION_WORDS | _PARTICLES:
+        if not (written[pair] and not determined[pair] and verbal[pair] >= _VERB_SHARE * written[pair]
+                and pair[1] not in FUNCTION_WORDS | _PARTICLES):
+            continue
+        compound = max((f"{rest} {ing}" for ing in _gerunds_of(base)), key=lambda k: (df or {}).get(k, 0))
+        if df is not None and df.get(compound, 0) > df.get(key, 0):
+            out[key] = compound
+        elif base in verbs:
             out[key] = rest
     return out
+
+
+def _gerunds_of(base: str) -> tuple[str, ...]:
+    """The -ing forms a verb's base form may have: "rank" "ranking", "rate" "rating", "map" "mapping"."""
+    return base + "ing", base[:-1] + "ing", base + base[-1] + "ing"

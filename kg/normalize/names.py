@@ -256,8 +256,9 @@ def _primed(forms: Counter[str] | None) -> Counter[str] | None:
     if not forms:
         return forms
     out: Counter[str] = Counter()
-    for form, n in forms.items():
-        out[_PRIMED.sub(r"\1 prime", form)] += n
+    for form, n in forms.items():  # "Type I' String Theory": a title's word, "Prime"
+        out[_PRIMED.sub(lambda m: m.group(1) + (" Prime" if m.string[m.end() + 1:m.end() + 2].isupper() else " prime"),
+                        form)] += n
     return out
 
 
