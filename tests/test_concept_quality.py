@@ -1706,6 +1706,15 @@ def test_a_common_terms_acronym_is_shown_only_where_its_papers_write_it():
     assert _shown_acronym("graph neural network", {"graph neural network": 3}, 3, 12, "GNN")  # a small corpus
     # an acronym many papers write is the field's, whatever the share: hep-th's "SCFT", 80 papers of 700
     assert _shown_acronym("superconformal field theory", {"superconformal field theory": 2}, 80, 700, "SCFT")
+    # and its plural counts as it: hep-th defines "SCFTs" more often than "SCFT" (a first version hid it)
+    papers = [Paper(f"p{i}", "Fixed points", f"Superconformal field theories (SCFTs) in {i} dimensions flow.")
+              for i in range(4)]
+    papers += [Paper(f"q{i}", "Flows", f"The superconformal field theory flows; the SCFT is {i}-dimensional.")
+               for i in range(20)]
+    papers += [Paper(f"r{i}", "Theories", f"A superconformal field theory of rank {i}.") for i in range(120)]
+    keyphrases = {p.id: _kp("superconformal field theory") for p in papers}
+    concepts, _ = normalize_concepts(papers, keyphrases, stoplist=())
+    assert concepts["c:superconformal field theory"].acronym == "SCFT"
 
 
 def test_a_name_an_acronym_spells_keeps_its_last_word():
@@ -1901,3 +1910,11 @@ def test_a_verb_and_its_object_are_the_activity_the_field_names():
     assert verb_objects(texts, {"rank document", "document ranking"},
                         df={"rank document": 2, "document ranking": 9}) == {"rank document": "document ranking"}
     assert verb_objects(texts, {"rank document"}) == {}  # without the compound "rank" stays a noun
+
+
+def test_what_breaks_a_symmetry_is_no_part_of_the_symmetrys_name():
+    # hep-th listed "tree-level superpotential break supersymmetry", "symmetry break supersymmetry"
+    found = set(candidate_phrases("Models with an appropriate tree-level superpotential break supersymmetry. "
+                                  "The SU(N) symmetry break supersymmetry dynamically. A symmetry breaks parity."))
+    assert {"tree-level superpotential", "supersymmetry", "parity"} <= found
+    assert not any(" break" in phrase for phrase in found)

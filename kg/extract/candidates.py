@@ -558,6 +558,9 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_BREAKS = frozenset("break breaks preserve preserves restore restores violate violates".split())
+_SYMMETRIES = frozenset("supersymmetry supersymmetries symmetry symmetries invariance unitarity causality "
+                        "chirality parity".split())
 _OBJECT_DETERMINERS = _ARTICLES | frozenset("this these their its such our".split())
 # Words that open a noun phrase, so none ends before them: the word before is a verb ("exhibits a", "yields the")
 _DETERMINERS = _ARTICLES | frozenset("this these those its their some no".split())
@@ -967,6 +970,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 not next_word[:1].isalnum() or next_pos in ("IN", "DT", "CC", "TO")):
             out[i] = (word, "RB")  # a title's adverb after what it qualifies: "Identify Misinformation Objectively?"
             # (before an adjective it may start a name: "Doubly Special Relativity", "Asymptotically Flat Spacetime")
+        elif low in _BREAKS and next_word.lower() in _SYMMETRIES and pos in _NOUN | {"VB", "VBP"}:
+            out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # what breaks a symmetry: "an appropriate tree-level
+            # superpotential break supersymmetry", "Does black hole radiance break supersymmetry?"
         elif pos == "JJS" and next_pos in _NOUN and (low in _TERM_SUPERLATIVES or (
                 low in ("highest", "lowest") and next_word.lower() in ("weight", "landau"))):
             out[i] = (word, "JJ")  # a superlative that names a thing with its noun: "nearest neighbor search", "shortest

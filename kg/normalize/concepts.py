@@ -144,7 +144,8 @@ def normalize_concepts(
     for key, found in acronym_votes.items():
         for acronym, n in found.items():
             long_keys[acronym][key] += n
-    uses = acronym_uses((f"{p.title} {p.abstract}" for p in papers), set(acronym_of.values()))
+    numbers = {acronym: _other_number(acronym) for acronym in acronym_of.values()}  # "SCFTs" of "SCFT"
+    uses = acronym_uses((f"{p.title} {p.abstract}" for p in papers), set(acronym_of.values()) | set(numbers.values()))
     # how the papers write the long forms they define: a name for concepts met as acronyms ("BPS")
     defined: dict[str, Counter[str]] = defaultdict(Counter)
     for long_forms in votes.values():
@@ -293,7 +294,8 @@ def normalize_concepts(
     for key in sorted(surfaces):
         cid = CONCEPT_PREFIX + key
         acronym = acronym_of.get(key)
-        if acronym and not _shown_acronym(key, long_keys[acronym], uses[acronym], linked[key], acronym):
+        if acronym and not _shown_acronym(key, long_keys[acronym], uses[acronym] + uses[numbers[acronym]], linked[key],
+                                          acronym):
             acronym = None  # a paper's coinage for a common term
         aliases = set(surfaces[key])
         if acronym:
@@ -495,6 +497,17 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     if mine >= 2 and not (acronym.isupper() and word_class(acronym.lower()) in _FUNCTION_CLASSES):
         return True  # a function word in capitals must be written by the papers too: not "word embedding (WE)"
     return 3 * mine >= sum(long_keys.values()) and _USED_SHARE * papers >= holders
+
+
+def _other_number(acronym: str) -> str:
+    """The acronym's plural, or its singular where it is one: "SCFT" and "SCFTs", "GNNs" and "GNN".
+
+    >>> _other_number("SCFT"), _other_number("GNNs")
+    ('SCFTs', 'GNN')
+    """
+    if len(acronym) > 2 and acronym.endswith("s") and acronym[-2].isupper():
+        return acronym[:-1]
+    return acronym + "s"
 
 
 def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], papers: Mapping[str, int]) -> None:
