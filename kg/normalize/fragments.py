@@ -58,6 +58,8 @@ def fragment_keys(keys_of_papers: Iterable[Iterable[str]], *, min_seen: int = MI
     set()
     >>> fragment_keys([["1 1 dimension"]] * 24 + [["qcd 1 1"]])  # notation says nothing
     set()
+    >>> fragment_keys([["bike sharing"], ["information sharing"]] * 12 + [["sharing economy"]])  # nor a gerund
+    set()
     """
     ends: Counter[str] = Counter()
     inside: Counter[str] = Counter()
@@ -95,5 +97,8 @@ def _cut(words: list[str], whole: Mapping[str, int], part: Mapping[str, int], mi
         piece = " ".join(piece[::-1] if backwards else piece)
         seen = whole.get(piece, 0) + part.get(piece, 0)
         if seen >= min_seen:
+            if backwards and length == 1 < len(words) and piece.endswith("ing") and len(piece) > 4:
+                return False  # a gerund starts the names of things ("sharing economy") and ends those of acts ("bike
+                # sharing", "information sharing"): where it stands says nothing of the key it starts
             return whole.get(piece, 0) < max_share * seen
     return False
