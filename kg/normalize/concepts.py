@@ -452,6 +452,9 @@ def _shown_acronym(key: str, long_keys: Mapping[str, int], papers: int, holders:
     holders at least, and never where it spells the concept's first words ("collaborative filtering (CF)
     recommender": the papers write "CF" for collaborative filtering).
 
+    A concept of :data:`_COMMON_HOLDERS` papers or more shows an acronym only where an eighth of them or
+    :data:`_COMMON_WRITERS` papers write it: two papers' definitions do not make "search engine (SE)" the field's name.
+
     Examples
     --------
     >>> _shown_acronym("n 4 sym theory", {"sym theory": 1, "super yang mills": 2}, 180, 272)
