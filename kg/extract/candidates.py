@@ -1608,7 +1608,8 @@ def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str,
     if len(words) < 2 or words[-1][2] not in _NOUN or words[0][2] not in _START or words[0][1].lower().endswith("ing"):
         return []
     if words[0][1].endswith(("'s", "’s")):
-        return []  # two owners of one thing: "Karger and Ruhl's expansion dimension" has no "Karger expansion dimension"
+        return []  # two owners of one thing: "Karger and Ruhl's expansion dimension" has no "Karger expansion
+        # dimension"
     if words[0][1].lower().rpartition("-")[2] in PARTICLES:  # "conformal and anti-de Sitter algebras"
         return words[2:] if len(words) > 2 else []
     return words[1:]

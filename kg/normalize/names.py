@@ -8,7 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 
 from kg.extract.candidates import PARTICLES, STOP_WORDS, word_class
-from kg.normalize.keys import _DROP, _PRIMED, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents, singularize
+from kg.normalize.keys import (_DROP, _PRIMED, _SEPARATORS, PREFIXES, _common_word, concept_key, fold_accents,
+                               singularize)
 from kg.notation import NOTATION
 
 __all__ = ["truecase_counts", "word_shapes", "sentence_case", "title_evidence", "named_entities", "entity_name",
