@@ -33,9 +33,9 @@ __all__ = ["gerund_objects", "verb_objects", "MIN_VERB_USES"]
 _WORDS = re.compile(r"[a-z][a-z'\-]*|[.;:!?,()]")
 _DETERMINERS = frozenset("a an the this that these those our their its his her each every such any no some "
                          "which whose".split())
-_OBJECTS = _DETERMINERS | frozenset("them it him us me".split())
+_OBJECTS = _DETERMINERS | frozenset("them it him us me".split())  # "modeling the", "building them"
 # Determiners that also start a clause, whose verb may follow: "we show that modeling user behavior helps"
-_CLAUSE_STARTS = frozenset(("that", "which"))  # "modeling the", "building them"
+_CLAUSE_STARTS = frozenset(("that", "which"))
 MIN_VERB_USES = 3  # a gerund the corpus uses as a verb this often at least (with a determined object)
 # Heads a gerund names an activity before, in compounds too rare to have met a determiner:
 # "forecasting model", "indexing process", "matching problem".
