@@ -1345,8 +1345,9 @@ def _runs(tagged: list[tuple[str, str]], max_words: int, offset: int, prose: boo
         if word == "(" and run and _defined_inside(tagged, i, run, max_words):
             skip = 2  # the acronym and ")": "automatic knowledge base (KB) construction" is one phrase, and the
             # long form the acronym names one more ("knowledge base"): the author named it
-            yield _named_by(run, tagged[i + 1][0], offset)
-            continue
+            if not _names_only(run[-1][1]):
+                yield _named_by(run, tagged[i + 1][0], offset)
+            continue  # "Kerr-Newman (KN) black holes": "Kerr-Newman black holes", the names alone name no thing
         if word in _DASH_TOKENS and run and i + 1 < len(tagged) and tagged[i + 1][0].lower() in _COORDINATORS:
             run.clear()  # a suspended hyphen: "free Abelian- and self-interacting ... theories" has no "free Abelian"
             continue
@@ -1449,17 +1450,22 @@ def _defined_inside(tagged: list[tuple[str, str]], at: int, run: list[tuple[int,
     acronym, last = tagged[at + 1][0], run[-1]
     capitals = [ch.lower() for ch in acronym if ch.isupper()]
     if len(capitals) < 2 or len(capitals) < len(acronym.rstrip("s")) // 2 or not acronym[:1].isupper() \
-            or not (last[2] in ("NN", "NNP") or (last[2] == "VBG" and len(run) > 1)) or not last[1][:1].islower():
+            or not (last[2] in ("NN", "NNP") or (last[2] == "VBG" and len(run) > 1)) \
+            or not (last[1][:1].islower() or _names_only(last[1])):
         return False
     initials = {part[:1].lower() for _, word, _ in run for part in _DASHES.split(word) if part}
     if capitals[0] not in initials:
         return False
     following = []
+    names = _names_only(last[1])  # a name's noun may come after adjectives: "Kerr-Newman (KN) black holes"
     for word, pos in tagged[at + 3:]:
-        if pos not in _NOUN or word.lower() in STOP_WORDS or not _is_word(word) or not word[:1].islower():
+        if pos not in (_NOUN | {"JJ"} if names and all(p == "JJ" for p in following) else _NOUN) \
+                or word.lower() in STOP_WORDS or not _is_word(word) or not word[:1].islower():
             break
         following.append(pos)
-    if following and tagged[at + 3][0].lower() in _FIELD_PEOPLE:
+    while following and following[-1] == "JJ":
+        following.pop()
+    if following and not names and tagged[at + 3][0].lower() in _FIELD_PEOPLE:  # a name's "fields" are physics'
         return False  # "the information retrieval (IR) community": the field's people, no term of it
     # a plural before another noun is a verb: "Byzantine-robust distributed learning (BRDL) trains models"
     return 0 < len(following) and len(run) + len(following) <= max_words and "NNS" not in following[:-1]
@@ -1592,6 +1598,17 @@ def _name_modifier(word: str) -> bool:
     ("Standard Model and Higgs physics")."""
     parts = _DASHES.split(word)
     return all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts) and word_class(word.lower()) is None
+
+
+def _names_only(word: str) -> bool:
+    """People's names joined by dashes ("Kerr-Newman", "Calabi-Yau", "Expectation-Maximization"): a modifier whose
+    noun comes after it, even past the acronym it defines ("Kerr-Newman (KN) black holes").
+
+    >>> _names_only("Kerr-Newman"), _names_only("Newman"), _names_only("Yang-mills")
+    (True, False, False)
+    """
+    parts = _DASHES.split(word)
+    return len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts)
 
 
 def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str, str]]:
@@ -1822,6 +1839,9 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
     if word.lower() in GENERIC_MODIFIERS | _RANKING_MODIFIERS or (pos not in _START and pos != _LATIN):
         return True
     before = tagged[at - 1][0] if at > 0 else ""
+    if word.lower() in _ADVERBISH and after is not None and after[2] == "VBG" and before.lower() in _CLAUSE_OPENERS \
+            and before.isalpha():
+        return True  # an adverb before a clause's gerund: "by first defining simple atomic mappings"
     if word.lower() == "first" and before.lower() == "the" and at >= 2 and tagged[at - 2][1].startswith("VB") \
             and len(words) > 2 and after[1].lower() not in _FIRST_TERMS:
         return True  # a claim, not a kind: "we present the first search session segmentation model" (not "the first
@@ -1890,6 +1910,9 @@ def _gerund_clause(tagged: list[tuple[str, str]], at: int, after: str) -> bool:
     before = at - 1
     while before >= 0 and tagged[before][0].lower().endswith("ly") and tagged[before][1] == "RB":
         before -= 1  # "by automatically generating labels"
+    if before > 0 and tagged[before][0].lower() in _ADVERBISH and tagged[before - 1][0].lower() in _CLAUSE_OPENERS \
+            and tagged[before - 1][0].isalpha():
+        before -= 1  # "by first defining simple atomic mappings"
     if word in _ATTRIBUTIVE_PARTICIPLES:  # "for streaming data", "and missing links"; but "by running experiments",
         opener = tagged[before][0].lower() if before >= 0 else ""  # a title's "for Expanding Advertiser Audiences"
         return opener == "by" or (opener in _CLAUSE_OPENERS and tagged[at][0][:1].isupper())

@@ -515,6 +515,9 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
     >>> cased = ["Markov", "chain", "Monte", "Carlo", "method"]
     >>> _one_case_per_name(["Markov", "Chain", "Monte", "Carlo", "methods"], cased); cased
     ['Markov', 'Chain', 'Monte', 'Carlo', 'method']
+    >>> cased = ["de", "Sitter", "quantum", "field", "theory"]
+    >>> _one_case_per_name(["de", "Sitter", "Quantum", "Field", "Theory"], cased); cased
+    ['de', 'Sitter', 'quantum', 'field', 'theory']
     """
     if len(written) != len(cased):
         return
@@ -531,9 +534,11 @@ def _one_case_per_name(written: list[str], cased: list[str]) -> None:
             for j in run:
                 if 2 * votes > len(run):
                     cased[j] = written[j]
-                elif not cased[j][:1].isupper() or _common_word(cased[j].lower()):
+                elif not cased[j][:1].isupper() or (_common_word(cased[j].lower())
+                                                     and not (j and cased[j - 1] in PARTICLES)):
                     cased[j] = written[j].lower()  # but a name no lexicon knows keeps its capital: "hidden Markov
-                    # model based approach" of a title-case "Hidden Markov Model based approaches"
+                    # model based approach" of a title-case "Hidden Markov Model based approaches"; and one after its
+                    # particle, a word or not: "de Sitter quantum field theory"
         run = []
 
 
@@ -571,6 +576,8 @@ def _true_word(word: str, forms: Counter[str], last: bool, truecase: Mapping[str
     writes it (``shaped``, :func:`word_shapes`: "SVM", "PageRank", "HTTP", "TF")."""
     if last and (surname := _plural_surname(word, forms, truecase)):
         return surname
+    if last and shaped and (plural := shaped.get(word, "")).casefold() == word + "s":
+        return plural  # a name the texts write only in the plural (:func:`word_shapes`): "AspecTiles"
     if word in _EPONYMS:
         return word[:1].upper() + word[1:]
     chosen = _word_name(word, forms, last, acronym)
@@ -616,6 +623,7 @@ def _shape_of(word: str, shapes: Mapping[str, str], last: bool) -> str | None:
 
 _SHAPE_TOKEN = re.compile(r"(?<![\w/@.'’\-])([^\W\d_]*[A-Z][^\W\d_]*)(?![\w/@'’\-]|\.\w|:/)")  # not of a URL
 _SHAPE_MIN = 3  # times the corpus writes the shape
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")  # a name of mixed case: "AspecTiles", "superHiggs" (not "GNNs")
 _SHAPE_MIN_SHORT = 20  # of a word of two letters ("SU", "IR"), never written otherwise
 _SHOUTED_BEFORE = re.compile(r"(?<![\w])[A-Z]{2,}[ \t]+$")  # a word in capitals before ("CD ROM")
 _SHOUTED_AFTER = re.compile(r"[ \t]+[A-Z]{2,}\b")
@@ -636,6 +644,13 @@ def word_shapes(texts: Iterable[str], words: Iterable[str],
     >>> word_shapes(["We train SVMs and an SVM. Linear SVMs win; see http://x.org.", "SVMs and XML"],
     ...             {"svms", "svm", "http", "xml", "win"}, {"svms": (0, 1)})
     {'svms': 'SVMs'}
+
+    A name of mixed case the texts write only in the plural is shown so, under its singular's key (the key's
+    plural rule cut it): "AspecTiles" is a system, "AspecTile" no word; "ConvNets" are ConvNets where a text
+    writes "ConvNet".
+
+    >>> word_shapes(["AspecTiles and ConvNets, a ConvNet."], {"aspectiles", "aspectile", "convnets", "convnet"}, {})
+    {'aspectile': 'AspecTiles'}
     """
     wanted = {w for w in words if len(w) > 1 and not _common_word(w)}
     counts: dict[str, Counter[str]] = defaultdict(Counter)
@@ -657,6 +672,10 @@ def word_shapes(texts: Iterable[str], words: Iterable[str],
             continue  # two letters are as often a symbol: a line element's "ds" is no "dS", "g_N" no "GN"
         if n >= _SHAPE_MIN and n > 2 * written:
             shapes[low] = form
+        single = low[:-1]
+        if low.endswith("s") and single in wanted and single not in counts and not sum(truecase.get(single, (0, 0))) \
+                and _INNER_CAPITAL.search(form[:-1]):
+            shapes[single] = form  # a name only ever written in the plural: "AspecTiles", "HypTrails", "superHiggs"
     return shapes
 
 
