@@ -21,7 +21,7 @@ from kg.normalize.containment import _text_keys
 from kg.normalize.generic import generic_phrase, generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.keys import misspellings
-from kg.normalize.names import _display_name, proper_names, truecase_counts
+from kg.normalize.names import _display_name, proper_names, truecase_counts, word_shapes
 from kg.normalize.synonyms import _needed
 
 
@@ -1918,3 +1918,41 @@ def test_what_breaks_a_symmetry_is_no_part_of_the_symmetrys_name():
                                   "The SU(N) symmetry break supersymmetry dynamically. A symmetry breaks parity."))
     assert {"tree-level superpotential", "supersymmetry", "parity"} <= found
     assert not any(" break" in phrase for phrase in found)
+
+
+def test_a_names_noun_comes_after_the_acronym_it_defines():
+    # hep-th listed "Kerr-Newman (KN)", "Yang-Mills (YM)", "Calabi-Yau (CY)" (48 concepts of a name and its acronym
+    # alone, judged ungrammatical): the names are a modifier, their noun comes after the parenthesis
+    found = set(candidate_phrases(
+        "We study the Kerr-Newman (KN) black holes. For the Yang-Mills (YM) fields. We use the "
+        "Expectation-Maximization (EM) algorithm and a Latent Dirichlet Allocation (LDA) model."))
+    assert {"Kerr-Newman black holes", "Yang-Mills fields", "Expectation-Maximization algorithm",
+            "Latent Dirichlet Allocation"} <= found
+    assert not {"Kerr-Newman", "Yang-Mills", "Expectation-Maximization", "KN", "YM", "EM"} & found
+
+
+def test_an_adverb_before_a_clauses_gerund_starts_no_phrase():
+    # ACM-CR listed "first defining simple atomic mapping" ("by first defining simple atomic mappings")
+    found = set(candidate_phrases("We do this by first defining simple atomic mappings. This is done by first order "
+                                  "perturbation theory."))
+    assert {"atomic mappings", "first order perturbation theory"} <= found
+    assert not any("defining" in phrase for phrase in found)
+
+
+def test_a_name_written_only_in_the_plural_keeps_its_s():
+    # ACM-CR showed "AspecTile", "HypTrail", "CluWord" (systems named AspecTiles, HypTrails, CluWords) and hep-th
+    # "superHigg"; "ConvNets" are ConvNets where a text writes "ConvNet"
+    texts = ["AspecTiles show aspects. We compare AspecTiles with ConvNets.", "A ConvNet and superHiggs fields."]
+    words = {"aspectile", "aspectiles", "convnet", "convnets", "superhigg", "superhiggs", "field", "fields"}
+    shaped = word_shapes(texts, words, truecase_counts(texts, words))
+    assert _display_name(concept_key("AspecTiles"), Counter({"AspecTiles": 2}), shaped=shaped) == "AspecTiles"
+    assert _display_name(concept_key("superHiggs"), Counter({"superHiggs": 1}), shaped=shaped) == "superHiggs"
+    assert _display_name(concept_key("ConvNets"), Counter({"ConvNets": 1}), shaped=shaped) == "ConvNet"
+
+
+def test_a_name_after_its_particle_keeps_its_capital():
+    # hep-th showed "de sitter quantum field theory" of a title's "de Sitter Quantum Field Theory" ("sitter" is an
+    # English word, so the title's run of capitals was put in lower case)
+    truecase = {"sitter": (900, 0), "quantum": (5, 900), "field": (3, 900), "theory": (10, 900), "de": (50, 900)}
+    assert _display_name("de sitter quantum field theory", Counter({"de Sitter Quantum Field Theory": 1}),
+                         truecase=truecase) == "de Sitter quantum field theory"
