@@ -26,7 +26,7 @@ from kg.extract.multiword import joined_words
 from kg.notation import PROTECTED, is_notation, modifier_notation, written_product
 
 __all__ = ["Candidate", "find_candidates", "candidate_phrases", "tag", "word_class", "verb_stems", "STOP_WORDS",
-           "PARTICLES", "manner_adverb"]
+           "PARTICLES", "manner_adverb", "verb_capable"]
 
 _NOUN = frozenset({"NN", "NNS", "NNP", "NNPS"})
 _START = frozenset({"JJ", "VBN"}) | _NOUN  # a phrase may start with these ("distributed systems")
@@ -648,7 +648,7 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 (word[1:].islower() and (word_class(word.lower()) in ("VB", "VBP") or word.lower() in _VERBISH))
                 or (word.lower().startswith("re-") and not word.lower().endswith("ing"))
                 or (word[1:].islower() and len(out) > 1 and out[-2][0].lower() in _LEARNING_TO
-                    and _verb_capable(word.lower()))):
+                    and verb_capable(word.lower()))):
             pos = "VB"  # "Techniques to Analyze RFID Data", "How to Consume Linked Data", "to Re-Rank Search Results",
             # "Learning to Rank Networked Entities"
         elif pos in ("NNP", "NNPS") and word[:1].isupper() and word[1:].islower():
@@ -743,7 +743,7 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[at] = (out[at][0], "VBG-V")  # a plural's participle with its object: "Factors Influencing Users",
             # "Strings Propagating in Curved Backgrounds"
         elif out[at - 1][1] == "MD" and at - 1 not in starts and out[at][0].istitle() and (
-                word_class(out[at][0].lower()) in ("VB", "VBP") or _verb_capable(out[at][0].lower())):
+                word_class(out[at][0].lower()) in ("VB", "VBP") or verb_capable(out[at][0].lower())):
             out[at] = (out[at][0], "VB")  # a modal's verb: "People of Opposing Views Can Share Common Interests" (after
             # a question's modal comes its subject: "Can Twitter Predict")
     return out
@@ -770,7 +770,7 @@ def _do_question(out: list[tuple[str, str]], at: int) -> None:
     if last <= at + 1 or (end < len(out) and out[end][1] not in ("IN", "DT", "PRP$", "TO", "CC", ".", ":")):
         return
     low = out[last][0].lower()
-    if word_class(low) in ("VB", "VBP") or _verb_capable(low):
+    if word_class(low) in ("VB", "VBP") or verb_capable(low):
         out[last] = (out[last][0], "VBP")
 
 
@@ -844,12 +844,12 @@ def _question_verb(tagged: list[tuple[str, str]], at: int) -> bool:
             and all(p in ("NNP", "NNPS", "NN", "NNS", "DT", "JJ", "PRP$") for _, p in tagged[first + 1:at]))
 
 
-def _verb_capable(word: str) -> bool:
+def verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`), or a re- verb of such a word that the
     lexicon lacks ("rerank")."""
     return word in _VERBISH or word_class(_past(word)) in ("VBD", "VBN") or (
-        word.startswith("re") and len(word) > 5 and word_class(word) is None and _verb_capable(word[2:]))
+        word.startswith("re") and len(word) > 5 and word_class(word) is None and verb_capable(word[2:]))
 
 
 def _verb_form(word: str) -> bool:
@@ -870,7 +870,7 @@ def _known_verb_stem(word: str) -> bool:
     (True, False)
     """
     stem = word[:-1]
-    return stem in _lexicon() and (_verb_capable(stem) or word_class(stem) in ("VB", "VBP"))
+    return stem in _lexicon() and (verb_capable(stem) or word_class(stem) in ("VB", "VBP"))
 
 
 def _may_be_verb(word: str) -> bool:
@@ -890,7 +890,7 @@ def _may_be_verb(word: str) -> bool:
     elif word.endswith("es"):
         stems.append(word[:-2])
     known = [stem for stem in stems if stem in _lexicon()]
-    return not known or any(_verb_capable(stem) or word_class(stem) in ("VB", "VBP")
+    return not known or any(verb_capable(stem) or word_class(stem) in ("VB", "VBP")
                             or zipf(_past(stem)) >= _PAST_ZIPF for stem in known)
 
 
@@ -906,7 +906,7 @@ def _infinitives_before(tagged: list[tuple[str, str]], at: int) -> bool:
         word, pos = tagged[at]
         if word == "," or word.lower() in _COORDINATORS:
             at -= 1
-        elif word.islower() and (pos == "VB" or (at >= 1 and tagged[at - 1][1] == "TO" and _verb_capable(word))):
+        elif word.islower() and (pos == "VB" or (at >= 1 and tagged[at - 1][1] == "TO" and verb_capable(word))):
             at -= 1
             if at >= 0 and tagged[at][1] == "TO":
                 return True
@@ -997,7 +997,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and not next_word.lower().endswith("ly"):
             out[i] = (word, "VB")  # a title's question: "Can Twitter Predict Election Results?"
         elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and next_word == "?" and i >= 2 \
-                and (word_class(low) in ("VB", "VBP") or _verb_capable(low)) and _question_verb(out, i):
+                and (word_class(low) in ("VB", "VBP") or verb_capable(low)) and _question_verb(out, i):
             out[i] = (word, "VB")  # the verb that ends a title's question: "What Does Twitter Measure?"
         elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and prev_pos == "TO" \
                 and word_class(low) in ("VB", "VBP") and (next_pos in _NOUN | {"JJ", "DT"}):
@@ -1020,7 +1020,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "RB")  # a hyphenated adverb after "to": "to semi-automatically label documents" (before
             # an adjective one is part of a term: "quasi-exactly solvable models", "non-minimally coupled scalars")
         elif word.islower() and ((pos in ("VBN", "VBD") and low.endswith("ed")) or (
-                pos in ("NN", "NNS", "JJ") and (_verb_form(low) or _verb_capable(low)))) and i >= 2 \
+                pos in ("NN", "NNS", "JJ") and (_verb_form(low) or verb_capable(low)))) and i >= 2 \
                 and prev_word.lower() in ("al.", "al") and out[i - 2][0].lower() == "et" \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"}:
             out[i] = (word, "VBD" if low.endswith("ed") else ("VBZ" if low.endswith("s") else "VBP"))  # what the
@@ -1030,11 +1030,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBD")  # a person's past act: "we trained NLP tools to detect" (was "trained NLP tool")
         elif pos in ("NN", "NNS") and word.islower() and low in _AIMS and prev_pos in _NOUN \
                 and next_word.lower() == "to" and i + 2 < len(out) and out[i + 2][0].islower() \
-                and (out[i + 2][1] == "VB" or _verb_capable(out[i + 2][0].lower())):
+                and (out[i + 2][1] == "VB" or verb_capable(out[i + 2][0].lower())):
             out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "models of retrieval aim to model human notions
             # of relevance" (was "retrieval aim")
         elif pos == "NN" and word.islower() and ahead_pos == "TO" and prev_pos == "RB" and prev_word.endswith("ly") \
-                and _verb_capable(low) \
+                and verb_capable(low) \
                 and next_pos in _NOUN | {"DT", "PRP$", "JJ"}:
             out[i] = (word, "VB")  # a split infinitive: "to semi-automatically label documents", "to further
             # index them"
@@ -1066,18 +1066,18 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "MD":
             out[i] = (word, "VB")  # a modal's verb: "can (also) influence user satisfaction"
         elif pos in ("NNP", "NNPS", "NN", "JJ") and word[:1].isupper() and word[1:].islower() and i \
-                and prev_word in ("We", "They", "You") and (low.endswith("ed") or _verb_capable(low)
+                and prev_word in ("We", "They", "You") and (low.endswith("ed") or verb_capable(low)
                                                                 or word_class(low) in ("VB", "VBP", "VBD")):
             out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
             # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and (
                 prev_word.lower().endswith(_AGENT_PLURALS) or prev_word.lower() in _PEOPLE) \
                 and next_word.lower() in _VERB_PREPOSITIONS and (i < 2 or out[i - 2][1] not in _START) \
-                and _verb_capable(low):
+                and verb_capable(low):
             out[i] = (word, "VBP")  # what people do, after them and before a preposition: "advertisers bid on
             # keywords", "users click on ads" (not "search results page for", whose plural is no one's)
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
-                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (_verb_capable(low) or (
+                and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (verb_capable(low) or (
                     word_class(low) is None and low.isalpha() and next_pos in ("DT", "PRP$", "NNS")
                     and ahead_word.lower() in ("we", "they") and not low.endswith(_PREDICATE_SUFFIXES))):
             out[i] = (word, "VBP")  # what a person does: "we model long-term reputation", "we train ranking models";
@@ -1086,7 +1086,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and (out[before - 1][1] in _NOUN or (out[before - 1][0] == "," and before >= 2
                                                      and out[before - 2][1] in _NOUN)) \
                 and out[before - 1][0].lower() not in _SAYING \
-                and next_pos in _NOUN | {"DT", "PRP$", "JJ"} and _verb_capable(low):
+                and next_pos in _NOUN | {"DT", "PRP$", "JJ"} and verb_capable(low):
             out[i] = (word, "VBP")  # a relative clause's verb: "methods that index documents", "systems that display
             # digital images", "embeddings, which cast word embeddings"
         elif pos in ("VBZ", "NNP", "NNPS") and prev_word.lower() in _ORDER_WORDS and low in _ORDERED:
@@ -1111,17 +1111,17 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # "the near horizon limit"
         elif pos in ("NN", "JJ") and word.islower() and ahead_pos == "TO" and before >= 1 \
                 and out[before - 1][0].lower() in _PURPOSES \
-                and (_verb_capable(low) or word_class(low) in ("VB", "VBP")):
+                and (verb_capable(low) or word_class(low) in ("VB", "VBP")):
             out[i] = (word, "VB")  # an infinitive of purpose: "aims to associate semantic labels", "in order to
             # complement", "need to automatically associate"
         elif pos in ("NN", "JJ") and word.islower() and (prev_word.lower() in _COORDINATORS or prev_word == ",") \
-                and _infinitives_before(out, i - 1) and _verb_capable(low):
+                and _infinitives_before(out, i - 1) and verb_capable(low):
             out[i] = (word, "VB")  # the second of two infinitives: "to discover and display related content", a
             # list of them: "to clean, model, and process large scale log data"
         elif low.startswith("re-") and not low.endswith("ing") and prev_pos == "TO" and pos in ("NN", "JJ"):
             out[i] = (word, "VB")  # "used to re-rank results"
         elif pos == "NNS" and word.islower() and prev_pos in _NOUN | {"JJ"} and next_word.lower() in _VERB_PARTICLES \
-                and (_verb_form(low) or _verb_capable(low[:-1])):
+                and (_verb_form(low) or verb_capable(low[:-1])):
             out[i] = (word, "VBZ")  # a phrasal verb: "this request rules out", "the string picture breaks down"
         elif low in _DOES_WELL and pos == "NNS" and prev_pos in ("NN", "NNP") and _how_well(out, i + 1):
             out[i] = (word, "VBZ")  # how well a thing does: "bag-of-words translation works very well"
@@ -1136,7 +1136,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif low == "account" and prev_word.lower() == "into":
             out[i] = (word, "RB")  # "take into account bidirectional relations"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and out[i - 2][1] == "JJ" \
-                and next_pos.startswith("NNP") and _verb_capable(low):
+                and next_pos.startswith("NNP") and verb_capable(low):
             out[i] = (word, "VB")  # "convenient to view Hawking radiation"
         elif pos in ("NNP", "NNPS") and i and word[:1].isupper() and word[1:].islower() and (
                 word_class(low) in ("VBZ", "VBD") or (word_class(low) == "VBP" and prev_pos == "NNS")
@@ -1169,18 +1169,18 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             # the TREC Microblog track show that"
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and prev_word.islower() and (
                 next_pos in ("DT", "PRP$") or next_word.lower() == "that"
-                or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and _verb_capable(low))
-                or (next_pos == "NNS" and _verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
+                or (next_pos == "JJ" and after_pos in ("NN", "NNS", "JJ") and verb_capable(low))
+                or (next_pos == "NNS" and verb_capable(low) and prev_word.lower() not in _PLURAL_MODIFIERS
                     and prev_word.lower() != "people" and not prev_word.lower().endswith("ics"))):
             out[i] = (word, "VBP")  # a singular noun between a plural and its object is a verb: "long queries form a",
             # "people exhibit different styles", "search engines index pages" (not "operations research methods", "people
             # search engines")
         elif pos == "NN" and word.islower() and prev_pos in ("NN", "NNS") and next_word.lower() in ("a", "an") \
                 and (i + 2 >= len(out) or out[i + 2][0].lower() not in _LATIN_A) \
-                and (low in _VERBISH or _verb_capable(low)):
+                and (low in _VERBISH or verb_capable(low)):
             out[i] = (word, "VBP")  # a noun takes no article after it: "objects in the same cluster exhibit a density"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and next_pos in ("JJ", "DT", "PRP$") \
-                and _verb_capable(low):
+                and verb_capable(low):
             out[i] = (word, "VB")  # "hard to profile new users"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and (
                 (word_class(low) == "NN" and (out[i - 2][1] in ("VB", "VBP", "VBZ")
@@ -1192,7 +1192,7 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NNS" and word.islower() and i >= 1 and (
                 next_word.lower() in _DETERMINERS or (next_pos == "RB" and after_pos in ("DT", "JJ"))) and (
                 prev_pos in ("NN", "NNP") or (prev_pos == "JJ" and prev_word[:1].isupper())) \
-                and _verb_capable(low[:-1]) and _may_be_verb(low) and not _after_preposition(out, i):
+                and verb_capable(low[:-1]) and _may_be_verb(low) and not _after_preposition(out, i):
             out[i] = (word, "VBZ")  # a verb's -s form before its object's determiner: "the Hamiltonian exhibits a
             # bound state", "the string spectrum exhibits also some features" (no noun phrase goes on past "a")
             if prev_pos == "JJ":

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 
 from kg.english import zipf
-from kg.extract.candidates import (_NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, PARTICLES, _verb_capable,
+from kg.extract.candidates import (_NUMBER_WORDS, COMPOUND_ADJECTIVES, GENERIC_MODIFIERS, PARTICLES, verb_capable,
                                    verb_stems, word_class)
 from kg.normalize.keys import PREFIXES, singularize
 
@@ -486,7 +486,7 @@ def _act(word: str) -> bool:
     """A noun that names an act: "recommendation", "tagging", "retrieval", "search" (a noun the lexicon knows a past
     tense of); not "business", "decay"."""
     return ((word_class(word) or "NN").startswith(("NN", "VBG"))
-            and (word.endswith(_ACT_ENDINGS) or _verb_capable(word)))
+            and (word.endswith(_ACT_ENDINGS) or verb_capable(word)))
 
 
 # Endings of English adjectives that are seldom nouns: a lower-case word alone with one of them
