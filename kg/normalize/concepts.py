@@ -304,7 +304,8 @@ def normalize_concepts(
         written = own + long_forms + respell(_spelled_out(key, surfaces[key], spelled), spellings)
         name = preferred.get(key)
         if not name:
-            short = _acronym_form(key, own, long_forms or None, truecase, shapes)  # as texts write it, acronym and all
+            short = _acronym_form(key, own, long_forms or None, truecase, shapes,  # as texts write it, acronym and all
+                                  own_acronym=key in acronym_of)
             name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key), shaped=shapes)
             if short is not None:
                 spelled_out[cid], name = name, short  # spelled out where another concept has that name
@@ -547,12 +548,19 @@ def _tell_apart(concepts: dict[str, Concept], spelled_out: Mapping[str, str], pa
                 concepts[cid] = Concept(cid, spelled_out[cid], concept.aliases, concept.acronym)
 
 
+_SHORT_FORM_SHARE = 4  # times as many forms with the acronym as spelled out keep a part's acronym in the name
+
+
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
-                  truecase: Mapping[str, tuple[int, int]] | None, shapes: Mapping[str, str] | None = None) -> str | None:
+                  truecase: Mapping[str, tuple[int, int]] | None, shapes: Mapping[str, str] | None = None,
+                  *, own_acronym: bool = True) -> str | None:
     """The name of a concept whose key spells out an acronym that no text of it spells out: as the
     texts write it, acronym and all ("RDBMS concept", "parallel NMF", "search engine API"; not
     "relational database management system concept"). None when a surface or a definition writes
-    the long form, or no surface holds an acronym.
+    the long form, or no surface holds an acronym. A concept whose acronym names only a part of it
+    (``own_acronym`` false: "BRST" of "BRST cohomology"), which its label cannot show, keeps the acronym's
+    form where its texts write that :data:`_SHORT_FORM_SHARE` times as often as the long one: "BRST cohomology"
+    (54 hep-th papers), though one writes "Becchi-Rouet-Stora-Tyutin (BRST) cohomology".
 
     Examples
     --------
@@ -567,8 +575,12 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     '4-dimensional QCD'
     >>> _acronym_form("1 4 bogomol nyi prasad sommerfield state", Counter({"1/4-BPS states": 2}), None, None)
     '1/4-BPS state'
+    >>> forms = Counter({"BRST cohomology": 60, "Becchi-Rouet-Stora-Tyutin cohomology": 1})
+    >>> _acronym_form("becchi rouet stora tyutin cohomology", forms, None, None, own_acronym=False)
+    'BRST cohomology'
     """
-    if defined or not surfaces or any(concept_key(s) == key for s in surfaces):
+    spelled = sum(n for s, n in surfaces.items() if concept_key(s) == key) + sum((defined or Counter()).values())
+    if not surfaces or (spelled and (own_acronym or _SHORT_FORM_SHARE * spelled > sum(surfaces.values()))):
         return None
     written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))
     if not _ACRONYM_TOKEN.search(written):
