@@ -14,7 +14,7 @@ from kg.english import form_of_word, zipf
 from kg.extract.candidates import word_class
 from kg.notation import written_product
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "cuts_a_name", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
            "spelled_form", "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
@@ -487,6 +487,17 @@ def _capitalized_name(word: str) -> bool:
 
 
 # a name's plural-looking last part joined to the name before it, in any case: "Yang-mills", "chern-simons"
+def cuts_a_name(key: str) -> bool:
+    """Whether ``key`` writes a name that ends in "s" without it (:data:`_NAME_PLURALS`): "chern simon" of a text's
+    "Chern-Simon", a misspelling of Chern–Simons, which a concept of the name's own spelling should absorb.
+
+    >>> cuts_a_name("chern simon term"), cuts_a_name("chern simons term"), cuts_a_name("simon game")
+    (True, False, False)
+    """
+    words = key.split()
+    return any(word + "s" in _NAME_PLURALS and i for i, word in enumerate(words))
+
+
 _JOINED_NAME = re.compile(r"([^\W\d_]+)[\-‐‑‒–—](?:" + "|".join(sorted(_NAME_PLURALS)) + r")$", re.IGNORECASE)
 
 

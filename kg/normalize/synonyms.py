@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from kg.normalize.keys import concept_key
+from kg.normalize.keys import concept_key, cuts_a_name
 
 __all__ = ["near_synonyms", "MERGE_THRESHOLD"]
 
@@ -203,8 +203,8 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=Non
     for key in probes:
         if not _never_merges(key):
             blocks[_block(key)].append(key)
-    groups = [sorted(keys, key=lambda k: (-df.get(k, 0), k)) for _, keys in sorted(blocks.items())
-              if len(keys) > 1]
+    groups = [sorted(keys, key=lambda k: (cuts_a_name(k), -df.get(k, 0), k)) for _, keys in sorted(blocks.items())
+              if len(keys) > 1]  # a name's own spelling absorbs its misspelling: "chern simon" goes to "chern simons"
     if not groups:
         return {}
     found = _probe_vectors(sorted({probes[k] for keys in groups for k in keys}), embedder, vectors)
