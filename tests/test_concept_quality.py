@@ -16,13 +16,13 @@ from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
 from kg.normalize.cohesion import cohesion
-from kg.normalize.concepts import _shown_acronym
+from kg.normalize.concepts import _acronym_form, _shown_acronym
 from kg.normalize.containment import _text_keys
 from kg.normalize.generic import generic_phrase, generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.keys import misspellings
 from kg.normalize.names import _display_name, proper_names, truecase_counts, word_shapes
-from kg.normalize.synonyms import _needed
+from kg.normalize.synonyms import _needed, near_synonyms
 
 
 def _kp(*phrases):
@@ -1970,3 +1970,26 @@ def test_a_pair_written_as_a_verb_and_its_object_is_one_whatever_its_first_word(
     assert verb_objects(texts, keys, df={"model user preference": 6, "rank item": 3, "item ranking": 9,
                                          "quantum noise": 3}) == {
         "model user preference": "user preference", "rank item": "item ranking"}
+
+
+def test_a_names_own_spelling_absorbs_its_misspelling():
+    # hep-th showed "Chern Simon" (3 papers): texts writing "Chern-Simon" made a key "chern simon" that had more papers
+    # than "chern simons" and absorbed it
+    same = np.array([1.0, 0.0])
+    probes = {"chern simon": "Chern-Simon", "chern simons": "Chern-Simons"}
+    merged = near_synonyms(probes, {"chern simon": 4, "chern simons": 3}, vectors={"Chern-Simon": same,
+                                                                                  "Chern-Simons": same})
+    assert merged == {"chern simon": "chern simons"}
+
+
+def test_a_part_s_acronym_stays_in_the_name_most_texts_write():
+    # hep-th showed "Becchi-Rouet-Stora-Tyutin cohomology" for 54 papers' "BRST cohomology" once one text wrote
+    # "Becchi-Rouet-Stora-Tyutin (BRST) cohomology"; the acronym names the part, so no label shows it
+    forms = Counter({"BRST cohomology": 60, "Becchi-Rouet-Stora-Tyutin cohomology": 1})
+    key = "becchi rouet stora tyutin cohomology"
+    assert _acronym_form(key, forms, None, None, own_acronym=False) == "BRST cohomology"
+    # a concept with an acronym of its own is named spelled out; its label adds the acronym ("... (LDA)")
+    assert _acronym_form(key, forms, None, None, own_acronym=True) is None
+    # and where many texts spell it out, so is the name
+    assert _acronym_form(key, Counter({"BRST cohomology": 6, "Becchi-Rouet-Stora-Tyutin cohomology": 3}), None, None,
+                         own_acronym=False) is None

@@ -159,7 +159,8 @@ def near_synonyms(probes: Mapping[str, str], df: Mapping[str, int], embedder=Non
                   max_cells: int = 1 << 24) -> dict[str, str]:
     """Concept keys to merge: ``{key: representative key}``.
 
-    Concepts are visited from the most to the least frequent (ties by key); each one
+    Concepts are visited from the most to the least frequent (ties by key; a name's misspelling, "chern simon",
+    after its own spelling, :func:`kg.normalize.keys.cuts_a_name`); each one
     not yet merged becomes a representative and absorbs every later concept whose
     embedding is close enough to it (:func:`_needed`: ``threshold`` for word variants,
     ``threshold + 0.1`` for different modifiers, never across guarded pairs). Merging
