@@ -1990,6 +1990,9 @@ def test_a_part_s_acronym_stays_in_the_name_most_texts_write():
     assert _acronym_form(key, forms, None, None, own_acronym=False) == "BRST cohomology"
     # a concept with an acronym of its own is named spelled out; its label adds the acronym ("... (LDA)")
     assert _acronym_form(key, forms, None, None, own_acronym=True) is None
+    # an acronym alone is the whole concept's: "TSVM" is named "transductive support vector machine"
+    assert _acronym_form("transductive support vector machine", Counter({"TSVM": 8, "transductive SVM": 1}),
+                         Counter({"transductive support vector machine": 1}), None, own_acronym=False) is None
     # and where many texts spell it out, so is the name
     assert _acronym_form(key, Counter({"BRST cohomology": 6, "Becchi-Rouet-Stora-Tyutin cohomology": 3}), None, None,
                          own_acronym=False) is None

@@ -578,11 +578,14 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     >>> forms = Counter({"BRST cohomology": 60, "Becchi-Rouet-Stora-Tyutin cohomology": 1})
     >>> _acronym_form("becchi rouet stora tyutin cohomology", forms, None, None, own_acronym=False)
     'BRST cohomology'
+    >>> _acronym_form("transductive support vector machine", Counter({"TSVM": 8, "transductive SVM": 1}), Counter(
+    ...     {"transductive support vector machine": 1}), None, own_acronym=False)
     """
     spelled = sum(n for s, n in surfaces.items() if concept_key(s) == key) + sum((defined or Counter()).values())
-    if not surfaces or (spelled and (own_acronym or _SHORT_FORM_SHARE * spelled > sum(surfaces.values()))):
-        return None
-    written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))
+    written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0])) if surfaces else ("", 0)
+    if not surfaces or (spelled and (own_acronym or " " not in written.strip()
+                                     or _SHORT_FORM_SHARE * spelled > sum(surfaces.values()))):
+        return None  # an acronym alone ("TSVM") is the concept's own, named spelled out
     if not _ACRONYM_TOKEN.search(written):
         return None
     words, kept = written.split(), {spelled_form(w) for w in key.split()}
