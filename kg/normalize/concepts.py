@@ -305,7 +305,7 @@ def normalize_concepts(
         name = preferred.get(key)
         if not name:
             short = _acronym_form(key, own, long_forms or None, truecase, shapes,  # as texts write it, acronym and all
-                                  own_acronym=key in acronym_of)
+                                  own_acronym=key in acronym_of, expansions=spelled)
             name = _display_name(key, written, truecase=truecase, evidence=written_in.get(key), shaped=shapes)
             if short is not None:
                 spelled_out[cid], name = name, short  # spelled out where another concept has that name
@@ -553,14 +553,16 @@ _SHORT_FORM_SHARE = 4  # times as many forms with the acronym as spelled out kee
 
 def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None,
                   truecase: Mapping[str, tuple[int, int]] | None, shapes: Mapping[str, str] | None = None,
-                  *, own_acronym: bool = True) -> str | None:
+                  *, own_acronym: bool = True, expansions: Mapping[str, str] | None = None) -> str | None:
     """The name of a concept whose key spells out an acronym that no text of it spells out: as the
     texts write it, acronym and all ("RDBMS concept", "parallel NMF", "search engine API"; not
     "relational database management system concept"). None when a surface or a definition writes
     the long form, or no surface holds an acronym. A concept whose acronym names only a part of it
     (``own_acronym`` false: "BRST" of "BRST cohomology"), which its label cannot show, keeps the acronym's
     form where its texts write that :data:`_SHORT_FORM_SHARE` times as often as the long one: "BRST cohomology"
-    (54 hep-th papers), though one writes "Becchi-Rouet-Stora-Tyutin (BRST) cohomology".
+    (54 hep-th papers), though one writes "Becchi-Rouet-Stora-Tyutin (BRST) cohomology", if the form with its
+    acronym spelled out (``expansions``, acronym -> long form) is the key (not "type II string theory" of a concept
+    "type IIA/IIB string theory" that merged it).
 
     Examples
     --------
@@ -576,15 +578,19 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     >>> _acronym_form("1 4 bogomol nyi prasad sommerfield state", Counter({"1/4-BPS states": 2}), None, None)
     '1/4-BPS state'
     >>> forms = Counter({"BRST cohomology": 60, "Becchi-Rouet-Stora-Tyutin cohomology": 1})
-    >>> _acronym_form("becchi rouet stora tyutin cohomology", forms, None, None, own_acronym=False)
+    >>> brst = {"BRST": "Becchi-Rouet-Stora-Tyutin"}
+    >>> _acronym_form("becchi rouet stora tyutin cohomology", forms, None, None, own_acronym=False, expansions=brst)
     'BRST cohomology'
+    >>> _acronym_form("type iia iib string theory", Counter({"type II string theory": 9, "type IIA/IIB string theory": 2}),
+    ...               None, None, own_acronym=False, expansions=brst)
     >>> _acronym_form("transductive support vector machine", Counter({"TSVM": 8, "transductive SVM": 1}), Counter(
     ...     {"transductive support vector machine": 1}), None, own_acronym=False)
     """
     spelled = sum(n for s, n in surfaces.items() if concept_key(s) == key) + sum((defined or Counter()).values())
     written, n = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0])) if surfaces else ("", 0)
     if not surfaces or (spelled and (own_acronym or " " not in written.strip()
-                                     or _SHORT_FORM_SHARE * spelled > sum(surfaces.values()))):
+                                     or _SHORT_FORM_SHARE * spelled > sum(surfaces.values())
+                                     or not _spelled_out(key, Counter({written: n}), expansions or {}))):
         return None  # an acronym alone ("TSVM") is the concept's own, named spelled out
     if not _ACRONYM_TOKEN.search(written):
         return None
