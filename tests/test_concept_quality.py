@@ -12,6 +12,7 @@ import pytest
 
 from kg.extract import CachedEmbedder, extract
 from kg.extract.candidates import candidate_phrases, find_candidates
+from kg.extract.multiword import joinable_terms
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
@@ -2002,3 +2003,13 @@ def test_a_part_s_acronym_stays_in_the_name_most_texts_write():
     # and where many texts spell it out, so is the name
     assert _acronym_form(key, Counter({"BRST cohomology": 6, "Becchi-Rouet-Stora-Tyutin cohomology": 3}), None, None,
                          own_acronym=False) is None
+
+
+def test_a_known_term_with_of_inside_is_one_phrase():
+    # ACM-CR wrote "the curse of dimensionality" in 30 abstracts (lists held "curse" and "dimensionality"), "Twitter's
+    # terms of service" ("Twitter's term"); hep-th "separation of variables" in 74
+    terms = joinable_terms(["no text hyphenates them"])
+    found = {c.phrase for c in find_candidates("We beat the curse of dimensionality. Twitter's terms of service forbid "
+                                               "it. We use the separation of variables.", terms=terms)}
+    assert {"curse of dimensionality", "separation of variables"} <= found
+    assert not {"curse", "dimensionality", "Twitter's terms", "variables"} & found
