@@ -137,6 +137,8 @@ _VERBAL = frozenset("to we they you can could will would may might must should s
 _VERB_SHARE = 0.5  # of the pair's uses at least, after one of :data:`_VERBAL` or a manner adverb
 _VERBAL_PAIR = 0.75  # of the pair's uses, so written, make it a verb and its object whatever its first word's uses
 _DETERMINED_AT_MOST = 10  # and one use in this many at most after a determiner ("the rank items")
+_COMPOUND_PARTICIPLES = frozenset("based driven oriented related aware dependent specific".split())  # "rank based
+# measure" is a rank-based measure, not "to rank based on"; but "to cluster retrieved documents"
 _NO_VERBS = frozenset({"JJ", "RB", "IN", "DT", "VBN", "VBD"})  # "reliable subgraph discovery", "walk through tour",
 # "spontaneously broken supersymmetry"
 _RELATIVES = frozenset(("which", "that"))  # determiners that may be a relative clause's subject before a verb
@@ -211,7 +213,8 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
         verbal_pair = marked[pair] >= min_verb_uses and verbal[pair] >= _VERBAL_PAIR * written[pair] \
             and determined[pair] * _DETERMINED_AT_MOST <= written[pair] and verb_capable(base) \
             and word_class(base) not in _NO_VERBS \
-            and word_class(following) not in _NO_VERBS and not following.endswith(("ed", "ing"))
+            and word_class(following) not in _NO_VERBS and not following.endswith("ing") \
+            and following not in _COMPOUND_PARTICIPLES
         if not (plain or verbal_pair):
             continue
         compound = max((f"{rest} {ing}" for ing in _gerunds_of(base)), key=lambda k: (df or {}).get(k, 0))
