@@ -581,8 +581,8 @@ def _acronym_form(key: str, surfaces: Counter[str], defined: Counter[str] | None
     >>> brst = {"BRST": "Becchi-Rouet-Stora-Tyutin"}
     >>> _acronym_form("becchi rouet stora tyutin cohomology", forms, None, None, own_acronym=False, expansions=brst)
     'BRST cohomology'
-    >>> _acronym_form("type iia iib string theory", Counter({"type II string theory": 9, "type IIA/IIB string theory": 2}),
-    ...               None, None, own_acronym=False, expansions=brst)
+    >>> merged = Counter({"type II string theory": 9, "type IIA/IIB string theory": 2})
+    >>> _acronym_form("type iia iib string theory", merged, None, None, own_acronym=False, expansions=brst)
     >>> _acronym_form("transductive support vector machine", Counter({"TSVM": 8, "transductive SVM": 1}), Counter(
     ...     {"transductive support vector machine": 1}), None, own_acronym=False)
     """

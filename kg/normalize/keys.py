@@ -14,8 +14,8 @@ from kg.english import form_of_word, zipf
 from kg.extract.candidates import word_class
 from kg.notation import written_product
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "cuts_a_name", "dimension_form", "fold_accents", "singularize", "generic_phrases", "misspellings",
-           "spelled_form", "spelling_variants"]
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "cuts_a_name", "dimension_form", "fold_accents", "singularize",
+           "generic_phrases", "misspellings", "spelled_form", "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
 
