@@ -1596,19 +1596,23 @@ def _name_modifier(word: str) -> bool:
     """A person's name that ends a phrase before "and"/"or": it names the thing only with the noun the
     next phrase shares ("spontaneous Lorentz and CPT violation"); not a word the lexicon knows
     ("Standard Model and Higgs physics")."""
-    parts = _DASHES.split(word)
-    return all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts) and word_class(word.lower()) is None
+    return _capitalized_parts(word) and word_class(word.lower()) is None
+
+
+def _capitalized_parts(word: str) -> bool:
+    """Whether every part of ``word`` between dashes is a capitalized word, as a name's are ("Yang-Mills")."""
+    return all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in _DASHES.split(word))
 
 
 def _names_only(word: str) -> bool:
-    """People's names joined by dashes ("Kerr-Newman", "Calabi-Yau", "Expectation-Maximization"): a modifier whose
-    noun comes after it, even past the acronym it defines ("Kerr-Newman (KN) black holes").
+    """Capitalized words joined by dashes, as people's names are ("Kerr-Newman", "Calabi-Yau",
+    "Expectation-Maximization", a title's "Light-Front"): a modifier whose noun comes after it, even past the
+    acronym it defines ("Kerr-Newman (KN) black holes").
 
     >>> _names_only("Kerr-Newman"), _names_only("Newman"), _names_only("Yang-mills")
     (True, False, False)
     """
-    parts = _DASHES.split(word)
-    return len(parts) > 1 and all(p[:1].isupper() and p[1:].islower() and p.isalpha() for p in parts)
+    return len(_DASHES.split(word)) > 1 and _capitalized_parts(word)
 
 
 def _shared_head(tagged: list[tuple[str, str]], at: int) -> list[tuple[int, str, str]]:
