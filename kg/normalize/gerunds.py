@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 
-from kg.extract.candidates import manner_adverb, verb_capable, word_class
+from kg.extract.candidates import COMPOUND_ADJECTIVES, manner_adverb, verb_capable, word_class
 from kg.extract.multiword import FUNCTION_WORDS
 from kg.normalize.keys import singularize
 
@@ -137,8 +137,9 @@ _VERBAL = frozenset("to we they you can could will would may might must should s
 _VERB_SHARE = 0.5  # of the pair's uses at least, after one of :data:`_VERBAL` or a manner adverb
 _VERBAL_PAIR = 0.75  # of the pair's uses, so written, make it a verb and its object whatever its first word's uses
 _DETERMINED_AT_MOST = 10  # and one use in this many at most after a determiner ("the rank items")
-_COMPOUND_PARTICIPLES = frozenset("based driven oriented related aware dependent specific".split())  # "rank based
-# measure" is a rank-based measure, not "to rank based on"; but "to cluster retrieved documents"
+# Second parts of compound adjectives: "rank based measure" is a rank-based measure, not "to rank based on"; but "to
+# cluster retrieved documents"
+_COMPOUND_PARTICIPLES = frozenset(ending.lstrip("-") for ending in COMPOUND_ADJECTIVES)
 _NO_VERBS = frozenset({"JJ", "RB", "IN", "DT", "VBN", "VBD"})  # "reliable subgraph discovery", "walk through tour",
 # "spontaneously broken supersymmetry"
 _RELATIVES = frozenset(("which", "that"))  # determiners that may be a relative clause's subject before a verb
