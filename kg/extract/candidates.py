@@ -141,6 +141,8 @@ _WEB = re.compile(r"(?i)^(?:https?:|www\.)|\.(?:com|org|net|io|cc|ai|edu|gov|htm
 # A prefix written apart from its word ("non commutative geometry", "anti de Sitter space", "semi supervised
 # learning"): one word, as a dash writes it. Apart, the tagger drops the prefix and the term says the opposite
 # ("commutative geometry", "de Sitter space") or breaks ("semi"). Not before a word that cannot take it ("self and").
+# "state-of-the-art" with some of its hyphens missing: "state-of-the art diversification" is no "art diversification"
+_HALF_HYPHENATED = re.compile(r"\b([Ss]tate)(?:-of-the | of the-| of-the-|-of the-|-of the | of-the )art\b")
 _LOOSE_PREFIX = re.compile(r"(?<![\w\-])((?i:non|anti|quasi|semi|pseudo|multi|self))\s+"
                            r"(?=[A-Za-z])(?!(?i:and|or|of|the|a|an|in|on|to|is|are|was|were|with|for|as|by)\b)")
 # "cross" apart from the word it makes an adjective of ("cross lingual retrieval problem" gave "lingual retrieval
@@ -177,7 +179,7 @@ def tag(text: str) -> list[tuple[str, str]]:
     """
     text = _SPACES.sub(" ", _GLUED.sub(r"\1 (", _EMPHASIS.sub("", text)))
     text = _SPACED_DASH.sub(_joined_names, _LOOSE_CROSS.sub(r"\1-", text))
-    text = _LOOSE_PREFIX.sub(r"\1-", _DIMENSION.sub(r"\1-", text)).strip()
+    text = _LOOSE_PREFIX.sub(r"\1-", _DIMENSION.sub(r"\1-", _HALF_HYPHENATED.sub(r"\1-of-the-art", text))).strip()
     if not text:
         return []
     text, kept = _protect(text)
@@ -558,6 +560,13 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+# Verbs whose "to" is a preposition, not an infinitive's: "states contract to plane waves", "flock to social media"
+_TOWARDS = frozenset("""contract converge reduce flow belong correspond lead apply extend generalize generalise couple
+    relate refer respond contribute map compare point resort flock move switch turn migrate evolve shift adapt react
+    listen talk return""".split())
+_PREFIXED_VERB = re.compile(r"(?:out|re|co|over|under|pre|mis|de|dis|pro|inter|by)-[a-z]{3,}")
+# What opens a verb's object and no noun phrase goes on past ("rerank the results", "model their preferences")
+_OBJECT_OPENERS = frozenset("a an the their its our his her these those".split())
 _BREAKS = frozenset("break breaks preserve preserves restore restores violate violates".split())
 _SYMMETRIES = frozenset("supersymmetry supersymmetries symmetry symmetries invariance unitarity causality "
                         "chirality parity".split())
@@ -673,6 +682,58 @@ def _title_case(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
 _DO = frozenset("do does did".split())  # a question's auxiliary: its verb follows the subject
 
 
+# A subject's finite verbs: a gerund between a singular noun and one of them is the subject's head noun
+_SUBJECT_VERBS = frozenset("is was has remains becomes does can could may might will would should must".split())
+
+
+def _gerund_subject(prev_word: str, prev_pos: str, low: str, next_word: str) -> bool:
+    """Whether a gerund after a singular noun heads their compound, the subject of the verb after them: "gauge
+    fixing is", "peer grading is missing", "data partitioning could" (not "the geometry arising has", "a term remaining
+    is": clauses' participles and adjectives).
+
+    Examples
+    --------
+    >>> _gerund_subject("gauge", "NN", "fixing", "is"), _gerund_subject("geometry", "NN", "arising", "has")
+    (True, False)
+    """
+    return ((prev_pos == "NN" or prev_word.lower() == "data") and prev_word.isalpha() and prev_word[1:].islower()
+            and next_word.lower() in _SUBJECT_VERBS and low not in _CLAUSE_PARTICIPLES and low not in _PREDICATIVE_ING
+            and word_class(low) != "JJ")
+
+
+# Prepositions a verb takes after a plural subject that starts its noun phrase ("applications range from")
+_SUBJECT_PREPOSITIONS = _VERB_PREPOSITIONS | frozenset("to from near across toward towards around like".split())
+
+
+def _plural_subject(out: list[tuple[str, str]], i: int) -> bool:
+    """Whether the noun ``out[i]`` is a verb after the plural before it, its subject: the plural starts its noun
+    phrase and a verb's preposition follows ("advertisers bid on keywords", "applications range from", "the 5-branes
+    cluster near the plane"), or a sentence starts with the plural and the noun's object is a bare plural ("Users
+    rate items on a scale"). A plural English puts before nouns ("results", "systems") or a name's ("Potts model") is
+    no subject.
+
+    Examples
+    --------
+    >>> _plural_subject(tag("Applications range from search to ads."), 1)
+    True
+    >>> _plural_subject(tag("Users rate items on a scale."), 1), _plural_subject(tag("search results page for"), 2)
+    (True, False)
+    """
+    plural = out[i - 1][0]
+    low = plural.lower()
+    next_word = out[i + 1][0].lower() if i + 1 < len(out) else ""
+    if i >= 2 and out[i - 2][1] in _START:
+        return False  # the plural modifies the noun: "search results page"
+    if not (low.endswith(_AGENT_PLURALS) or low in _PEOPLE
+            or (plural[1:].islower() and _loose_plural(_JOINED_PARTS.split(low)[-1], "NNS"))):
+        return False
+    if next_word in _SUBJECT_PREPOSITIONS:
+        return True
+    opens = i == 1 or out[i - 2][0] in _STOPS
+    after = out[i + 2][1] if i + 2 < len(out) else ""
+    return opens and i + 1 < len(out) and out[i + 1][1] == "NNS" and after in ("IN", "TO", ".", ",", "")
+
+
 def _plural(tagged: tuple[str, str]) -> bool:
     """A title's word that is a plural noun, whatever title case made of its tag ("Components" read as a name)."""
     word, pos = tagged
@@ -746,6 +807,15 @@ def _title_verb(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 word_class(out[at][0].lower()) in ("VB", "VBP") or verb_capable(out[at][0].lower())):
             out[at] = (out[at][0], "VB")  # a modal's verb: "People of Opposing Views Can Share Common Interests" (after
             # a question's modal comes its subject: "Can Twitter Predict")
+        elif out[at - 1][1] == "RB" and manner_adverb(out[at - 1][0]) and out[at][0].istitle() and at >= 2 \
+                and out[at - 2][1] in ("IN", "TO") \
+                and out[at][0].endswith("ing") and out[at + 1][1] in _START \
+                and any(verb_capable(f) for f in verb_stems(out[at][0].lower()[:-3])):
+            out[at] = (out[at][0], "VBG-V")  # an adverb's participle after a preposition: "Knowledge Bases by Jointly
+            # Embedding Instances" (not "Solution for a Rigidly Rotating String")
+    for at in range(1, len(out) - 1):
+        if out[at - 1][1] == "VBG-V" and out[at][1] == "VB" and out[at][0].istitle() and out[at + 1][1] in _NOUN:
+            out[at] = (out[at][0], "NN")  # a participle's object: "Using Search Engine APIs"
     return out
 
 
@@ -970,6 +1040,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 not next_word[:1].isalnum() or next_pos in ("IN", "DT", "CC", "TO")):
             out[i] = (word, "RB")  # a title's adverb after what it qualifies: "Identify Misinformation Objectively?"
             # (before an adjective it may start a name: "Doubly Special Relativity", "Asymptotically Flat Spacetime")
+        elif low.endswith("s") and _PREFIXED_VERB.fullmatch(low) and word_class(low.replace("-", "")) == "VBZ" \
+                and (prev_pos in _NOUN or prev_word.lower() in _SINGULAR_SUBJECTS):
+            out[i] = (word, "VBZ")  # a verb written with its prefix apart: "our method out-performs collaborative
+            # filtering", "which re-generates" (not "spin-s fields")
         elif low in _BREAKS and next_word.lower() in _SYMMETRIES and pos in _NOUN | {"VB", "VBP"}:
             out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # what breaks a symmetry: "an appropriate tree-level
             # superpotential break supersymmetry", "Does black hole radiance break supersymmetry?"
@@ -1070,12 +1144,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                                                                 or word_class(low) in ("VB", "VBP", "VBD")):
             out[i] = (word, "VBD" if low.endswith("ed") else "VBP")  # a title's verb after its subject: "How We
             # Produced Searchable PDFs", "What They Share" (not after "I": "Type I Vacuum")
-        elif pos == "NN" and word.islower() and prev_pos == "NNS" and (
-                prev_word.lower().endswith(_AGENT_PLURALS) or prev_word.lower() in _PEOPLE) \
-                and next_word.lower() in _VERB_PREPOSITIONS and (i < 2 or out[i - 2][1] not in _START) \
-                and verb_capable(low):
-            out[i] = (word, "VBP")  # what people do, after them and before a preposition: "advertisers bid on
-            # keywords", "users click on ads" (not "search results page for", whose plural is no one's)
+        elif pos == "NN" and word.islower() and prev_pos == "NNS" and verb_capable(low) and _plural_subject(out, i):
+            out[i] = (word, "VBP")  # what people and things do, after them and before a preposition: "advertisers bid
+            # on keywords", "applications range from", "the 5-branes cluster near" (not "search results page for")
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (verb_capable(low) or (
                     word_class(low) is None and low.isalpha() and next_pos in ("DT", "PRP$", "NNS")
@@ -1182,8 +1253,13 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NN" and word.islower() and prev_pos == "TO" and next_pos in ("JJ", "DT", "PRP$") \
                 and verb_capable(low):
             out[i] = (word, "VB")  # "hard to profile new users"
+        elif pos == "NN" and word.islower() and ahead_word.lower() in ("and", "or") \
+                and next_word.lower() in _OBJECT_OPENERS and verb_capable(low) \
+                and word_class(low) in (None, "VB", "VBP", "NN"):
+            out[i] = (word, "VB")  # a second verb: "retrieve a set of documents and then rerank the results"
         elif pos == "NN" and word.islower() and prev_pos == "TO" and i >= 2 and (
-                (word_class(low) == "NN" and (out[i - 2][1] in ("VB", "VBP", "VBZ")
+                (word_class(low) == "NN" and ((out[i - 2][1] in ("VB", "VBP", "VBZ")
+                                               and out[i - 2][0].lower().removesuffix("s") not in _TOWARDS)
                                               or out[i - 2][0].lower() in _TAUGHT))
                 or (word_class(low) in ("NN", None) and out[i - 2][0].lower() in _CAN_LEAD_TO)) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$"}:
@@ -1222,7 +1298,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and next_pos in ("NN", "NNS", "JJ", "DT", "PRP$") and _verb_form(low):
             out[i] = (word, "VBZ")  # a verb after a singular subject: "the model exploits document structure"
         elif pos == "VBG" and prev_pos in _NOUN and low not in _NOMINAL_GERUNDS and (
-                next_pos not in _PHRASE_ENDS or low in _PREDICATIVE_ING or prev_pos in ("NNS", "NNPS")):
+                next_pos not in _PHRASE_ENDS or low in _PREDICATIVE_ING or prev_pos in ("NNS", "NNPS")) \
+                and not _gerund_subject(prev_word, prev_pos, low, next_word):
             out[i] = (word, "VBG-V")  # a gerund after a noun that heads a verb phrase; with nothing after it, after
             # a singular it ends a compound: "a measure for graph partitioning.", "information seeking, communication"
             # (after a plural, a clause: "virtual black holes appearing and annihilating")
@@ -1588,7 +1665,8 @@ def _title_noun(word: str, pos: str, after: str) -> bool:
     ("Boundary and Bulk Conformal Field Theories", "Abelian and Non-Abelian Gauge Theories")."""
     low, next_low = word.lower(), after.lower()
     noun = word_class(low) == "NN" or (word_class(low) is None and low.endswith(_NOUN_ENDINGS))
-    adjective = word_class(next_low) == "JJ" or _DASHES.split(next_low)[-1].endswith(_TITLE_ADJECTIVE_ENDINGS)
+    adjective = word_class(next_low) == "JJ" or _DASHES.split(next_low)[-1].endswith(_TITLE_ADJECTIVE_ENDINGS) \
+        or next_low in GENERIC_MODIFIERS  # "Confinement and Novel non-abelian Solutions"
     return pos.startswith("NNP") and "-" not in word and word[1:].islower() and noun and adjective
 
 
@@ -1864,8 +1942,9 @@ def _no_first_word(tagged: list[tuple[str, str]], words: list[tuple[int, str, st
 
 
 _ABBREVIATIONS = frozenset("e.g. i.e. cf. vs. al. resp. approx.".split())
+# a number of things, before their plural ("N_f quarks", "N_c-2 quarks")
+_COUNT_SYMBOL = re.compile(r"N(?:_\{?[A-Za-z]{1,3}\}?)?(?:[+\-−]\d)?")
 # "537K", "3k", "1.5M", "10B" (not "type 0B", "2B" of a name)
-_COUNT_SYMBOL = re.compile(r"N(?:_\{?[A-Za-z]{1,3}\}?)?")  # a number of things, before their plural
 _MAGNITUDE = re.compile(r"[1-9]\d*(?:[.,]\d+)?[kK]|(?:[1-9]\d+|\d+[.,]\d+)[MB]")
 
 
