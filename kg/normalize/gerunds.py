@@ -9,8 +9,8 @@ somewhere a determiner stands before it ("the learning algorithm"); a verb phras
 ("modeling the", "building a"), often, where a gerund that names an activity ("ranking", "training",
 "clustering") mostly follows one ("the ranking of"). :func:`gerund_objects` reads both from the texts.
 Such a gerund with its object ("ranking documents", "mining patterns") names the activity the field
-writes as a compound ("document ranking", "pattern mining"), and where more papers write the compound,
-that is the concept.
+writes as a compound ("document ranking", "pattern mining"), and where papers write the compound (two at least,
+half as many as the gerund's), that is the concept.
 
 A verb's base form before its object is the same case: "to train word embeddings", "we rank nodes by"
 give the candidates "train word embedding" and "rank node", which a tagger reads as compounds (English
@@ -59,6 +59,22 @@ def _contexts(texts: Iterable[str], wanted: Collection[str]):
                 yield word, words[i - 1] if i else ".", words[i + 1] if i + 1 < len(words) else "."
 
 
+_COMPOUND_PAPERS = 2  # papers at least that write the compound a gerund and its object name
+
+
+def _named_as_compound(df: Mapping[str, int], compound: str, key: str) -> bool:
+    """Whether the corpus names the activity of ``key`` (a gerund or a verb and its object) as ``compound``: in two
+    papers at least and in half as many as the key's at least ("author ranking" of 2 papers for "ranking authors" of
+    3; "document ranking" of 74 for "rank documents").
+
+    >>> _named_as_compound({"author ranking": 2, "ranking author": 3}, "author ranking", "ranking author")
+    True
+    >>> _named_as_compound({"user ranking": 1, "ranking user": 1}, "user ranking", "ranking user")
+    False
+    """
+    return df.get(compound, 0) >= max(_COMPOUND_PAPERS, (df.get(key, 0) + 1) // 2)
+
+
 def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
                    min_verb_uses: int = MIN_VERB_USES, df: Mapping[str, int] | None = None) -> dict[str, str]:
     """Keys that are a gerund and its object, mapped to the compound that names the activity, or else to the object.
@@ -66,8 +82,9 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
     A key "G R..." is a gerund and its object when the texts write "G R" at least once and never
     after a determiner, and either
 
-    * the corpus names the same activity as a compound noun, "R... G", in more papers (``df``, key ->
-      papers; "ranking documents" is "document ranking", "mining patterns" "pattern mining"): mapped to
+    * the corpus names the same activity as a compound noun, "R... G", in enough papers (``df``, key ->
+      papers; :func:`_named_as_compound`; "ranking documents" is "document ranking", "mining patterns" "pattern
+      mining"): mapped to
       that compound. Compounds with a gerund first that a determiner precedes ("the ranking system",
       "the embedding vectors", "the coupling constant") stay, whatever the other order's count; or
     * the corpus uses the gerund G as a verb (G before a determiner or a pronoun ``min_verb_uses``
@@ -125,7 +142,7 @@ def gerund_objects(texts: Iterable[str], keys: Collection[str], *,
             # is a term, not "learning" and its object
             continue
         compound = f"{rest} {gerund}"
-        if df is not None and df.get(compound, 0) > df.get(key, 0):
+        if df is not None and _named_as_compound(df, compound, key):
             out[key] = compound
         elif gerund in verbs and second not in _COMPOUND_HEADS:
             out[key] = rest
@@ -149,9 +166,9 @@ _PARTICLES = frozenset("up out down off forward back away over".split())  # a ph
 def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: int = MIN_VERB_USES,
                  df: Mapping[str, int] | None = None) -> dict[str, str]:
     """Keys that are a verb's base form and its object, mapped to the object: "train word embedding" (of "an approach
-    to train word embeddings") is "word embedding"; or to the compound that names the activity, where more papers
-    (``df``) write it: "rank document" (of "to rank documents") is "document ranking", whether or not the corpus
-    writes "rank" more often as a verb than as a noun.
+    to train word embeddings") is "word embedding"; or to the compound that names the activity, where papers (``df``)
+    write it (:func:`_named_as_compound`): "rank document" (of "to rank documents") is "document ranking", whether
+    or not the corpus writes "rank" more often as a verb than as a noun.
 
     A key "V R..." is a verb and its object when the corpus uses V as a verb (V after "to", a modal or a
     person and before a determiner or a pronoun ``min_verb_uses`` times at least, and more often than a
@@ -219,7 +236,7 @@ def verb_objects(texts: Iterable[str], keys: Collection[str], *, min_verb_uses: 
         if not (plain or verbal_pair):
             continue
         compound = max((f"{rest} {ing}" for ing in _gerunds_of(base)), key=lambda k: (df or {}).get(k, 0))
-        if df is not None and df.get(compound, 0) > df.get(key, 0):
+        if df is not None and _named_as_compound(df, compound, key):
             out[key] = compound
         elif (plain and base in verbs) or verbal_pair:
             out[key] = rest
