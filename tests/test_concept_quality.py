@@ -13,6 +13,7 @@ import pytest
 from kg.extract import CachedEmbedder, extract
 from kg.extract.candidates import candidate_phrases, find_candidates
 from kg.extract.multiword import joinable_terms
+from kg.ingest._latex import decode_latex
 from kg.models import Keyphrase, Paper
 from kg.normalize import concept_key, normalize_concepts
 from kg.normalize.acronyms import _Acronyms, _expand
@@ -2074,3 +2075,14 @@ def test_a_gerund_and_its_object_join_the_compound_a_few_papers_write():
              "Ranking authors is hard.", "ranking authors fairly", "The ranking function is fixed."]
     df = {"ranking author": 3, "author ranking": 2, "ranking function": 4, "function ranking": 2}
     assert gerund_objects(texts, set(df), df=df) == {"ranking author": "author ranking"}
+
+
+def test_a_words_tex_dash_before_its_number_is_a_hyphen():
+    # hep-th listed "massive spin--0 field" and "2--component KP hierarchy" (judged broken): TeX's "--" between a word
+    # and a number is the hyphen the texts write elsewhere; a range of numbers stays as written
+    assert decode_latex("massive spin--0 fields and the 2--component KP hierarchy, eqs. 10--12") == \
+        "massive spin-0 fields and the 2-component KP hierarchy, eqs. 10--12"
+    # a plural subject's verb inside a longer phrase ("word occurrences change over time" gave "word occurrence
+    # change", judged ungrammatical), not a name's plural ("Core Recommendations team at")
+    assert _phrases("We find that word occurrences change over time.") == {"word occurrences", "time"}
+    assert "Core Recommendations team" in _phrases("He leads the Core Recommendations team at a store.")

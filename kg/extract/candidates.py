@@ -563,7 +563,7 @@ _ARTICLES = frozenset("a an the".split())
 # Verbs whose "to" is a preposition, not an infinitive's: "states contract to plane waves", "flock to social media"
 _TOWARDS = frozenset("""contract converge reduce flow belong correspond lead apply extend generalize generalise couple
     relate refer respond contribute map compare point resort flock move switch turn migrate evolve shift adapt react
-    listen talk return""".split())
+    listen talk return subject""".split())
 _PREFIXED_VERB = re.compile(r"(?:out|re|co|over|under|pre|mis|de|dis|pro|inter|by)-[a-z]{3,}")
 # What opens a verb's object and no noun phrase goes on past ("rerank the results", "model their preferences")
 _OBJECT_OPENERS = frozenset("a an the their its our his her these those".split())
@@ -706,9 +706,9 @@ _SUBJECT_PREPOSITIONS = _VERB_PREPOSITIONS | frozenset("to from near across towa
 
 
 def _plural_subject(out: list[tuple[str, str]], i: int) -> bool:
-    """Whether the noun ``out[i]`` is a verb after the plural before it, its subject: the plural starts its noun
-    phrase and a verb's preposition follows ("advertisers bid on keywords", "applications range from", "the 5-branes
-    cluster near the plane"), or a sentence starts with the plural and the noun's object is a bare plural ("Users
+    """Whether the noun ``out[i]`` is a verb after the plural before it, its subject: a verb's preposition follows
+    ("advertisers bid on keywords", "applications range from", "the 5-branes cluster near the plane", "word
+    occurrences change over time"), or a sentence starts with the plural and the noun's object is a bare plural ("Users
     rate items on a scale"). A plural English puts before nouns ("results", "systems") or a name's ("Potts model") is
     no subject.
 
@@ -722,11 +722,12 @@ def _plural_subject(out: list[tuple[str, str]], i: int) -> bool:
     plural = out[i - 1][0]
     low = plural.lower()
     next_word = out[i + 1][0].lower() if i + 1 < len(out) else ""
-    if i >= 2 and out[i - 2][1] in _START:
-        return False  # the plural modifies the noun: "search results page"
     if not (low.endswith(_AGENT_PLURALS) or low in _PEOPLE
             or (plural[1:].islower() and _loose_plural(_JOINED_PARTS.split(low)[-1], "NNS"))):
-        return False
+        return False  # a plural that modifies nouns: "search results page for", "the Potts model for"
+    if i >= 2 and out[i - 2][1] in _START and not (plural.isalpha() and plural.islower()):
+        return False  # a name's or a compound's plural inside a phrase: "Core Recommendations team at", "a
+        # between-subjects experiment with"
     if next_word in _SUBJECT_PREPOSITIONS:
         return True
     opens = i == 1 or out[i - 2][0] in _STOPS

@@ -108,9 +108,17 @@ _VOWELS = "aeiouAEIOU"
 
 
 # TeX's en dash between two words: "Weyl--Wigner" joins names (an en dash), "non--commutative" a
-# prefix (a hyphen, as the words are written elsewhere).
+# prefix, "spin--0 field" and "2--component KP hierarchy" a word and its number (a hyphen, as the words are written
+# elsewhere).
 _BROKEN_WORD = re.compile(r"(?<=[a-z])-\\(?:break|linebreak|newline)\s*(?=[a-z])")  # a word hyphenated at a line break
-_TEX_DASH = re.compile(r"(?<=[^\W\d_])--(?!-)(?=([^\W\d_]))")
+_TEX_DASH = re.compile(r"(?<=([^\W_]))--(?!-)(?=([^\W_]))")
+
+
+def _tex_dash(found: re.Match) -> str:
+    before, after = found.group(1), found.group(2)
+    if before.isdigit() and after.isdigit():
+        return "--"  # a range of numbers ("eqs. 10--12") stays as written
+    return "–" if after.isupper() and not before.isdigit() else "-"
 
 
 def has_latex(text: str) -> bool:
@@ -295,6 +303,8 @@ def decode_latex(text: str) -> str:
     'Schrödinger and Kähler manifolds; Painlevé equations'
     >>> decode_latex("Weyl--Wigner maps of non--commutative spaces -- and --- stay")
     'Weyl–Wigner maps of non-commutative spaces -- and --- stay'
+    >>> decode_latex("massive spin--0 fields, the 2--component KP hierarchy and eqs. 10--12")
+    'massive spin-0 fields, the 2-component KP hierarchy and eqs. 10--12'
     >>> decode_latex(r"in non-com-\break mutative geometry \hfill and super\-symmetry")
     'in non-commutative geometry and supersymmetry'
     >>> decode_latex("It costs $5 and $10; the \"bare\"quantities stay")
@@ -319,5 +329,5 @@ def decode_latex(text: str) -> str:
     if '"' in text or "'e" in text:
         text = _ascii_accents(text)
     if "--" in text:
-        text = _TEX_DASH.sub(lambda m: "–" if m.group(1).isupper() else "-", text)
+        text = _TEX_DASH.sub(_tex_dash, text)
     return unicodedata.normalize("NFC", text)
