@@ -2086,3 +2086,9 @@ def test_a_words_tex_dash_before_its_number_is_a_hyphen():
     # change", judged ungrammatical), not a name's plural ("Core Recommendations team at")
     assert _phrases("We find that word occurrences change over time.") == {"word occurrences", "time"}
     assert "Core Recommendations team" in _phrases("He leads the Core Recommendations team at a store.")
+
+
+def test_which_results_are_no_kind_of_search():
+    # ACM-CR listed "old search" of "presented old search results" (judged ungrammatical)
+    assert trim_filler("old search results") == "old search results"
+    assert trim_filler("personalized search results") == "personalized search"

@@ -564,10 +564,10 @@ def trim_filler(phrase: str) -> str:
     return phrase
 
 
-# Words that say which results, not which search: "retrieved search results" is no "retrieved search" (a
-# "personalized search", an "organic search" are searches)
+# Words that say which results, not which search: "retrieved search results" is no "retrieved search", "presented old
+# search results" no "old search" (a "personalized search", an "organic search" are searches)
 _OF_RESULTS = frozenset("""retrieved ranked returned re-ranked reranked re-ranking reranking top top-ranked top-k
-    clicked relevant irrelevant""".split())
+    clicked relevant irrelevant old presented displayed shown original previous initial final""".split())
 
 
 # How a solution was found, which no thing it solves is: "exact string solutions" are exact solutions of string
