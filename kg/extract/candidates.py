@@ -564,6 +564,8 @@ _ARTICLES = frozenset("a an the".split())
 _TOWARDS = frozenset("""contract converge reduce flow belong correspond lead apply extend generalize generalise couple
     relate refer respond contribute map compare point resort flock move switch turn migrate evolve shift adapt react
     listen talk return subject""".split())
+# A verb's -s form some write with its prefix apart ("out-performs", "re-generates"); never a verb's stem with a
+# letter ("spin-s")
 _PREFIXED_VERB = re.compile(r"(?:out|re|co|over|under|pre|mis|de|dis|pro|inter|by)-[a-z]{3,}")
 # What opens a verb's object and no noun phrase goes on past ("rerank the results", "model their preferences")
 _OBJECT_OPENERS = frozenset("a an the their its our his her these those".split())
@@ -701,7 +703,7 @@ def _gerund_subject(prev_word: str, prev_pos: str, low: str, next_word: str) -> 
             and word_class(low) != "JJ")
 
 
-# Prepositions a verb takes after a plural subject that starts its noun phrase ("applications range from")
+# Prepositions a verb takes after its plural subject ("applications range from", "word occurrences change over")
 _SUBJECT_PREPOSITIONS = _VERB_PREPOSITIONS | frozenset("to from near across toward towards around like".split())
 
 

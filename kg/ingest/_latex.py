@@ -115,6 +115,8 @@ _TEX_DASH = re.compile(r"(?<=([^\W_]))--(?!-)(?=([^\W_]))")
 
 
 def _tex_dash(found: re.Match) -> str:
+    """What TeX's "--" between two characters stands for: an en dash before a name's capital ("Weyl--Wigner"), a
+    hyphen elsewhere ("non--commutative", "spin--0"), itself between two numbers."""
     before, after = found.group(1), found.group(2)
     if before.isdigit() and after.isdigit():
         return "--"  # a range of numbers ("eqs. 10--12") stays as written
