@@ -2082,9 +2082,15 @@ def test_a_words_tex_dash_before_its_number_is_a_hyphen():
     # and a number is the hyphen the texts write elsewhere; a range of numbers stays as written
     assert decode_latex("massive spin--0 fields and the 2--component KP hierarchy, eqs. 10--12") == \
         "massive spin-0 fields and the 2-component KP hierarchy, eqs. 10--12"
-    # a plural subject's verb inside a longer phrase ("word occurrences change over time" gave "word occurrence
-    # change", judged ungrammatical), not a name's plural ("Core Recommendations team at")
-    assert _phrases("We find that word occurrences change over time.") == {"word occurrences", "time"}
+
+
+def test_a_plurals_verb_after_its_modifier_ends_the_phrase():
+    # ACM-CR's candidates held "struggle" of "Many organizations struggle to adapt" and "point" of "many studies point
+    # to" (a plural's verb read as the plural's head noun); a name's plural is no subject ("Core Recommendations team
+    # at")
+    assert _phrases("Many organizations struggle to adapt their infrastructure.") == {"organizations",
+                                                                                     "infrastructure"}
+    assert {"studies", "strong influence"} <= _phrases("In this sense, many studies point to the strong influence.")
     assert "Core Recommendations team" in _phrases("He leads the Core Recommendations team at a store.")
 
 

@@ -703,14 +703,14 @@ def _gerund_subject(prev_word: str, prev_pos: str, low: str, next_word: str) -> 
             and word_class(low) != "JJ")
 
 
-# Prepositions a verb takes after its plural subject ("applications range from", "word occurrences change over")
+# Prepositions a verb takes after its plural subject ("applications range from", "many organizations struggle to")
 _SUBJECT_PREPOSITIONS = _VERB_PREPOSITIONS | frozenset("to from near across toward towards around like".split())
 
 
 def _plural_subject(out: list[tuple[str, str]], i: int) -> bool:
     """Whether the noun ``out[i]`` is a verb after the plural before it, its subject: a verb's preposition follows
-    ("advertisers bid on keywords", "applications range from", "the 5-branes cluster near the plane", "word
-    occurrences change over time"), or a sentence starts with the plural and the noun's object is a bare plural ("Users
+    ("advertisers bid on keywords", "applications range from", "the 5-branes cluster near the plane", "many
+    organizations struggle to"), or a sentence starts with the plural and the noun's object is a bare plural ("Users
     rate items on a scale"). A plural English puts before nouns ("results", "systems") or a name's ("Potts model") is
     no subject.
 
