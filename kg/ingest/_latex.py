@@ -111,16 +111,21 @@ _VOWELS = "aeiouAEIOU"
 # prefix, "spin--0 field" and "2--component KP hierarchy" a word and its number (a hyphen, as the words are written
 # elsewhere).
 _BROKEN_WORD = re.compile(r"(?<=[a-z])-\\(?:break|linebreak|newline)\s*(?=[a-z])")  # a word hyphenated at a line break
-_TEX_DASH = re.compile(r"(?<=([^\W_]))--(?!-)(?=([^\W_]))")
+_TEX_DASH = re.compile(r"([^\W_]+)--(?!-)(?=([^\W_]))")
+# prefixes joined to a capitalized word by a hyphen, not an en dash: "non--Abelian", "super--Toda" (a name after a
+# prefix is one word: "non-Abelian", "super-Toda model"; "non–Abelian" and "super–Toda model" were judged broken)
+_TEX_PREFIXES = frozenset("non super anti quasi semi pseudo multi self hyper sub co bi para pre post".split())
 
 
 def _tex_dash(found: re.Match) -> str:
-    """What TeX's "--" between two characters stands for: an en dash before a name's capital ("Weyl--Wigner"), a
-    hyphen elsewhere ("non--commutative", "spin--0"), itself between two numbers."""
-    before, after = found.group(1), found.group(2)
-    if before.isdigit() and after.isdigit():
-        return "--"  # a range of numbers ("eqs. 10--12") stays as written
-    return "–" if after.isupper() and not before.isdigit() else "-"
+    """What TeX's "--" after a word stands for: an en dash before a name's capital ("Weyl--Wigner"), a hyphen
+    elsewhere ("non--commutative", "spin--0", "non--Abelian"), itself between two numbers; the word before kept."""
+    word, after = found.group(1), found.group(2)
+    if word[-1].isdigit() and after.isdigit():
+        return word + "--"  # a range of numbers ("eqs. 10--12") stays as written
+    if after.isupper() and not word[-1].isdigit() and word not in _TEX_PREFIXES:
+        return word + "–"
+    return word + "-"
 
 
 def has_latex(text: str) -> bool:
@@ -307,6 +312,8 @@ def decode_latex(text: str) -> str:
     'Weyl–Wigner maps of non-commutative spaces -- and --- stay'
     >>> decode_latex("massive spin--0 fields, the 2--component KP hierarchy and eqs. 10--12")
     'massive spin-0 fields, the 2-component KP hierarchy and eqs. 10--12'
+    >>> decode_latex("non--Abelian super--Toda models of Weyl--Wigner--Moyal type")
+    'non-Abelian super-Toda models of Weyl–Wigner–Moyal type'
     >>> decode_latex(r"in non-com-\break mutative geometry \hfill and super\-symmetry")
     'in non-commutative geometry and supersymmetry'
     >>> decode_latex("It costs $5 and $10; the \"bare\"quantities stay")
