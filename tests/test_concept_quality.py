@@ -2082,6 +2082,10 @@ def test_a_words_tex_dash_before_its_number_is_a_hyphen():
     # and a number is the hyphen the texts write elsewhere; a range of numbers stays as written
     assert decode_latex("massive spin--0 fields and the 2--component KP hierarchy, eqs. 10--12") == \
         "massive spin-0 fields and the 2-component KP hierarchy, eqs. 10--12"
+    # after a prefix a name's capital takes a hyphen too ("super–Toda model" was judged broken twice), between names an
+    # en dash
+    assert decode_latex("the super--Toda model of non--Abelian Weyl--Wigner maps") == \
+        "the super-Toda model of non-Abelian Weyl–Wigner maps"
 
 
 def test_a_plurals_verb_after_its_modifier_ends_the_phrase():
