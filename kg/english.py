@@ -14,7 +14,11 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from math import log10
 
-__all__ = ["lexicon", "is_word", "is_part", "form_of_word", "zipf"]
+__all__ = ["lexicon", "is_word", "is_part", "form_of_word", "zipf", "PREFIXES"]
+
+#: English prefixes a dash joins to a word ("non-Abelian", "anti-de Sitter", "semi-supervised"): lower case
+#: in a name, and an adjective's prefix when the word after them is one ("non-supersymmetric case").
+PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 
 # Endings of forms of a known word ("formatting", "explainability").
 _FORM_ENDINGS = ("ing", "ed", "es", "s", "er", "ers", "ly", "ability", "ibility", "ness", "able", "ably", "ist",

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from kg.english import PREFIXES
+
 __all__ = ["decode_latex", "has_latex"]
 
 _GREEK = dict(zip(
@@ -112,9 +114,6 @@ _VOWELS = "aeiouAEIOU"
 # elsewhere).
 _BROKEN_WORD = re.compile(r"(?<=[a-z])-\\(?:break|linebreak|newline)\s*(?=[a-z])")  # a word hyphenated at a line break
 _TEX_DASH = re.compile(r"([^\W_]+)--(?!-)(?=([^\W_]))")
-# prefixes joined to a capitalized word by a hyphen, not an en dash: "non--Abelian", "super--Toda" (a name after a
-# prefix is one word: "non-Abelian", "super-Toda model"; "non–Abelian" and "super–Toda model" were judged broken)
-_TEX_PREFIXES = frozenset("non super anti quasi semi pseudo multi self hyper sub co bi para pre post".split())
 
 
 def _tex_dash(found: re.Match) -> str:
@@ -123,8 +122,9 @@ def _tex_dash(found: re.Match) -> str:
     word, after = found.group(1), found.group(2)
     if word[-1].isdigit() and after.isdigit():
         return word + "--"  # a range of numbers ("eqs. 10--12") stays as written
-    if after.isupper() and not word[-1].isdigit() and word not in _TEX_PREFIXES:
-        return word + "–"
+    if after.isupper() and not word[-1].isdigit() and word not in PREFIXES:
+        return word + "–"  # (a prefix's name is one word: "non-Abelian", "super-Toda model"; "super–Toda" was judged
+        # broken)
     return word + "-"
 
 

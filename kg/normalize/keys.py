@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from kg.english import form_of_word, zipf
+from kg.english import PREFIXES, form_of_word, zipf
 from kg.extract.candidates import word_class
 from kg.notation import written_product
 
@@ -31,9 +31,6 @@ _SPACED_NAME = re.compile(r"(?:^|\s)([A-Z][a-z]+) ([A-Z][a-z]+s)$")
 
 # Names that end in "s" and are no plurals, where the corpus writes them capitalized ("naive
 # Bayes", "Gibbs", "Navier Stokes"); written in lower case, "mills" and "jones" are plurals.
-#: English prefixes a dash joins to a word ("non-Abelian", "anti-de Sitter", "semi-supervised"): lower case
-#: in a name, and an adjective's prefix when the word after them is one ("non-supersymmetric case").
-PREFIXES = frozenset("non anti quasi semi pseudo super sub pre post multi self".split())
 _NAME_PLURALS = frozenset("""bayes gibbs stokes hastings jones lewis davis williams adams simons mills hopkins burgers
     netherlands philippines maldives bahamas seychelles andes alps athens brussels wales
     vries rogers reynolds collins ellis harris evans hughes""".split())  # Korteweg-de Vries, not "de vry"
