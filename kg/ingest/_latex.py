@@ -123,7 +123,7 @@ def _tex_dash(found: re.Match) -> str:
     if word[-1].isdigit() and after.isdigit():
         return word + "--"  # a range of numbers ("eqs. 10--12") stays as written
     if after.isupper() and not word[-1].isdigit() and word not in PREFIXES:
-        return word + "–"  # (a prefix's name is one word: "non-Abelian", "super-Toda model"; "super–Toda" was judged
+        return word + "–"  # not after a prefix: "non-Abelian", "super-Toda model" ("super–Toda" was judged
         # broken)
     return word + "-"
 
