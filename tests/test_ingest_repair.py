@@ -251,6 +251,8 @@ def test_a_font_command_before_a_lower_case_word_and_a_bare_url_command_go():
     ("We propose a new frameworkwhereby crawlers automatically learn patterns",
      "We propose a new framework whereby crawlers automatically learn patterns"),
     ("proposed in [1], and show that thismodel is deficient", "proposed in [1], and show that this model is deficient"),
+    ("such as web servicessuch as maps; upper-class userswho search", "such as web services such as maps; upper-class "
+     "users who search"),  # gave the concept "upper-class userswho"
     # hep-th
     ("Artifacts of gauge fixing are qualitatively analyzedwith a simple mechanical example",
      "Artifacts of gauge fixing are qualitatively analyzed with a simple mechanical example"),

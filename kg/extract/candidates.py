@@ -737,6 +737,42 @@ def _plural_subject(out: list[tuple[str, str]], i: int) -> bool:
     return opens and i + 1 < len(out) and out[i + 1][1] == "NNS" and after in ("IN", "TO", ".", ",", "")
 
 
+# Determiners of one thing: a plural after them and a singular noun is that noun's verb ("a user clicks on")
+_ONE_OF = frozenset("a an each every".split())
+# Nouns that count what comes after them: "a dozen papers on", "a couple weeks of", "a lot"
+_COUNTING = frozenset("few dozen couple hundred thousand million billion lot handful bunch pair".split())
+# What may follow a singular subject's verb: its preposition, its object's determiner, an adverb, "that"
+_AFTER_SUBJECTS_VERB = frozenset({"IN", "TO", "DT", "PRP$", "RB"})
+
+
+def _singular_subject(out: list[tuple[str, str]], i: int) -> bool:
+    """Whether the plural ``out[i]`` is the verb of the singular noun phrase before it: an article or "each" opens
+    the phrase, so a plural cannot be its head ("a user clicks on a result", "a cosmic string contracts under its
+    own tension", "each node sends the"), where the lexicon's plural noun ("clicks", "contracts") ended the phrase.
+
+    Examples
+    --------
+    >>> _singular_subject(tag("when a cosmic string contracts under its tension"), 4)
+    True
+    >>> _singular_subject(tag("a dozen papers on search"), 2), _singular_subject(tag("the user clicks on it"), 2)
+    (False, False)
+    >>> _singular_subject(tag("a few case studies of exhibitions"), 3)
+    False
+    """
+    word, _ = out[i]
+    next_pos = out[i + 1][1] if i + 1 < len(out) else ""
+    if next_pos not in _AFTER_SUBJECTS_VERB or out[i - 1][1] != "NN" or out[i - 1][0].lower() in _COUNTING \
+            or not out[i - 1][0].replace("-", "").isalpha():
+        return False
+    for at in range(i - 2, max(i - 6, -1), -1):
+        low, pos = out[at][0].lower(), out[at][1]
+        if low in _ONE_OF:
+            return low != "a" or out[at + 1][0].lower() not in _LATIN_A
+        if pos not in ("JJ", "NN", "NNP", "VBN") or low in _COUNTING:
+            return False  # "a few case studies of", "a dozen case studies"
+    return False
+
+
 def _plural(tagged: tuple[str, str]) -> bool:
     """A title's word that is a plural noun, whatever title case made of its tag ("Components" read as a name)."""
     word, pos = tagged
@@ -1150,6 +1186,11 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         elif pos == "NN" and word.islower() and prev_pos == "NNS" and verb_capable(low) and _plural_subject(out, i):
             out[i] = (word, "VBP")  # what people and things do, after them and before a preposition: "advertisers bid
             # on keywords", "applications range from", "the 5-branes cluster near" (not "search results page for")
+        elif pos == "NNS" and word.islower() and i >= 2 and low.endswith("s") and not low.endswith("ss") \
+                and _may_be_verb(low) and not low.endswith(_NOUN_PLURAL_ENDINGS) \
+                and (verb_capable(low[:-1]) or _verb_form(low)) and _singular_subject(out, i):
+            out[i] = (word, "VBZ")  # a singular subject's verb, which the lexicon reads as a plural noun: "a user
+            # clicks on", "a cosmic string contracts under" (no plural heads a phrase "a" or "each" opens)
         elif pos in ("NN", "JJ") and word.islower() and ahead_word.lower() in _PERSONS \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBG", "NNP"} and (verb_capable(low) or (
                     word_class(low) is None and low.isalpha() and next_pos in ("DT", "PRP$", "NNS")
@@ -1280,9 +1321,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "JJ")  # a predicate's adjective before "to": "is large-N QCD equivalent to a string
             # theory", "instanton number equal to one half" (not "the dual to", "equivalents of"); alone, no concept
         elif low in ("show", "shows") and pos in ("NN", "NNS") and prev_pos in ("NN", "NNS", "NNP") \
-                and next_pos in ("JJ", "DT", "PRP$") and after_pos in _NOUN | {"JJ"}:
+                and next_pos in ("JJ", "DT", "PRP$") and (after_pos in _NOUN | {"JJ"} or (
+                    next_pos == "JJ" and after_pos == "CC")):
             out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "experiments on a Twitter dataset show
-            # promising results" (a "TV show", "podcast show" is followed by no adjective)
+            # promising (and interesting) results" (a "TV show", "podcast show" is followed by no adjective)
         elif pos == "NNS" and word.islower() and not low.endswith(_NOUN_PLURAL_ENDINGS) and _may_be_verb(low) and (
                 prev_pos in ("NN", "NNP", "NNS", ")") or ahead_word.lower() in _SINGULAR_SUBJECTS) and (
                 (low not in _lexicon() and (_known_verb_stem(low) or ahead_word.lower() in _SINGULAR_SUBJECTS

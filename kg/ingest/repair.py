@@ -340,7 +340,8 @@ def _space_after_mark(text: str):
 
 # The small words a conversion glues to their neighbour ("frameworkwhereby", "thismodel", "showedthat").
 _GLUE_WORDS = frozenset("and the for with using from into that which whereby where through between within via are "
-                        "was were our their these this based".split())
+                        "was were our their these this based such who how must should would could including during "
+                        "about".split())  # "servicessuch", "userswho", "dynamicsduring"
 _GLUE_BEFORE = _GLUE_WORDS - {"through"}  # "clickthrough", "walkthrough": compounds
 _LONG_WORD = re.compile(r"(?<![\w\-'’./@#&=\\])[a-z]{8,}(?![\w\-'’@#/]|\.[a-z])")
 
@@ -373,6 +374,8 @@ def split_glued_words(text: str) -> str:
     --------
     >>> split_glued_words("a new frameworkwhereby crawlers learn; thismodel and clickthrough formatting")
     'a new framework whereby crawlers learn; this model and clickthrough formatting'
+    >>> split_glued_words("web servicessuch as maps; userswho search; cluesabout queries")
+    'web services such as maps; users who search; clues about queries'
     >>> split_glued_words("www.thismodel.org, #andrecall, intonation, BERTand")
     'www.thismodel.org, #andrecall, intonation, BERTand'
     """

@@ -106,6 +106,10 @@ _PEOPLE_HEADS = frozenset("researcher theorist scientist practitioner specialist
 _STATEMENT_HEADS = frozenset("""formulation description computation interpretation extension construction contribution
     derivation property nature implication phenomenon estimate treatment generalization generalisation calculation
     investigation consideration discussion""".split())
+# What any owner has or does, after a possessive: "Amazon's business", "Facebook's mission", "Reddit's evolution"
+# (reviewers judged such concepts generic or ungrammatical; "Coleman's theorem", "Benford's law", "Green's function" stay)
+_OWNED = FILLER_HEADS | _STATEMENT_HEADS | frozenset("""business impact time vision mission experience evolution sense
+    knowledge view growth history story goal future search diversification""".split())
 # Modifiers of size, number or scope: before one noun they say how much of it, not which ("large graph", "individual
 # user", "single brane", "enhanced recommendation"). Two reviewers judged 2 of 104 such labelled concepts good; "small",
 # "common" and "complete" name terms too ("small instanton", "common noun", "complete intersection") and stay.
@@ -271,8 +275,9 @@ def generic_phrase(key: str) -> bool:
     ...                             "counterfactual analysis", "photoelectric effect", "kaluza klein reduction",
     ...                             "symmetry group", "supersymmetry algebra", "non perturbative effect",
     ...                             "perturbative unitarity", "unlabeled document", "annotated corpus",
-    ...                             "n 2 supersymmetric extension", "n 2 superconformal algebra"]]
-    [True, True, False, True, False, True, True, True, False, True, True, False, True, True, True, False, True, False, True, True, True, True, False, False, True, False, False, True, False, True, True, False, False, False, True, False, True, False, True, False, True, False]
+    ...                             "n 2 supersymmetric extension", "n 2 superconformal algebra",
+    ...                             "microsoft s approach", "coleman s theorem"]]
+    [True, True, False, True, False, True, True, True, False, True, True, False, True, True, True, False, True, False, True, True, True, True, False, False, True, False, False, True, False, True, True, False, False, False, True, False, True, False, True, False, True, False, True, False]
     """
     words = key.split()
     if key in DISCIPLINES or _discipline_thing(words):
@@ -320,6 +325,9 @@ def generic_phrase(key: str) -> bool:
         return True  # "supersymmetric extension", "non-perturbative description", "covariant formulation"
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:
         return True  # "contextual information", "video content", "string solution"
+    if len(words) >= 3 and words[-2] == "s" and (singularize(words[-1]) in _OWNED or singularize(words[-1]) in
+                                                 generic_heads()):
+        return True  # what a name's owner has or does: "Microsoft's approach", "Hadoop's impact", "world's knowledge"
     if not words or singularize(words[-1]) not in generic_heads():
         return False
     return all(word_class(w) in _ADJECTIVAL or w in GENERIC_MODIFIERS or w in _FUTURE for w in words[:-1])

@@ -920,8 +920,9 @@ def capitalized(name: str) -> str:
 ENTITY_HEADS = frozenset("""conference workshop symposium regulation act directive toolkit project partnership
     foundation initiative institute agency association society council consortium archive museum university
     laboratory committee organization organisation federation alliance collection track challenge competition
-    corpus dataset library forum registry""".split())  # "HathiTrust Digital Library", "Deep Graph Library",
-# "Cross-Language Evaluation Forum", "Event Registry"
+    corpus dataset library forum registry center centre exchange programme""".split())  # "HathiTrust Digital Library",
+# "Deep Graph Library", "Cross-Language Evaluation Forum", "Event Registry", "Atmospheric Science Data Center", "Music
+# Information Retrieval Evaluation eXchange"
 _HEADS_BEFORE_OF = frozenset("library group center centre school department bureau office".split())  # "Library of"
 # Heads of names of institutions, events and collections: capitalized in a name ("Stanford University", "TREC Web
 # Track"), which says nothing of the word alone ("university archive")
@@ -934,7 +935,7 @@ _ORGANIZATIONS = frozenset("""university college institute academy museum founda
 # 13 times, "ACM digital library" twice; "TREC Robust Track")
 _ENTITY_MIN = 4
 _ENTITY_JOINS = frozenset("of on for and the in de to".split())
-_ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[A-Z][\w'’]*)+")
+_ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[a-z]?[A-Z][\w'’]*)+")  # "eXchange"
 
 
 def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
