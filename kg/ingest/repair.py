@@ -154,6 +154,22 @@ _SPLIT = re.compile(r"-( ?)([a-z]{2,})(?![\w\-])")
 # (94 places in hep-th); a suspended hyphen has "and"/"or" after it ("Bose- and Fermi-").
 _NAME_SPLIT = re.compile(r"(?<!\w)([A-Z][a-z]{2,})- ((?:(?:de|van|von|der|di|da|du|del|la|le|ten|ter) )?[A-Z][a-z])")
 
+# The other way round, a space before the hyphen: "Dirac-Born -Infeld Equations", "Aharonov -Bohm", "Multi -Task"
+# (13 places in hep-th and ACM-CR); not a subtitle's dash ("Quantum Fields -Beyond Perturbation-").
+_NAME_SPLIT_BEFORE = re.compile(r"(?<![\w])([A-Z][a-z]{2,}) -((?:(?:de|van|von|der|di|da|du|del|la|le|ten|ter) )?"
+                                r"[A-Z][a-z]+)(?![\w\-])")
+
+
+def _join_name(match: re.Match) -> str:
+    """"Aharonov -Bohm" joined where the words are names (not words of the lexicon) or a prefix and its word, or where
+    the first is a name's part after a hyphen already ("Dirac-Born -Infeld")."""
+    left, right = match.groups()
+    named = not is_word(right.split()[-1].lower())
+    joined = left.lower() in _PREFIXES or (named and (not is_word(left.lower()) or (
+        match.start() and match.string[match.start() - 1] == "-")))
+    return f"{left}-{right}" if joined else match.group()
+
+
 
 # A hyphen with a space on both sides, as some sources write every hyphen ("eight - vertex model", "Yang - Mills",
 # "two - dimensional": 575 records of hep-th write " - " between words, dashes too: "parameters - the"). Joined where
@@ -197,6 +213,8 @@ def join_hyphenation(text: str) -> str:
     'state-of-the-art, pre-trained trade-offs and first- and second-order terms'
     >>> join_hyphenation("the Yang- Mills and Korteweg- de Vries equations, Bose- and Fermi-statistics")
     'the Yang-Mills and Korteweg-de Vries equations, Bose- and Fermi-statistics'
+    >>> join_hyphenation("Dirac-Born -Infeld Equations and the Aharonov -Bohm effect in Fields -Beyond Graphs -Hopf")
+    'Dirac-Born-Infeld Equations and the Aharonov-Bohm effect in Fields -Beyond Graphs -Hopf'
     >>> join_hyphenation("an eight - vertex model, two - dimensional Yang - Mills theory - the parameters - and N - fold")
     'an eight-vertex model, two-dimensional Yang-Mills theory - the parameters - and N-fold'
     """
@@ -204,6 +222,8 @@ def join_hyphenation(text: str) -> str:
         text = text.replace("\u00ad", "")
     if "-" not in text:
         return text
+    if " -" in text:
+        text = _NAME_SPLIT_BEFORE.sub(_join_name, text)
     if "- " in text:
         text = _NAME_SPLIT.sub(r"\1-\2", text)
         if " - " in text:

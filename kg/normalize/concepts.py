@@ -17,8 +17,8 @@ from kg.normalize.acronyms import (_Acronyms, _corpus_acronyms, _expand, acronym
                                    find_acronyms, respell, spells)
 from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
-from kg.normalize.keys import (CONCEPT_PREFIX, concept_key, generic_phrases, misspellings, singularize,
-                              spelled_form, spelling_variants)
+from kg.normalize.keys import (CONCEPT_PREFIX, bases_of_basis, concept_key, generic_phrases, misspellings,
+                              singularize, spelled_form, spelling_variants)
 from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.fragments import fragment_keys
@@ -195,7 +195,13 @@ def normalize_concepts(
                             else verbs.get(key, key), phrase) for key, phrase in rows]
     df = _papers_per_key(found_keys)
     variants, typos = spelling_variants(df, pinned=preferred), misspellings(df, pinned=preferred)
-    for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional
+    written: dict[str, set[str]] = defaultdict(set)
+    for rows in found_keys.values():
+        for key, phrase in rows:
+            written[key].add(phrase.phrase)
+    typos |= {key: basis for key, basis in bases_of_basis(written, df).items() if key not in preferred}
+    for pid, rows in found_keys.items():  # "multitask learning" is "multi-task learning", "2D gravity" two-dimensional;
+        # "spinon bases" are spinon basis's
         found_keys[pid] = [(variants.get(typos.get(key, key), typos.get(key, key)), phrase) for key, phrase in rows]
     everywhere, per_paper = abbreviated_keys(
         {pid: [(key, phrase.phrase) for key, phrase in rows] for pid, rows in found_keys.items()},

@@ -14,8 +14,8 @@ from kg.english import PREFIXES, form_of_word, zipf
 from kg.extract.candidates import word_class
 from kg.notation import written_product
 
-__all__ = ["CONCEPT_PREFIX", "PREFIXES", "concept_key", "cuts_a_name", "dimension_form", "fold_accents", "singularize",
-           "generic_phrases", "misspellings", "spelled_form", "spelling_variants"]
+__all__ = ["CONCEPT_PREFIX", "PREFIXES", "bases_of_basis", "concept_key", "cuts_a_name", "dimension_form",
+           "fold_accents", "singularize", "generic_phrases", "misspellings", "spelled_form", "spelling_variants"]
 
 CONCEPT_PREFIX = "c:"
 
@@ -371,6 +371,32 @@ def _spelling(word: str, n: int) -> bool:
     """Whether ``word`` (in ``n`` papers) is a right spelling others may miss: a word of the lexicon, or a long
     term many papers write ("nonperturbative")."""
     return bool(word_class(word)) or (len(word) >= _TERM_TYPO_LETTERS and n >= _FREQUENT_TERM)
+
+
+def bases_of_basis(written: Mapping[str, Collection[str]], keys: Collection[str]) -> dict[str, str]:
+    """Keys whose "bases" is the plural of "basis", not of "base" -> the key with "basis".
+
+    :func:`singularize` reads "bases" as "base" (ACM-CR's "knowledge bases"); physics writes the plural of "basis"
+    ("Spinon Bases", "fusion bases", "Gelfand-Zetlin bases": hep-th listed "fusion base", judged broken). A key
+    ending in "base" that ``written`` (key -> the forms texts write) only ever gives in the plural means "basis" where
+    another key of the corpus holds the same words with "basis" ("spinon basis", "fusion basis defining inequality").
+
+    Examples
+    --------
+    >>> bases_of_basis({"spinon base": ["Spinon Bases"], "fusion base": ["fusion bases"],
+    ...                 "knowledge base": ["knowledge bases", "knowledge base"], "code base": ["code bases"]},
+    ...                {"spinon basis", "fusion basis defining inequality", "knowledge basis", "fusion base"})
+    {'spinon base': 'spinon basis', 'fusion base': 'fusion basis'}
+    """
+    with_basis = [f" {key} " for key in keys if "basis" in key.split()]
+    out: dict[str, str] = {}
+    for key, forms in written.items():
+        if not key.endswith(" base") or not forms or not all(form.lower().endswith("bases") for form in forms):
+            continue
+        basis = f"{key[:-4]}basis"
+        if any(f" {basis} " in other for other in with_basis):
+            out[key] = basis
+    return out
 
 
 def misspellings(df: Mapping[str, int], *, pinned: Collection[str] = ()) -> dict[str, str]:
