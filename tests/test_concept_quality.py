@@ -2123,3 +2123,21 @@ def test_what_a_names_owner_does_is_no_concept():
     assert generic_phrase("amazon s business") and generic_phrase("world s knowledge")
     assert not generic_phrase("coleman s theorem") and not generic_phrase("benford s law")
     assert not generic_phrase("green s function") and not generic_phrase("jaccard s index")
+
+
+def test_physics_bases_are_plurals_of_basis():
+    # hep-th listed "fusion base" of "Fusion bases as facets of polytopes" (judged broken) beside "spinon base" and
+    # "spinon basis": a key only ever written "... bases" means "basis" where the corpus writes those words with
+    # "basis"; ACM-CR's "knowledge bases" stay knowledge bases
+    papers = [Paper("p1", "We construct fusion bases of representations.", "Fusion bases as facets of polytopes"),
+              Paper("p2", "The spinon bases of the model are new.", "Spinon bases"),
+              Paper("p3", "A spinon basis and a fusion-basis defining inequality.", "Spinon basis"),
+              Paper("p4", "We complete knowledge bases from text.", "Knowledge bases"),
+              Paper("p5", "A knowledge base holds facts and a knowledge basis.", "Knowledge base completion")]
+    keyphrases = {"p1": _kp("fusion bases"), "p2": _kp("spinon bases"),
+                  "p3": _kp("spinon basis", "fusion-basis defining inequality"), "p4": _kp("knowledge bases"),
+                  "p5": _kp("knowledge base", "knowledge basis")}
+    _, mentions = normalize_concepts(papers, keyphrases, contain=False)
+    keys = {m.concept_id for m in mentions}
+    assert {"c:fusion basis", "c:spinon basis", "c:knowledge base"} <= keys
+    assert not {"c:fusion base", "c:spinon base"} & keys

@@ -212,6 +212,12 @@ def test_a_compound_name_split_after_its_hyphen_is_closed_again():
                                     ("hyphenation",))
     for kept in ("Bose- and Fermi-statistics", "first- and second-order", "the Yang-Mills field - Part I"):
         assert repair_text(kept) == (kept, ())
+    # and before it: the title "Dirac-Born -Infeld Equations" gave the concept "Infeld equations" (judged broken);
+    # hep-th writes "Aharonov -Bohm", "Calabi -Yau", ACM-CR "Multi -Task"; a subtitle's dash stays
+    assert repair_text("Dirac-Born -Infeld Equations and Calabi -Yau Multi -Task") == (
+        "Dirac-Born-Infeld Equations and Calabi-Yau Multi-Task", ("hyphenation",))
+    for kept in ("Quantum Fields -Beyond Perturbation-", "Feynman Graphs -Hopf Algebras"):
+        assert repair_text(kept) == (kept, ())
 
 
 def test_tex_dashes_typed_between_words_become_what_they_stand_for():
