@@ -20,6 +20,8 @@ _GROUP = rf"{_GROUP_NAME}(?![\w(])"
 _APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"
 # A dimension in brackets: (2+1)-dimensional, (3+1)-dimensional.
 _DIMENSIONAL = r"\((?:\d+|[A-Za-z])(?:[+\-]\d+)?\)[-‐]?dimensional"
+# A fold in brackets: "a Calabi-Yau (n+1)-fold" (hep-th's concept was "Calabi-Yau" of "Calabi-Yau (").
+_FOLD = r"\((?:\d+|[A-Za-z])(?:[+\-]\d+)?\)[-‐]folds?"
 # The particle of 't Hooft.
 _HOOFT = r"['’]t\s[A-Z][a-z]+"
 # A product of groups written with spaces: "SU(N) x U(1)", "SU(2) × SU(2)" (322 places in hep-th; the tagger cut
@@ -28,14 +30,14 @@ _PRODUCT = rf"{_GROUP_NAME}(?:\s*[x×⊗]\s*{_GROUP_NAME})+(?![\w(])"
 # The sign between two groups of a product as a text writes it, apart or as a letter: "SU(2) x U(1)", "SU(2) × U(1)".
 _PRODUCT_SIGN = re.compile(rf"(?<=\))\s*[x×]\s*(?={_GROUP_NAME})")
 #: What the tagger must see as one token (it splits these at brackets and apostrophes).
-PROTECTED = re.compile(rf"(?<![\w(])(?:{_PRODUCT}|{_GROUP}|{_APOSTROPHE}|{_DIMENSIONAL}|{_HOOFT})")
+PROTECTED = re.compile(rf"(?<![\w(])(?:{_PRODUCT}|{_GROUP}|{_APOSTROPHE}|{_DIMENSIONAL}|{_FOLD}|{_HOOFT})")
 
 # An index: Z_2, W_{3}, S^5; braces only in pairs ("AdS_{3" is damage, not notation).
 _INDEX = r"[_^](?:\{[0-9A-Za-z]{1,3}\}|[0-9A-Za-z]{1,3})"
 # Tokens that are notation by themselves: the group names above, N=1 / c=1 / D=4, N=(2,2),
 # Z_2 / AdS_5 / W_3, R^2 / S^5 / CP^1, 2+1 / 3+1, 1/N, 1/2 (of "1/2 BPS", "spin 3/2"), AdS/CFT.
 _TOKEN = re.compile(
-    rf"{_GROUP}|{_DIMENSIONAL}|{_HOOFT}"
+    rf"{_GROUP}|{_DIMENSIONAL}|{_FOLD}|{_HOOFT}"
     r"|[A-Za-z]=\(?\d+(?:,\d+)?\)?"
     rf"|[A-Za-z]{{1,4}}{_INDEX}(?:{_INDEX})?"
     r"|\d+\+\d+"

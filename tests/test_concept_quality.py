@@ -2141,3 +2141,12 @@ def test_physics_bases_are_plurals_of_basis():
     keys = {m.concept_id for m in mentions}
     assert {"c:fusion basis", "c:spinon basis", "c:knowledge base"} <= keys
     assert not {"c:fusion base", "c:spinon base"} & keys
+
+
+def test_a_names_folds_head_its_phrase():
+    # hep-th listed "Calabi-Yau (CY)" of "F-theory on a Calabi-Yau (n+1)-fold" (judged ungrammatical): the fold in
+    # brackets is one token, and a fold after a name with no noun after it is the phrase's noun
+    found = _phrases("We show how F-theory on a Calabi-Yau (n+1)-fold is type IIB string theory on a Calabi-Yau "
+                     "n-fold, and on a CY 3-fold with fluxes.")
+    assert {"Calabi-Yau (n+1)-fold", "Calabi-Yau n-fold", "CY 3-fold"} <= found and "Calabi-Yau" not in found
+    assert {"N-fold supersymmetry", "3-fold degeneracy"} <= _phrases("N-fold supersymmetry has a 3-fold degeneracy.")

@@ -560,6 +560,7 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+_FOLD_WORD = re.compile(r"(?:\d+|[a-z]|\(.+\))-folds?")  # "3-fold", "n-folds", "(n+1)-fold"
 # Verbs whose "to" is a preposition, not an infinitive's: "states contract to plane waves", "flock to social media"
 _TOWARDS = frozenset("""contract converge reduce flow belong correspond lead apply extend generalize generalise couple
     relate refer respond contribute map compare point resort flock move switch turn migrate evolve shift adapt react
@@ -1155,6 +1156,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and next_word.lower() in _OBJECT_DETERMINERS and _verb_form(low):
             out[i] = (word, "VBZ")  # a singular subject's verb before its object: "non-redundant clustering addresses
             # this class of problems" (was "non-redundant clustering address")
+        elif pos == "JJ" and _FOLD_WORD.fullmatch(low) and prev_pos in ("NNP", "NN") \
+                and next_pos not in _NOUN | {"JJ", "VBG"}:
+            out[i] = (word, "NNS" if low.endswith("s") else "NN")  # what a name counts the folds of: "a Calabi-Yau
+            # n-fold", "CY 3-folds" (143 places in hep-th; the concept was "Calabi-Yau"), not "N-fold supersymmetry"
         elif low == "modulo" and next_pos not in _PHRASE_ENDS:
             out[i] = (word, "IN")  # a preposition: "solutions modulo gauge transformations" (78 hep-th abstracts)
         elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
