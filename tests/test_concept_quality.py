@@ -2150,3 +2150,9 @@ def test_a_names_folds_head_its_phrase():
                      "n-fold, and on a CY 3-fold with fluxes.")
     assert {"Calabi-Yau (n+1)-fold", "Calabi-Yau n-fold", "CY 3-fold"} <= found and "Calabi-Yau" not in found
     assert {"N-fold supersymmetry", "3-fold degeneracy"} <= _phrases("N-fold supersymmetry has a 3-fold degeneracy.")
+
+
+def test_a_titles_branes_share_no_head():
+    # hep-th listed "superbranes Born-Infeld theory" of "Superbranes and Super Born-Infeld Theories" (ungrammatical)
+    found = _phrases("", title="Superbranes and Super Born-Infeld Theories as Nonlinear Realizations")
+    assert {"Superbranes", "Super Born-Infeld Theories"} <= found and not any(p.startswith("Superbranes ") for p in found)

@@ -1699,9 +1699,10 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
             word_class(low) is None and len(low) > 4 and word_class(low[:-1]) == "NN" and not low.endswith("ss"))):
         return False  # a title's plural is a whole phrase: "Adapting Databases and WebDAV Protocol", "Blogs and
         # Social Media Analysis"
-    if word.rpartition("-")[2].lower() in ("brane", "branes", "model", "models"):
+    if word.rpartition("-")[2].lower().endswith(("brane", "branes")) or word.rpartition("-")[2].lower() in (
+            "model", "models"):
         return False  # a thing of its own: "Five-Brane and Black Hole Entropy", "D-brane and Gauge Invariance", "The
-        # σ-Model and Non-commutative Geometry" (was "σ-model geometry")
+        # σ-Model and Non-commutative Geometry" (was "σ-model geometry"), "Superbranes and Super Born-Infeld Theories"
     return pos in ("JJ", "VBN") or pos.startswith("NNP") or (
         pos == "NN" and "-" in word and (not word.endswith("s") or word.rpartition("-")[2][:1].isupper()))
 
