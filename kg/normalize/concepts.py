@@ -383,7 +383,8 @@ def normalize_concepts(
     phrases = run_phrases(concepts[cid].name for cid in names)
     cases = phrase_cases(abstract.values(), phrases)
     after_names = cases_after_names(abstract.values(), {word for phrase in phrases for word in phrase})
-    for cid in names:  # "Digital Humanities community", not "digital Humanities community"
+    for cid in names.keys() - entities:  # "Digital Humanities community", not "digital Humanities community"; an
+        # entity's words are capitalized wherever the texts write it ("Open Citation Corpus")
         concept = concepts[cid]
         name = one_case_per_run(concept.name, texts_of.get(cid, ()), cases, truecase, after_names)
         if name != concept.name:

@@ -109,7 +109,7 @@ _STATEMENT_HEADS = frozenset("""formulation description computation interpretati
 # What any owner has or does, after a possessive: "Amazon's business", "Facebook's mission", "Reddit's evolution"
 # (reviewers judged such concepts generic or ungrammatical; "Coleman's theorem", "Benford's law", "Green's function" stay)
 _OWNED = FILLER_HEADS | _STATEMENT_HEADS | frozenset("""business impact time vision mission experience evolution sense
-    knowledge view growth history story goal future search diversification""".split())
+    knowledge view growth history story goal future search diversification quest effort attempt plan""".split())
 # Modifiers of size, number or scope: before one noun they say how much of it, not which ("large graph", "individual
 # user", "single brane", "enhanced recommendation"). Two reviewers judged 2 of 104 such labelled concepts good; "small",
 # "common" and "complete" name terms too ("small instanton", "common noun", "complete intersection") and stay.
