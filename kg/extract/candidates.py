@@ -1691,9 +1691,10 @@ def _coordinated_modifier(word: str, pos: str) -> bool:
     """A word that can share a noun with the next phrase: an adjective, a participle, a name or a
     hyphenated word ("supervised", "Yang-Mills", "BERT"), not a plain noun ("the model and
     training data" is no "model data")."""
-    if word.lower().endswith(("ing", "ings", "tions", "sions", "ments", "ities")):
+    if word.lower().endswith(("ing", "ings", "tions", "sions", "ments", "ities", "ology", "graphy", "onomy")):
         return False  # activities and plurals: "Modeling and Monitoring Cluster Transitions", "Superembeddings and
-        # Non-linear Realisations"
+        # Non-linear Realisations"; fields: "Holography and Black Hole Entropy" (was "Holography Hole Entropy"),
+        # "Cosmology and Particle Physics"
     low = word.lower()
     if pos.startswith("NNP") and "-" not in word and low.endswith("s") and (word_class(low) == "NNS" or (
             word_class(low) is None and len(low) > 4 and word_class(low[:-1]) == "NN" and not low.endswith("ss"))):
