@@ -77,6 +77,8 @@ def test_sentence_space_leaves_abbreviations_numbers_and_names(text):
     ("consists of four main compo- nents: an on-device gesture",
      "consists of four main components: an on-device gesture"),
     ("or failures in subsys-tems occur frequently", "or failures in subsystems occur frequently"),
+    ("a generic and exten-sible mapping", "a generic and extensible mapping"),  # a word the lexicon lacks: the concept
+    # was "exten-sible mapping" (judged broken)
     ("providers seeking to accu-rately measure satisfaction", "providers seeking to accurately measure satisfaction"),
     ("extract relation instances from un- labeled movie articles",
      "extract relation instances from unlabeled movie articles"),
