@@ -20,7 +20,7 @@ from kg.normalize.cohesion import MIN_PAPERS, cohesion
 from kg.normalize.containment import _MIN_CONTAIN_DF, _contained_keys
 from kg.normalize.keys import (CONCEPT_PREFIX, bases_of_basis, concept_key, generic_phrases, misspellings,
                               singularize, spelled_form, spelling_variants)
-from kg.normalize.generic import generic_words, incidental_modifiers, trim_filler
+from kg.normalize.generic import FILLER_HEADS, generic_words, incidental_modifiers, trim_filler
 from kg.normalize.gerunds import gerund_objects, verb_objects
 from kg.normalize.fragments import fragment_keys
 from kg.normalize.quality import QualityModel, corpus_features, keep_each
@@ -786,7 +786,7 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[s
 
     Examples
     --------
-    >>> rows = {"p1": [("kaluza klein", Keyphrase("Kaluza-Klein", 1.0)), ("kaluza klein", Keyphrase("KK", 0.5)),
+    >>> rows = {"p1": [("kaluza klein", Keyphrase("Kaluza-Klein", 1.0)), ("kaluza klein", Keyphrase("KK Method", 0.5)),
     ...                ("kaluza klein mode", Keyphrase("Kaluza-Klein modes", 0.4))],
     ...         "p2": [("fact finder", Keyphrase("Fact-Finder", 1.0)), ("geo teaser", Keyphrase("Geo-Teaser", 1.0)),
     ...                ("pure yang mills", Keyphrase("pure Yang-Mills", 1.0))]}
@@ -800,8 +800,9 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[s
     alone = set()
     for key, written in forms.items():
         named = [form for form in written if _NAMES_ALONE.fullmatch(form)]
-        if not named or not all(form in named or _SHORT_ACRONYM.fullmatch(form) for form in written):
-            continue
+        if not named or not all(form in named or (_SHORT_ACRONYM.fullmatch(form.split(" ")[0]) and all(
+                singularize(word.lower()) in FILLER_HEADS for word in form.split(" ")[1:])) for form in written):
+            continue  # (or the acronym before a filler its key dropped: "LSZ Method")
         parts = re.split(r"[-–‐ ]", named[0])
         if 2 * sum(not is_word(part.lower()) for part in parts) >= len(parts):
             alone.add(key)
