@@ -2129,6 +2129,7 @@ def test_what_a_names_owner_does_is_no_concept():
     assert generic_phrase("feynman s approach") and generic_phrase("john bell s observation")
     # nor an occasion ("Stephen Hawking's 60th birthday party", "late 100th birthday": hep-th)
     assert generic_phrase("stephen hawking s 60th birthday party") and generic_phrase("late 100th birthday")
+    assert not generic_phrase("birthday paradox")
 
 
 def test_physics_bases_are_plurals_of_basis():

@@ -113,7 +113,8 @@ _OWNED = frozenset("""approach business description development impact time visi
     knowledge view growth history story goal future search diversification quest effort attempt plan observation idea
     concept contribution work implementation performance perspective strategy success way case context role interest
     emphasis analysis treatment consideration discussion investigation""".split())
-_OCCASIONS = frozenset("birthday birthdays anniversary festschrift".split())  # (hep-th's lectures and celebrations)
+_OCCASIONS = frozenset("birthday birthdays anniversary".split())  # (hep-th's lectures and celebrations)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 # Modifiers of size, number or scope: before one noun they say how much of it, not which ("large graph", "individual
 # user", "single brane", "enhanced recommendation"). Two reviewers judged 2 of 104 such labelled concepts good; "small",
 # "common" and "complete" name terms too ("small instanton", "common noun", "complete intersection") and stay.
@@ -329,8 +330,9 @@ def generic_phrase(key: str) -> bool:
         return True  # "supersymmetric extension", "non-perturbative description", "covariant formulation"
     if len(words) == 2 and singularize(words[-1]) in VAGUE_HEADS and words[0] not in _INFORMATION_TERMS:
         return True  # "contextual information", "video content", "string solution"
-    if _OCCASIONS & set(words):
-        return True  # an occasion, no topic: "Stephen Hawking's 60th birthday party", "late 100th birthday"
+    if _OCCASIONS & set(words) and any(_ORDINAL.fullmatch(w) or w == "happy" for w in words):
+        return True  # an occasion, no topic: "Stephen Hawking's 60th birthday party", "late 100th birthday" (not
+        # the "birthday paradox")
     if len(words) >= 3 and words[-2] == "s" and singularize(words[-1]) in _OWNED:
         return True  # what a name's owner has or does: "Microsoft's approach", "Hadoop's impact", "world's knowledge"
     if not words or singularize(words[-1]) not in generic_heads():

@@ -861,9 +861,9 @@ def _occurrences(texts: list[str], wanted: Mapping[tuple[str, ...], str]) -> Cou
         tokens = _phrase(text)
         for i, token in enumerate(tokens):
             for n in firsts.get(token, ()):
-                cid = _wanted(wanted, tuple(tokens[i:i + n]))
+                cid = _wanted(wanted, tuple(tokens[i:i + n])) if i + n <= len(tokens) else None
                 if cid:
-                    every[cid] += 1
+                    every[cid] += 1  # (near the end, a longer phrase's slice is a shorter one: counted once)
     return every
 
 
@@ -1016,15 +1016,13 @@ def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
     """``name`` with its last word in the plural where it is a proper name the corpus writes so: every word of the
     name is capitalized, its last word is an English noun (not "Hamiltonian", "Lagrangian") that names no kind of
     method or structure (:data:`_KIND_HEADS`), and most of the concept's ``surfaces`` (form -> occurrences) end in
-    that word's plural, in either case ("Google Maps", "Medical Subject Headings", "Amazon Web Services", "North
+    that word's plural, capitalized ("Google Maps", "Medical Subject Headings", "Amazon Web Services", "North
     Carolina State Archives"; the key is singular to group "Google Map" with them).
 
     Examples
     --------
     >>> proper_plural("Google Map", {"Google Maps": 3, "Google Map": 1}), proper_plural("Google Map", {"Google Map": 2})
     ('Google Maps', 'Google Map')
-    >>> proper_plural("Amazon Web Service", {"Amazon Web Services": 1, "Amazon Web services": 1})
-    'Amazon Web Services'
     >>> proper_plural("effective Lagrangian", {"effective Lagrangians": 3}), proper_plural("Web API", {"Web APIs": 2})
     ('effective Lagrangian', 'Web API')
     >>> proper_plural("Kronecker Graph", {"Kronecker Graphs": 2}), proper_plural("Landau-Ginzburg Lagrangian",
@@ -1040,9 +1038,9 @@ def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
     plural: Counter[str] = Counter()
     for surface, n in surfaces.items():
         written = surface.split()[-1] if surface.split() else ""
-        if written.isalpha() and written[1:].islower() and written.casefold() != last.casefold() \
+        if written[:1].isupper() and written[1:].islower() and written.casefold() != last.casefold() \
                 and singularize(written.lower()) == last.lower():
-            plural[written.capitalize()] += n  # "Amazon Web services such as" writes the name too
+            plural[written] += n
     if not plural or 2 * sum(plural.values()) <= sum(surfaces.values()):
         return name
     return " ".join([*words[:-1], plural.most_common(1)[0][0]])
