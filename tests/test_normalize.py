@@ -738,9 +738,10 @@ def test_a_name_most_texts_capitalize_is_shown_as_a_name():
                                   "c:m": "music information retrieval evaluation exchange"}) == {"c:a", "c:m"}
     # a name at a text's end is written once, whatever longer names start with its words ("Open Citation Corpus" was
     # counted twice beside "Open Archives Initiative Object Reuse and Exchange", and shown in lower case)
-    texts = ["We ingest the references into the Open Citation Corpus"]
+    texts = ["We ingest the references into the Open Citation Corpus",
+             "We follow the Open Archives Initiative Object Reuse and Exchange."]
     assert named_entities(texts, {"c:o": "open citation corpus", "c:x": "open archives initiative object reuse and "
-                                                                          "exchange"}) == {"c:o"}
+                                                                          "exchange"}) == {"c:o", "c:x"}
 
 
 def test_a_prefix_written_apart_restates_the_word_it_joins():
