@@ -2181,3 +2181,12 @@ def test_peoples_names_alone_are_no_concept():
     _, mentions = normalize_concepts(papers, keyphrases, contain=False)
     keys = {m.concept_id for m in mentions}
     assert "c:kaluza klein" not in keys and {"c:kaluza klein mode", "c:pure yang mills", "c:fact finder"} <= keys
+
+
+def test_verbs_before_to_and_that_end_their_subjects_phrase():
+    # hep-th listed "particle act" of "the mass of the particle acts to flip the spin" and "Shimura-Taniyama conjecture
+    # state" of "The Shimura-Taniyama conjecture states that" (a plural read where the subject's verb is)
+    assert "particle" in _phrases("The mass of the particle acts to flip the multi-component wave function.")
+    assert "Shimura-Taniyama conjecture" in _phrases("The Shimura-Taniyama conjecture states that the transform is "
+                                                     "modular.")
+    assert "user reviews" in _phrases("We rank user reviews that mention the product.")

@@ -560,6 +560,8 @@ _FREQUENCY_ADVERBS = frozenset("often always never usually seldom rarely sometim
 _PHRASAL = {"results": "in", "leads": "to", "relies": "on", "depends": "on", "focuses": "on",
             "amounts": "to", "refers": "to", "corresponds": "to", "consists": "of", "benefits": "from"}
 _ARTICLES = frozenset("a an the".split())
+# Verbs whose -s form reads as a plural, before the clause they report: "the conjecture states that"
+_STATES = frozenset("states implies predicts says claims asserts ensures guarantees means reveals confirms".split())
 _FOLD_WORD = re.compile(r"(?:\d+|[a-z]|\(.+\))-folds?")  # "3-fold", "n-folds", "(n+1)-fold"
 # Verbs whose "to" is a preposition, not an infinitive's: "states contract to plane waves", "flock to social media"
 _TOWARDS = frozenset("""contract converge reduce flow belong correspond lead apply extend generalize generalise couple
@@ -912,7 +914,8 @@ _PURPOSES = frozenset("""aim aims aimed aiming seek seeks seeking try tries trie
     strive strives able unable order used designed intended want wants need needs wish hope serve serves
     how ability abilities way ways means us possible impossible necessary""".split())
 # Verbs of purpose a noun may look like, before "to" and a verb: "models of retrieval aim to model relevance"
-_AIMS = frozenset("aim aims seek seeks strive strives tend tends fail fails attempt attempts".split())
+_AIMS = frozenset("""aim aims seek seeks strive strives tend tends fail fails attempt attempts act acts serve serves
+    help helps seem seems appear appears continue continues begin begins""".split())  # "the particle acts to flip"
 _LEARNING_TO = _PURPOSES | {"learning", "learn", "learns"}  # "Learning to Rank X": a verb the lexicon calls a noun
 _SUBTITLE_MARKS = frozenset(":–—")
 # -ing words that open a clause after a noun of a title when a preposition follows ("Errors Arising from
@@ -1144,7 +1147,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBD")  # a person's past act: "we trained NLP tools to detect" (was "trained NLP tool")
         elif pos in ("NN", "NNS") and word.islower() and low in _AIMS and prev_pos in _NOUN \
                 and next_word.lower() == "to" and i + 2 < len(out) and out[i + 2][0].islower() \
-                and (out[i + 2][1] == "VB" or verb_capable(out[i + 2][0].lower())):
+                and (out[i + 2][1] == "VB" or verb_capable(out[i + 2][0].lower())
+                     or (i + 3 < len(out) and out[i + 3][1] in ("DT", "PRP$"))):  # "acts to flip the spin"
             out[i] = (word, "VBZ" if low.endswith("s") else "VBP")  # "models of retrieval aim to model human notions
             # of relevance" (was "retrieval aim")
         elif pos == "NN" and word.islower() and ahead_pos == "TO" and prev_pos == "RB" and prev_word.endswith("ly") \
@@ -1160,6 +1164,9 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and next_pos not in _NOUN | {"JJ", "VBG"}:
             out[i] = (word, "NNS" if low.endswith("s") else "NN")  # what a name counts the folds of: "a Calabi-Yau
             # n-fold", "CY 3-folds" (143 places in hep-th; the concept was "Calabi-Yau"), not "N-fold supersymmetry"
+        elif pos == "NNS" and word.islower() and low in _STATES and prev_pos in ("NN", "NNP") \
+                and next_word.lower() == "that":
+            out[i] = (word, "VBZ")  # what a thing says or implies: "the Shimura-Taniyama conjecture states that"
         elif low == "modulo" and next_pos not in _PHRASE_ENDS:
             out[i] = (word, "IN")  # a preposition: "solutions modulo gauge transformations" (78 hep-th abstracts)
         elif low in _NOMINAL_GERUNDS and pos == "JJ" and prev_pos in _NOUN:
