@@ -2190,3 +2190,9 @@ def test_verbs_before_to_and_that_end_their_subjects_phrase():
     assert "Shimura-Taniyama conjecture" in _phrases("The Shimura-Taniyama conjecture states that the transform is "
                                                      "modular.")
     assert "user reviews" in _phrases("We rank user reviews that mention the product.")
+    # a title's participle after a plural: "Systems Impacting Human Quality of Life" gave "systems impacting human
+    # quality of life"; "Linked Data Interlinking" and "Systems Engineering Methods" stay
+    assert "Systems" in _phrases("", title="Knowledge-Driven Analytics and Systems Impacting Human Quality of Life")
+    assert "Authoritative Linked Data Interlinking Approach" in _phrases(
+        "", title="An Authoritative Linked Data Interlinking Approach")
+    assert "Systems Engineering Methods" in _phrases("", title="Systems Engineering Methods for Data Mining Tools")
