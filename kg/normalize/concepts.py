@@ -228,7 +228,7 @@ def normalize_concepts(
         generic |= _everyday_words(papers, {key for key in every if " " not in key}, names)
         generic |= _name_modifiers(found_keys, {key for key in names if key.isalpha() and key not in shapes})
         generic |= fragment_keys([key for key, _ in rows] for rows in found_keys.values())
-        generic |= _names_alone(found_keys)
+        generic |= _names_alone(found_keys, truecase)
         stop = stop | ((generic | _people(papers, every, names)) - set(preferred))
         if doc_vectors is not None:
             stop = stop | (_diffuse(papers, found_keys, doc_vectors, min_cohesion) - set(preferred))
@@ -770,16 +770,19 @@ def _name_modifiers(found_keys: Mapping[str, list[tuple[str, Keyphrase]]], names
     return {key for key in names if key in df and compounds[key] >= _MODIFIER_RATIO * df[key]}
 
 
-_NAMES_ALONE = re.compile(r"[A-Z][a-z]+(?:[-–‐ ][A-Z][a-z]+)+")  # "Kaluza-Klein", "Yang Mills", "Kerr–Newman"
+_NAMES_ALONE = re.compile(r"[A-Z][a-z]+(?:[-–‐][A-Z][a-z]+)+")  # "Kaluza-Klein", "Kerr–Newman" (not "Google News")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,6}")
 
 
-def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[str]:
+def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
+                 truecase: Mapping[str, tuple[int, int]]) -> set[str]:
     """Keys the texts only ever write as people's names joined by dashes, or as those names' acronym: "Kaluza-Klein"
     and "KK", "Yang-Mills", "Kerr-Newman" (the modifier of a "Kaluza-Klein theory", "Kerr-Newman black hole", cut from
     its noun, or the acronym of a "KK method" whose head a filler was). Two reviewers judged 23 of 114 labelled such
     concepts good, "Yang-Mills (YM)", "Nielsen-Rohrlich (NR)", "Friedmann-Robertson-Walker" ungrammatical. Half the
-    names at least are no English words ("Born-Infeld" is a name, "Fact-Finder" a system's), and the corpus writes
+    names at least are no English words ("Born-Infeld" is a name, "Fact-Finder" a system's), every one of them the
+    corpus capitalizes more often than not away from a sentence's start (``truecase``, :func:`truecase_counts`: a
+    title's "Dense Subgraph", "Co-Ranking" are no names), and the corpus writes
     them before a noun at least as often as alone, counted in papers ("Kaluza-Klein theory", "Kaluza-Klein modes";
     a system a title names, "Geo-Teaser", stays); a modifier makes a phrase ("pure Yang-Mills", "super Yang-Mills"
     stay).
@@ -790,7 +793,7 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[s
     ...                ("kaluza klein mode", Keyphrase("Kaluza-Klein modes", 0.4))],
     ...         "p2": [("fact finder", Keyphrase("Fact-Finder", 1.0)), ("geo teaser", Keyphrase("Geo-Teaser", 1.0)),
     ...                ("pure yang mills", Keyphrase("pure Yang-Mills", 1.0))]}
-    >>> sorted(_names_alone(rows))
+    >>> sorted(_names_alone(rows, {"kaluza": (9, 0), "klein": (9, 1), "fact": (0, 9), "finder": (1, 2)}))
     ['kaluza klein']
     """
     forms: dict[str, set[str]] = defaultdict(set)
@@ -803,8 +806,9 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> set[s
         if not named or not all(form in named or (_SHORT_ACRONYM.fullmatch(form.split(" ")[0]) and all(
                 singularize(word.lower()) in FILLER_HEADS for word in form.split(" ")[1:])) for form in written):
             continue  # (or the acronym before a filler its key dropped: "LSZ Method")
-        parts = re.split(r"[-–‐ ]", named[0])
-        if 2 * sum(not is_word(part.lower()) for part in parts) >= len(parts):
+        parts = [part.lower() for part in re.split(r"[-–‐]", named[0])]
+        if 2 * sum(not is_word(part) for part in parts) >= len(parts) and all(
+                truecase.get(part, (0, 0))[0] > truecase.get(part, (0, 0))[1] for part in parts):
             alone.add(key)
     if not alone:
         return set()
