@@ -2200,3 +2200,4 @@ def test_verbs_before_to_and_that_end_their_subjects_phrase():
     assert "Authoritative Linked Data Interlinking Approach" in _phrases(
         "", title="An Authoritative Linked Data Interlinking Approach")
     assert "Systems Engineering Methods" in _phrases("", title="Systems Engineering Methods for Data Mining Tools")
+    assert "W3C Web Payments Working Group" in _phrases("We joined the W3C Web Payments Working Group in 2016.")

@@ -1284,10 +1284,10 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             out[i] = (word, "VBG-V")  # a participle after its noun: "companies offering opinion mining services"
         elif low.endswith("ing") and word[:1].isupper() and word[1:].islower() and prev_word[1:].islower() \
                 and prev_word.endswith("s") and _plural((prev_word, prev_pos)) and word_class(low) in ("VBG", None) \
-                and low not in _NOMINAL_GERUNDS \
+                and low not in _NOMINAL_GERUNDS | _ATTRIBUTIVE_PARTICIPLES | {"working"} \
                 and next_word[:1].isupper() and next_pos in _NOUN:
             out[i] = (word, "VBG-V")  # the same in a title: "Systems Impacting Human Quality of Life", "Factors
-            # Affecting Search Engine Use" (not "Systems Engineering", "Data Mining Tools")
+            # Affecting Search Engine Use" (not "Systems Engineering", "Data Mining Tools", "Web Payments Working Group")
         elif pos in ("NN", "VBG") and word.islower() and prev_pos == "RB" and governed and ahead_pos != "MD" and (
                 prev_word.lower().endswith("ly") or prev_word.lower() in _ADVERBISH | _FREQUENCY_ADVERBS) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBN", "VBG"}:
