@@ -1023,6 +1023,10 @@ def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
     --------
     >>> proper_plural("Google Map", {"Google Maps": 3, "Google Map": 1}), proper_plural("Google Map", {"Google Map": 2})
     ('Google Maps', 'Google Map')
+    >>> proper_plural("Amazon Web Service", {"Amazon Web Services": 1, "Amazon Web services": 1})
+    'Amazon Web Services'
+    >>> proper_plural("Web Observatory", {"Web Observatory": 2, "Web observatories": 3})
+    'Web Observatory'
     >>> proper_plural("effective Lagrangian", {"effective Lagrangians": 3}), proper_plural("Web API", {"Web APIs": 2})
     ('effective Lagrangian', 'Web API')
     >>> proper_plural("Kronecker Graph", {"Kronecker Graphs": 2}), proper_plural("Landau-Ginzburg Lagrangian",
@@ -1036,12 +1040,17 @@ def proper_plural(name: str, surfaces: Mapping[str, int]) -> str:
             last.isalpha() and last[1:].islower()) or last.lower() in _KIND_HEADS or not _common_word(last.lower()):
         return name
     plural: Counter[str] = Counter()
+    lower = 0  # the plural in lower case: "Amazon Web services such as" writes the name too, where no form is singular
     for surface, n in surfaces.items():
         written = surface.split()[-1] if surface.split() else ""
-        if written[:1].isupper() and written[1:].islower() and written.casefold() != last.casefold() \
+        if written[1:].islower() and written.casefold() != last.casefold() \
                 and singularize(written.lower()) == last.lower():
-            plural[written] += n
-    if not plural or 2 * sum(plural.values()) <= sum(surfaces.values()):
+            if written[:1].isupper():
+                plural[written] += n
+            else:
+                lower += n
+    shown = sum(plural.values()) + (lower if sum(plural.values()) + lower == sum(surfaces.values()) else 0)
+    if not plural or 2 * shown <= sum(surfaces.values()):
         return name
     return " ".join([*words[:-1], plural.most_common(1)[0][0]])
 
