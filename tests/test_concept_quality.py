@@ -2177,7 +2177,7 @@ def test_peoples_names_alone_are_no_concept():
               for i in range(3)] + [Paper("q", "We reduce Kaluza-Klein (KK) on a circle.", "Reduction"),
                                     Paper("r", "Fact-Finder finds facts.", "Fact-Finder")]
     keyphrases = {**{f"p{i}": _kp("Kaluza-Klein modes", "Kaluza-Klein theory", "pure Yang-Mills") for i in range(3)},
-                  "q": _kp("Kaluza-Klein", "KK", "circle"), "r": _kp("Fact-Finder", "facts")}
+                  "q": _kp("Kaluza-Klein", "KK", "Kaluza Klein", "circle"), "r": _kp("Fact-Finder", "facts")}
     papers += [Paper("s", "A co-ranking scheme ranks authors.", "Co-Ranking Authors"),
                Paper("t", "The co-ranking scheme is new.", "Co-Ranking")]
     keyphrases.update({"s": _kp("Co-Ranking", "co-ranking scheme"), "t": _kp("Co-Ranking", "co-ranking scheme")})

@@ -772,6 +772,7 @@ def _name_modifiers(found_keys: Mapping[str, list[tuple[str, Keyphrase]]], names
 
 _NAMES_ALONE = re.compile(r"[A-Z][a-z]+(?:[-–‐][A-Z][a-z]+)+")  # "Kaluza-Klein", "Kerr–Newman" (not "Google News")
 _SHORT_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_SPELLING = re.compile(r"[-–‐ ]+")
 
 
 def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
@@ -790,6 +791,7 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     Examples
     --------
     >>> rows = {"p1": [("kaluza klein", Keyphrase("Kaluza-Klein", 1.0)), ("kaluza klein", Keyphrase("KK Method", 0.5)),
+    ...                ("kaluza klein", Keyphrase("Kaluza Klein", 0.5)),
     ...                ("kaluza klein mode", Keyphrase("Kaluza-Klein modes", 0.4))],
     ...         "p2": [("fact finder", Keyphrase("Fact-Finder", 1.0)), ("geo teaser", Keyphrase("Geo-Teaser", 1.0)),
     ...                ("pure yang mills", Keyphrase("pure Yang-Mills", 1.0))]}
@@ -803,9 +805,12 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     alone = set()
     for key, written in forms.items():
         named = [form for form in written if _NAMES_ALONE.fullmatch(form)]
-        if not named or not all(form in named or (_SHORT_ACRONYM.fullmatch(form.split(" ")[0]) and all(
-                singularize(word.lower()) in FILLER_HEADS for word in form.split(" ")[1:])) for form in written):
-            continue  # (or the acronym before a filler its key dropped: "LSZ Method")
+        spellings = {_SPELLING.sub(" ", form.lower()) for form in named}
+        if not named or not all(_SPELLING.sub(" ", form.lower()) in spellings or (
+                _SHORT_ACRONYM.fullmatch(form.split(" ")[0]) and all(
+                    singularize(word.lower()) in FILLER_HEADS for word in form.split(" ")[1:])) for form in written):
+            continue  # (the names spelled otherwise, "Kaluza Klein", "Yang-mills"; or the acronym before a filler its
+            # key dropped: "LSZ Method")
         parts = [part.lower() for part in re.split(r"[-–‐]", named[0])]
         if 2 * sum(not is_word(part) for part in parts) >= len(parts) and all(
                 truecase.get(part, (0, 0))[0] > truecase.get(part, (0, 0))[1] for part in parts):
