@@ -2201,3 +2201,6 @@ def test_verbs_before_to_and_that_end_their_subjects_phrase():
         "", title="An Authoritative Linked Data Interlinking Approach")
     assert "Systems Engineering Methods" in _phrases("", title="Systems Engineering Methods for Data Mining Tools")
     assert "W3C Web Payments Working Group" in _phrases("We joined the W3C Web Payments Working Group in 2016.")
+    # hep-th listed "super-Hamiltonians realizing dynamical OSp(2|2) supersymmetry" (judged ungrammatical)
+    assert {"super-Hamiltonians", "dynamical OSp(2|2) supersymmetry"} <= _phrases(
+        "A wide class of super-Hamiltonians realizing dynamical OSp(2|2) supersymmetry are free super-oscillators.")

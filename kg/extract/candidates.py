@@ -489,6 +489,8 @@ def _fix(word: str, pos: str) -> str:
     if dash and pos == "JJ" and head[:1].isalpha() and (
             tail_class == "NNS" or (tail_class == "NN" and head[:1].isupper() and tail.lower() not in _ADJECTIVE_TAILS)):
         return tail_class  # a hyphenated noun: "world-volumes", "Twitter-dataset" (not "large-scale", "Web-scale")
+    if dash and pos == "JJ" and head.isalpha() and tail[:1].isupper() and tail[1:].islower() and tail.endswith("ians"):
+        return "NNS"  # a name's plural after a prefix: "super-Hamiltonians realizing", "non-Lagrangians"
     if word.islower() and word not in _lexicon() and word.endswith(_VERB_ENDINGS) and pos.startswith("NN"):
         return "VB"  # an unknown -ise/-ize/-ify word is a verb: "summarise", "vectorize"
     if pos != "NNS" or not word.islower() or word in _lexicon():
