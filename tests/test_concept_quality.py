@@ -2204,3 +2204,15 @@ def test_verbs_before_to_and_that_end_their_subjects_phrase():
     # hep-th listed "super-Hamiltonians realizing dynamical OSp(2|2) supersymmetry" (judged ungrammatical)
     assert {"super-Hamiltonians", "dynamical OSp(2|2) supersymmetry"} <= _phrases(
         "A wide class of super-Hamiltonians realizing dynamical OSp(2|2) supersymmetry are free super-oscillators.")
+
+
+def test_a_pair_and_its_anti_pair_modify_a_noun():
+    # hep-th listed "brane-antibrane" (7 papers; judged ungrammatical): the corpus writes "brane-antibrane system",
+    # "brane-antibrane pair" far more often than the pair alone
+    papers = [Paper(f"p{i}", "The brane-antibrane system decays.", "Brane-antibrane systems") for i in range(5)] + [
+        Paper("q", "Decay of Brane-Antibrane and Dielectric Brane.", "Decay")]
+    keyphrases = {**{f"p{i}": _kp("brane-antibrane system", "decay") for i in range(5)},
+                  "q": _kp("Brane-Antibrane", "dielectric brane")}
+    _, mentions = normalize_concepts(papers, keyphrases, contain=False)
+    keys = {m.concept_id for m in mentions}
+    assert "c:brane antibrane" not in keys and {"c:brane antibrane system", "c:dielectric brane"} <= keys
