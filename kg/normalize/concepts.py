@@ -792,11 +792,13 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     Examples
     --------
     >>> rows = {"p1": [("kaluza klein", Keyphrase("Kaluza-Klein", 1.0)), ("kaluza klein", Keyphrase("KK Method", 0.5)),
-    ...                ("kaluza klein", Keyphrase("Kaluza Klein", 0.5)),
+    ...                ("kaluza klein", Keyphrase("Kaluza Klein", 0.5)), ("taub nut", Keyphrase("Taub-NUT", 0.5)),
+    ...                ("taub nut", Keyphrase("Taub-Nut", 0.5)), ("taub nut metric", Keyphrase("Taub-NUT metric", 0.5)),
     ...                ("kaluza klein mode", Keyphrase("Kaluza-Klein modes", 0.4))],
     ...         "p2": [("fact finder", Keyphrase("Fact-Finder", 1.0)), ("geo teaser", Keyphrase("Geo-Teaser", 1.0)),
     ...                ("pure yang mills", Keyphrase("pure Yang-Mills", 1.0))]}
-    >>> sorted(_names_alone(rows, {"kaluza": (9, 0), "klein": (9, 1), "fact": (0, 9), "finder": (1, 2)}))
+    >>> sorted(_names_alone(rows, {"kaluza": (9, 0), "klein": (9, 1), "fact": (0, 9), "finder": (1, 2), "taub": (9, 0),
+    ...                            "nut": (9, 0)}))
     ['kaluza klein']
     """
     forms: dict[str, set[str]] = defaultdict(set)
@@ -812,6 +814,9 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
                     singularize(word.lower()) in FILLER_HEADS for word in form.split(" ")[1:])) for form in written):
             continue  # (the names spelled otherwise, "Kaluza Klein", "Yang-mills"; or the acronym before a filler its
             # key dropped: "LSZ Method")
+        if any(part.isupper() and len(part) > 1 for form in written if _SPELLING.sub(" ", form.lower()) in spellings
+               for part in _SPELLING.split(form)):
+            continue  # a name with a part in capitals is a thing's own name: "Taub-NUT" (a title's "Taub-Nut")
         parts = [part.lower() for part in re.split(r"[-–‐]", named[0])]
         if 2 * sum(not is_word(part) for part in parts) >= len(parts) and all(
                 truecase.get(part, (0, 0))[0] > truecase.get(part, (0, 0))[1] for part in parts):
