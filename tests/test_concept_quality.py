@@ -2162,8 +2162,10 @@ def test_a_names_folds_head_its_phrase():
 def test_a_titles_branes_and_fields_share_no_head():
     # hep-th listed "superbranes Born-Infeld theory" of "Superbranes and Super Born-Infeld Theories" (ungrammatical)
     found = _phrases("", title="Superbranes and Super Born-Infeld Theories as Nonlinear Realizations")
-    assert {"Superbranes", "Super Born-Infeld Theories"} <= found and not any(p.startswith("Superbranes ") for p in found)
-    # nor a field's name: "Unruh Radiation, Holography and Boundary Cosmology" gave "holography cosmology" (judged broken)
+    assert {"Superbranes", "Super Born-Infeld Theories"} <= found
+    assert not any(p.startswith("Superbranes ") for p in found)
+    # nor a field's name: "Unruh Radiation, Holography and Boundary Cosmology" gave "holography cosmology" (judged
+    # broken)
     found = _phrases("", title="Unruh Radiation, Holography and Boundary Cosmology")
     assert {"Holography", "Boundary Cosmology"} <= found and "Holography Cosmology" not in found
     assert _phrases("", title="Holography and Black Hole Entropy") == {"Holography", "Black Hole Entropy"}

@@ -764,7 +764,6 @@ def _singular_subject(out: list[tuple[str, str]], i: int) -> bool:
     >>> _singular_subject(tag("a few case studies of exhibitions"), 3)
     False
     """
-    word, _ = out[i]
     next_pos = out[i + 1][1] if i + 1 < len(out) else ""
     if next_pos not in _AFTER_SUBJECTS_VERB or out[i - 1][1] != "NN" or out[i - 1][0].lower() in _COUNTING \
             or not out[i - 1][0].replace("-", "").isalpha():
@@ -1289,7 +1288,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and low not in _NOMINAL_GERUNDS | _ATTRIBUTIVE_PARTICIPLES | {"working"} \
                 and next_word[:1].isupper() and next_pos in _NOUN:
             out[i] = (word, "VBG-V")  # the same in a title: "Systems Impacting Human Quality of Life", "Factors
-            # Affecting Search Engine Use" (not "Systems Engineering", "Data Mining Tools", "Web Payments Working Group")
+            # Affecting Search Engine Use" (not "Systems Engineering", "Data Mining Tools", "Web Payments Working
+            # Group")
         elif pos in ("NN", "VBG") and word.islower() and prev_pos == "RB" and governed and ahead_pos != "MD" and (
                 prev_word.lower().endswith("ly") or prev_word.lower() in _ADVERBISH | _FREQUENCY_ADVERBS) \
                 and next_pos in _NOUN | {"JJ", "DT", "PRP$", "VBN", "VBG"}:

@@ -161,14 +161,13 @@ _NAME_SPLIT_BEFORE = re.compile(r"(?<![\w])([A-Z][a-z]{2,}) -((?:(?:de|van|von|d
 
 
 def _join_name(match: re.Match) -> str:
-    """"Aharonov -Bohm" joined where the words are names (not words of the lexicon) or a prefix and its word, or where
-    the first is a name's part after a hyphen already ("Dirac-Born -Infeld")."""
+    """The two words of "Aharonov -Bohm" joined where they are names (no words of the lexicon) or a prefix and its
+    word, or where the first is a name's part after a hyphen already ("Dirac-Born -Infeld")."""
     left, right = match.groups()
     named = not is_word(right.split()[-1].lower())
     joined = left.lower() in _PREFIXES or (named and (not is_word(left.lower()) or (
         match.start() and match.string[match.start() - 1] == "-")))
     return f"{left}-{right}" if joined else match.group()
-
 
 
 # A hyphen with a space on both sides, as some sources write every hyphen ("eight - vertex model", "Yang - Mills",

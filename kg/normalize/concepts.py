@@ -784,10 +784,10 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     concepts good, "Yang-Mills (YM)", "Nielsen-Rohrlich (NR)", "Friedmann-Robertson-Walker" ungrammatical. Half the
     names at least are no English words ("Born-Infeld" is a name, "Fact-Finder" a system's), every one of them the
     corpus capitalizes more often than not away from a sentence's start (``truecase``, :func:`truecase_counts`: a
-    title's "Dense Subgraph", "Co-Ranking" are no names), and the corpus writes
-    them before a noun at least as often as alone, counted in papers ("Kaluza-Klein theory", "Kaluza-Klein modes";
-    a system a title names, "Geo-Teaser", stays); a modifier makes a phrase ("pure Yang-Mills", "super Yang-Mills"
-    stay).
+    title's "Dense Subgraph", "Co-Ranking" are no names), none in capitals ("Taub-NUT" is a spacetime's own name), and
+    the corpus writes them before a noun at least as often as alone, counted in papers ("Kaluza-Klein theory",
+    "Kaluza-Klein modes"; a system a title names, "Geo-Teaser", stays); a modifier makes a phrase ("pure Yang-Mills",
+    "super Yang-Mills" stay).
 
     Examples
     --------
@@ -817,7 +817,7 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
         if any(part.isupper() and len(part) > 1 for form in written if _SPELLING.sub(" ", form.lower()) in spellings
                for part in _SPELLING.split(form)):
             continue  # a name with a part in capitals is a thing's own name: "Taub-NUT" (a title's "Taub-Nut")
-        parts = [part.lower() for part in re.split(r"[-–‐]", named[0])]
+        parts = [part.lower() for part in _SPELLING.split(named[0])]
         if 2 * sum(not is_word(part) for part in parts) >= len(parts) and all(
                 truecase.get(part, (0, 0))[0] > truecase.get(part, (0, 0))[1] for part in parts):
             alone.add(key)

@@ -935,7 +935,8 @@ _ORGANIZATIONS = frozenset("""university college institute academy museum founda
 # 13 times, "ACM digital library" twice; "TREC Robust Track")
 _ENTITY_MIN = 4
 _ENTITY_JOINS = frozenset("of on for and the in de to".split())
-_ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[a-z]?[A-Z][\w'’]*)+")  # "eXchange"
+# (a word may start with a small letter before its capital: "Evaluation eXchange")
+_ENTITY_RUN = re.compile(r"[A-Z][\w'’]*(?:[ \-–]+(?:(?:of|on|for|and|the|in|de|to)\s+)*[a-z]?[A-Z][\w'’]*)+")
 
 
 def named_entities(texts: Iterable[str], names: Mapping[str, str], *,
