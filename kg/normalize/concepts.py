@@ -763,12 +763,26 @@ def _name_modifiers(found_keys: Mapping[str, list[tuple[str, Keyphrase]]], names
     ['ising']
     """
     df = _papers_per_key(found_keys)
+    compounds = _compound_papers(df, set(names))
+    return {key for key in names if key in df and compounds[key] >= _MODIFIER_RATIO * df[key]}
+
+
+def _compound_papers(df: Mapping[str, int], heads: Collection[str]) -> Counter[str]:
+    """For each key of ``heads``, the papers of the longer keys that start with it (``df``: key -> papers): how often
+    the corpus writes a name or a modifier before a noun ("ising" of "ising model", "kaluza klein" of "kaluza klein
+    theory").
+
+    >>> _compound_papers({"ising": 2, "ising model": 9, "ising model spin": 1, "model": 4}, {"ising", "ising model"})
+    Counter({'ising': 10, 'ising model': 1})
+    """
+    longest = max((head.count(" ") + 1 for head in heads), default=0)
     compounds: Counter[str] = Counter()
     for key, n in df.items():
-        first, _, rest = key.partition(" ")
-        if rest and first in names:
-            compounds[first] += n
-    return {key for key in names if key in df and compounds[key] >= _MODIFIER_RATIO * df[key]}
+        words = key.split(" ")
+        for cut in range(1, min(longest, len(words) - 1) + 1):
+            if (head := " ".join(words[:cut])) in heads:
+                compounds[head] += n
+    return compounds
 
 
 _NAMES_ALONE = re.compile(r"[A-Z][a-z]+(?:[-–‐][A-Z][a-z]+)+")  # "Kaluza-Klein", "Kerr–Newman" (not "Google News")
@@ -824,12 +838,7 @@ def _names_alone(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
     if not alone:
         return set()
     df = _papers_per_key(found_keys)
-    compounds: Counter[str] = Counter()
-    for key, n in df.items():
-        words = key.split(" ")
-        for cut in range(2, len(words)):
-            if " ".join(words[:cut]) in alone:
-                compounds[" ".join(words[:cut])] += n
+    compounds = _compound_papers(df, alone)
     return {key for key in alone if compounds[key] >= df[key]}
 
 
@@ -848,12 +857,7 @@ def _pair_modifiers(found_keys: Mapping[str, list[tuple[str, Keyphrase]]]) -> se
     """
     df = _papers_per_key(found_keys)
     pairs = {key for key in df if _ANTI_PAIR.fullmatch(key)}
-    compounds: Counter[str] = Counter()
-    for key, n in df.items():
-        words = key.split(" ")
-        for cut in (2, 3):
-            if len(words) > cut and " ".join(words[:cut]) in pairs:
-                compounds[" ".join(words[:cut])] += n
+    compounds = _compound_papers(df, pairs)
     return {key for key in pairs if compounds[key] >= _MODIFIER_RATIO * df[key]}
 
 
