@@ -12,9 +12,11 @@ import re
 __all__ = ["NOTATION", "PROTECTED", "is_notation", "modifier_notation", "written_product"]
 
 # Group and algebra names with their argument: SU(2), SO(10), U(1), SL(2,R), O(N), QED(0+1),
-# su(2), SU_q(2), F(R). Not "GNN(s)" (a plural in brackets) nor a word glued to an acronym.
-_GROUP_NAME = (r"(?:[A-Z][A-Za-z]{0,3}|su|so|sl|gl|sp|osp|u|o)(?:_[A-Za-z0-9]{1,2})?"
-               r"\(\s*(?!s\))(?:\d+|[A-Za-z]{1,2})(?:\s*[,|+]\s*(?:\d+|[A-Za-z]{1,2}))*\s*\)")
+# su(2), SU_q(2), F(R), Sp(2N), osp(4|2N), SO(2k+1). Not "GNN(s)" (a plural in brackets) nor a word glued to an
+# acronym.
+_GROUP_ARGUMENT = r"(?:\d+[NMKLnmkpql]?|[A-Za-z]{1,2})"  # 2N: hep-th wrote 269 such groups, whose concepts lost them
+_GROUP_NAME = (r"(?:[A-Z][A-Za-z]{0,3}|su|so|sl|gl|sp|osp|psu|u|o)(?:_[A-Za-z0-9]{1,2})?"
+               rf"\(\s*(?!s\)){_GROUP_ARGUMENT}(?:\s*[,|+]\s*{_GROUP_ARGUMENT})*\s*\)")
 _GROUP = rf"{_GROUP_NAME}(?![\w(])"
 # Names with an apostrophe inside a word: Bogomol'nyi(-Prasad-Sommerfield), 't Hooft is a particle.
 _APOSTROPHE = r"[A-Z][a-z]+['’][a-z]{2,}(?:[-–][A-Z][a-z]+)*"

@@ -221,6 +221,8 @@ def _display_name(key: str, surfaces: Counter[str], acronym: str | None = None,
     'multi-agent system'
     >>> _display_name("top n recommendation", Counter({"top-N recommendations": 10, "top N-recommendation": 1}))
     'top-N recommendation'
+    >>> _display_name("large n limit", Counter({"large N limit": 8, "large-N limit": 6, "large N-limit": 1}))
+    'large N limit'
     >>> _display_name("su 2 qcd", Counter({"SU(2) QCD": 2}))
     'SU(2) QCD'
     >>> _display_name("semantic web", Counter({"Semantic WEB": 1, "semantic Web": 3, "semantic web": 5}),
@@ -341,11 +343,13 @@ def _cased_name(key: str, surfaces: Counter[str], truecase: Mapping[str, tuple[i
         inside = any(a <= start and end <= b for a, b in notation)
         between = template[at:start]
         if i and at < start and not between.strip() and _name_pair(cased[i - 1], word) and not (
-                len(cased[i - 1]) == 1 and i > 1 and _joined_letter(template[spans[i - 2][1]:spans[i - 1][0]],
-                                                                    cased[i - 2])):
+                len(cased[i - 1]) == 1 and i > 1 and (
+                    _joined_letter(template[spans[i - 2][1]:spans[i - 1][0]], cased[i - 2])
+                    or (cased[i - 2].casefold(), cased[i - 1].casefold()) in joins)):
             between = joins.get((cased[i - 1].casefold(), word.casefold()), between)  # another form joins them
-            # (a letter the template joins to the word before stays apart from the next: "top-N recommendation",
-            # "A/B testing"; not "string/M-theory")
+            # (a letter the template or another form joins to the word before stays apart from the next:
+            # "top-N recommendation", "A/B testing", "large N limit" beside "large-N limit"; not "string/M-theory",
+            # not "large N-limit")
         out.append(between)
         as_written = inside or not kept.isalpha() or len(kept) == 1  # N=1, Z_2, T-duality, p-brane
         out.append(kept if as_written and kept.casefold() == word.casefold() else word)

@@ -14,8 +14,9 @@ __all__ = ["restatements", "one_idea_each", "named_things", "modifier_parts", "o
            "rewordings", "derivations", "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
 
 
-# Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal
-_SAME_WORD = {"super": "supersymmetric", "susy": "supersymmetric", "extremal": "extreme"}
+# Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal, a "stringy
+# black hole" a string black hole (hep-th listed both in one paper, judged near-duplicates)
+_SAME_WORD = {"super": "supersymmetric", "susy": "supersymmetric", "extremal": "extreme", "stringy": "string"}
 
 
 # Prefixes some write apart from their word and some joined to it ("non-commutative", "noncommutative"); not "super",
@@ -68,6 +69,8 @@ def restatements(keys: Sequence[str]) -> dict[str, str]:
     >>> restatements(["extreme dilaton black hole", "dilatonic black hole", "extremal black hole",
     ...               "n 4 super yang mills theory", "supersymmetric yang mills theory"])
     {'dilatonic black hole': 'extreme dilaton black hole', 'extremal black hole': 'extreme dilaton black hole', 'supersymmetric yang mills theory': 'n 4 super yang mills theory'}
+    >>> restatements(["two dimensional string black hole", "stringy black hole", "hawking radiation"])
+    {'stringy black hole': 'two dimensional string black hole'}
     >>> restatements(["u n non commutative yang mills theory", "noncommutative yang mills theory"])
     {'noncommutative yang mills theory': 'u n non commutative yang mills theory'}
     >>> restatements(["pagerank", "pagerank score", "superfield formalism", "superfield", "recommender system",
