@@ -65,6 +65,21 @@ _IC_PLURALS = frozenset("""topics subtopics metrics characteristics heuristics l
     dielectrics caustics relics epidemics critics clinics quadrics sextics comics mimics""".split())
 
 
+# Prefixes a learned plural keeps its form after: hep-th's "supermatrices" (a concept "supermatrice", judged broken),
+# "submatrices", "supertori"
+_LEARNED_PREFIXES = ("super", "sub", "hyper", "multi", "quasi", "semi", "pseudo", "anti", "bi")
+_LEARNED_SINGULARS = ("ix", "ex", "us", "um", "on")  # matrix, vertex, torus, vacuum, automaton
+
+
+def _prefixed_irregular(word: str) -> str | None:
+    """The singular of a learned plural after a prefix ("supermatrices": "supermatrix"), None for any other word."""
+    for prefix in _LEARNED_PREFIXES:
+        rest = word[len(prefix):]
+        if word.startswith(prefix) and rest in _IRREGULAR and _IRREGULAR[rest].endswith(_LEARNED_SINGULARS):
+            return prefix + _IRREGULAR[rest]
+    return None
+
+
 @lru_cache(maxsize=65536)
 def singularize(word: str) -> str:
     """The singular of an English plural noun (lowercase in, lowercase out).
@@ -87,9 +102,14 @@ def singularize(word: str) -> str:
     ['corpus', 'vacuum', 'spectrum', 'automaton']
     >>> [singularize(w) for w in ["topics", "metrics", "geodesics", "physics", "analytics", "altmetrics"]]
     ['topic', 'metric', 'geodesic', 'physics', 'analytics', 'altmetrics']
+    >>> [singularize(w) for w in ["supermatrices", "submatrices", "supertori", "multivacua", "superalgebras", "coaxes"]]
+    ['supermatrix', 'submatrix', 'supertorus', 'multivacuum', 'superalgebra', 'coax']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
+    learned = _prefixed_irregular(word)
+    if learned:
+        return learned
     if len(word) == 3 and word_class(word) == "NNS":
         return word[:-1]  # ads
     if len(word) <= 3 or word in _INVARIANT or not word.isalpha():
