@@ -28,7 +28,7 @@ from kg.normalize.names import (_NAME_FORM, _display_name, capitalized, cases_af
                                 institution_after_name, named_entities, names_inside, one_case_per_run, phrase_cases,
                                 proper_names, proper_plural, run_phrases, title_evidence, truecase_counts,
                                 word_shapes)
-from kg.normalize.restatements import CLOSE_WORDS, one_idea_each, restatements, word_swaps
+from kg.normalize.restatements import CLOSE_WORDS, _root, one_idea_each, restatements, word_swaps
 from kg.normalize.synonyms import MERGE_THRESHOLD, _apply_merges, _probe, near_synonyms
 
 __all__ = ["normalize_concepts", "MIN_COHESION", "MIN_CONCEPTS"]
@@ -928,12 +928,13 @@ def _core_kinds(papers: Sequence[Paper], df: Mapping[str, int], names: Collectio
     """Two-word keys that are one of the field's core words before a head of :data:`_KIND_HEADS`, the word written
     by more than :data:`_CORE_SHARE` of the papers: "search engine", "retrieval model", "document collection" in
     ACM-CR, "gauge field", "string model" in hep-th (not "translation model", "topic model"). Their variants go with
-    them ("recommender model" of "recommendation model": a modifier's other form, a head's gerund), unless a variant is
-    the one more papers have and no core kind ("recommendation system" of "recommender system") or the field writes the
-    gerund's act in a third as many papers ("user model" of "user modeling": ACM-CR's 33 papers, 44 labels of 44 good).
-    No names, no kind a share of its papers give an acronym (``acronyms``: papers that define one per key;
-    "user interface (UI)"; not the 6 of 2,021 ACM-CR papers that wrote "search engines (SE)"), none of fewer than
-    :data:`_EVERYDAY_MIN_PAPERS` papers. ``df`` counts each key's papers.
+    them ("recommender model" of "recommendation model": a modifier of the same root, a head's gerund; not
+    "superstring model" of "supersymmetric model"), unless a variant is the one more papers have and no core kind
+    ("recommendation system" of "recommender system") or the field writes the gerund's act in a third as many papers
+    ("user model" of "user modeling": ACM-CR's 33 papers, 44 labels of 44 good). No names, no kind a share of its
+    papers give an acronym (``acronyms``: papers that define one per key; "user interface (UI)"; not the 6 of 2,021
+    ACM-CR papers that wrote "search engines (SE)"), none of fewer than :data:`_EVERYDAY_MIN_PAPERS` papers. ``df``
+    counts each key's papers.
 
     Examples
     --------
@@ -952,7 +953,7 @@ def _core_kinds(papers: Sequence[Paper], df: Mapping[str, int], names: Collectio
         root = next((head[:-len(end)] for end in ("ling", "ing") if head.endswith(end)
                      and head[:-len(end)] in _KIND_HEADS), head)  # "modelling", "modeling"
         if first.isalpha() and " " not in head and root in _KIND_HEADS and first not in names:
-            groups[(first[:6], root)].append(key)
+            groups[(_root(first), root)].append(key)
     leaders = {max(keys, key=lambda k: (df[k], k)): keys for keys in groups.values()}
     wanted = {leader.partition(" ")[0] for leader in leaders}
     written: Counter[str] = Counter()
