@@ -877,7 +877,7 @@ _EVERYDAY_SHARE = 0.05  # a one-word concept whose word more of the papers' text
 # "personalization" (1.4% of ACM-CR's papers; 18 of 46, and 31 papers' author keyword), "bosonization" (12 of 12),
 # "transliteration", "foliation" are topics
 _EVERYDAY_ACT_SHARE = 0.015
-_ACT_ENDINGS = ("ation", "ition")
+_EVERYDAY_ACT_ENDINGS = ("ation", "ition")
 _EVERYDAY_MIN_PAPERS = 200  # in fewer papers a share says little of a word
 _TEXT_WORDS = re.compile(r"[a-z]+")
 
@@ -908,8 +908,8 @@ def _everyday_words(papers: Sequence[Paper], keys: Collection[str], names: Colle
     for paper in papers:
         words = set(_TEXT_WORDS.findall(f"{paper.title or ''} {paper.abstract or ''}".lower()))
         df.update({singularize(w) for w in words} & wanted)
-    return {key for key, n in df.items() if n > (_EVERYDAY_ACT_SHARE if key.endswith(_ACT_ENDINGS) else
-                                                 _EVERYDAY_SHARE) * len(papers)}
+    share = {key: _EVERYDAY_ACT_SHARE if key.endswith(_EVERYDAY_ACT_ENDINGS) else _EVERYDAY_SHARE for key in df}
+    return {key for key, n in df.items() if n > share[key] * len(papers)}
 
 
 _CORE_SHARE = 0.10  # a word more of the papers' texts write (as it is) is one of the field's core words
@@ -960,10 +960,14 @@ def _core_kinds(papers: Sequence[Paper], df: Mapping[str, int], names: Collectio
     for paper in papers:
         written.update(set(_TEXT_TERMS.findall(f"{paper.title or ''} {paper.abstract or ''}".lower())) & wanted)
     floor = _CORE_SHARE * len(papers)
-    return {key for leader, keys in leaders.items()
-            if leader.partition(" ")[2] in _KIND_HEADS and written[leader.partition(" ")[0]] > floor
-            and acronyms.get(leader, 0) < max(_NAMED_KIND, _NAMED_SHARE * df[leader])
-            and 3 * max((df[k] for k in keys if k.endswith("ing")), default=0) < df[leader] for key in keys}
+
+    def core(leader: str, keys: list[str]) -> bool:
+        first, _, head = leader.partition(" ")
+        gerunds = max((df[k] for k in keys if k.endswith("ing")), default=0)
+        return (head in _KIND_HEADS and written[first] > floor and 3 * gerunds < df[leader]
+                and acronyms.get(leader, 0) < max(_NAMED_KIND, _NAMED_SHARE * df[leader]))
+
+    return {key for leader, keys in leaders.items() if core(leader, keys) for key in keys}
 
 
 def _one_word_names(found_keys: Mapping[str, list[tuple[str, Keyphrase]]],
