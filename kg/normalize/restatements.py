@@ -11,7 +11,7 @@ from kg.extract.candidates import word_class
 from kg.normalize.keys import PREFIXES, dimension_form, singularize
 
 __all__ = ["restatements", "one_idea_each", "named_things", "modifier_parts", "overlaps", "kind_siblings",
-           "rewordings", "derivations", "word_swaps", "synonym_swaps", "CLOSE_WORDS"]
+           "rewordings", "derivations", "word_swaps", "synonym_swaps", "word_root", "CLOSE_WORDS"]
 
 
 # Two forms of one modifier: "super Yang-Mills theory" is supersymmetric, an "extreme black hole" extremal, a "stringy
@@ -408,7 +408,7 @@ def _lancaster():
 
 
 @lru_cache(maxsize=1 << 17)
-def _root(word: str) -> str:
+def word_root(word: str) -> str:
     """A word's root by the Lancaster stemmer, which cuts derivations that Porter's keeps apart: "recommender" and
     "recommendation", "crawler" and "crawling", "classifier" and "classification"."""
     return _lancaster().stem(word)
@@ -420,7 +420,7 @@ _SYSTEM = frozenset({"system"})  # what a "news recommender system" adds to "new
 def _roots(key: str) -> tuple[frozenset[str], str]:
     """The roots of ``key``'s words (linking halves and "system" left out), and the last one's."""
     words = [w for w in _lemmas(key.replace("-", " ")) if w not in _LINKING and w not in _SYSTEM]
-    return frozenset(_root(w) for w in words), _root(words[-1]) if words else ""
+    return frozenset(word_root(w) for w in words), word_root(words[-1]) if words else ""
 
 
 def derivations(keys: Sequence[str]) -> dict[str, str]:
