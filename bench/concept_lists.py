@@ -5,11 +5,15 @@ concepts a build still lists where the reviewers saw them (what random packets o
 
     .venv/bin/python bench/concept_lists.py diff OLD_BUILD NEW_BUILD [--show 60]
     .venv/bin/python bench/concept_lists.py still BUILD --samples 'r5[0-5]/.*-acm-' [--show 40]
+    .venv/bin/python bench/concept_lists.py slots BUILD --field acm [--show 40]
 
 ``diff`` prints how many papers' lists differ and the concepts the changed lists lost and gained (mentions);
 ``still`` matches the labelled papers of ``bench/data/concept_label_texts.jsonl`` to the build's papers by title and
 abstract, and prints the label shares of the concepts still in the same paper's top 10, by number of words, and the
-ones not judged good by both reviewers.
+ones not judged good by both reviewers. ``slots`` lays all of a field's labels over a whole build, whatever paper they
+were given in: each top-10 slot whose concept reviewers ever labelled counts for its labels in their proportions, and
+the concepts holding the most slots of each label come first (where a round's rules will move most of the lists:
+round forty-seven read "search engine", 119 of ACM-CR's slots and 26 of 30 labels generic, from it).
 """
 
 from __future__ import annotations
@@ -81,6 +85,30 @@ def still_listed(lists: dict, samples: str, *, labels: Path = LABELS_FILE, texts
     return found
 
 
+def labelled_slots(lists: dict, field: str, *, labels: Path = LABELS_FILE) -> tuple[Counter, dict[str, Counter]]:
+    """How the labels of ``field`` weigh on a build's ``lists``: per label, the top-10 slots whose concept reviewers
+    gave it (a concept's slots shared out in its labels' proportions; names matched case-insensitively), and per
+    label the concepts by those slots. Slots of concepts nobody labelled are left out."""
+    votes: dict[str, Counter] = defaultdict(Counter)
+    with open(labels, encoding="utf-8") as rows:
+        for line in rows:
+            row = json.loads(line)
+            if row["field"] == field:
+                votes[row["name"].lower()].update(row["labels"])
+    slots = Counter(name for _, _, names in lists.values() for name in names)
+    shares: Counter = Counter()
+    by_label: dict[str, Counter] = defaultdict(Counter)
+    for name, n in slots.items():
+        given = votes.get(name.lower())
+        if not given:
+            continue
+        total = sum(given.values())
+        for label, k in given.items():
+            shares[label] += n * k / total
+            by_label[label][name] += n * k / total
+    return shares, by_label
+
+
 def _shares(rows: list[dict]) -> str:
     votes = Counter(label for row in rows for label in row["labels"])
     total = sum(votes.values()) or 1
@@ -98,6 +126,10 @@ def main(argv: list[str] | None = None) -> None:
     still.add_argument("build")
     still.add_argument("--samples", required=True, help="regular expression over label samples ('r5[0-5]/.*-hep-')")
     still.add_argument("--show", type=int, default=40)
+    slots = sub.add_parser("slots", help="a field's labels laid over a whole build's top-10 slots")
+    slots.add_argument("build")
+    slots.add_argument("--field", required=True, choices=["acm", "hep", "inspec"])
+    slots.add_argument("--show", type=int, default=40)
     args = parser.parse_args(argv)
     if args.command == "diff":
         papers, lost, gained = changed(top_lists(args.old), top_lists(args.new))
@@ -105,6 +137,15 @@ def main(argv: list[str] | None = None) -> None:
         for title, counts in (("lost", lost), ("gained", gained)):
             print(f"{title} ({sum(counts.values())} mentions): "
                   + "; ".join(f"{name} {n}" for name, n in counts.most_common(args.show)))
+        return
+    if args.command == "slots":
+        lists = top_lists(args.build)
+        shares, by_label = labelled_slots(lists, args.field)
+        total, labelled = sum(len(names) for _, _, names in lists.values()), sum(shares.values())
+        print(f"{total} top-10 slots, {labelled:.0f} of labelled concepts: "
+              + ", ".join(f"{label} {n / (labelled or 1):.1%}" for label, n in shares.most_common()))
+        for label, counts in sorted(by_label.items(), key=lambda kv: -shares[kv[0]]):
+            print(f"{label}: " + "; ".join(f"{name} {n:.0f}" for name, n in counts.most_common(args.show)))
         return
     rows = still_listed(top_lists(args.build), args.samples)
     print("still listed:", _shares(rows))

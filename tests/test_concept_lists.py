@@ -39,3 +39,19 @@ def test_labels_are_read_where_the_build_still_lists_their_concept(tmp_path):
     found = lists.still_listed(build, r"r9/.*-hep-", labels=labels, texts=texts)
     # the title and abstract find the paper whatever their spaces and case; "cycle" is no longer listed
     assert [(row["name"], row["now_rank"], row["labels"]) for row in found] == [("brane", 2, ["generic", "generic"])]
+
+
+def test_a_fields_labels_weigh_on_a_builds_slots_in_their_proportions(tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("\n".join(json.dumps(row) for row in [
+        {"field": "acm", "sample": "r1/s-acm-rand", "paper": 1, "name": "search engine", "labels": ["generic", "generic"]},
+        {"field": "acm", "sample": "r2/s-acm-rand", "paper": 4, "name": "Search engine", "labels": ["good", "generic"]},
+        {"field": "acm", "sample": "r2/s-acm-rand", "paper": 4, "name": "topic model", "labels": ["good", "good"]},
+        {"field": "hep", "sample": "r2/s-hep-rand", "paper": 1, "name": "topic model", "labels": ["wrong", "wrong"]}]),
+        encoding="utf-8")
+    build = {"a": ("A", "", ["search engine", "topic model"]), "b": ("B", "", ["search engine", "unlabelled"]),
+             "c": ("C", "", ["topic model"])}
+    shares, by_label = lists.labelled_slots(build, "acm", labels=labels)
+    # two slots of "search engine", three of its four labels generic; two of "topic model", all good; no hep label
+    assert shares == {"generic": 1.5, "good": 2.5}
+    assert by_label["generic"] == {"search engine": 1.5} and by_label["good"] == {"search engine": 0.5, "topic model": 2}
