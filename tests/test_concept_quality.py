@@ -2263,7 +2263,7 @@ def test_a_letter_another_form_joins_to_the_word_before_stays_apart_from_the_nex
 
 
 def test_a_fields_everyday_act_alone_is_no_concept():
-    # hep-th listed "compactification" (2.4% of the abstracts; 7 of 48 labels good), ACM-CR "summarization" and
+    # hep-th listed "compactification" (4.2% of the papers; 7 of 48 labels good), ACM-CR "summarization" and
     # "annotation": an act more than 1.5% of the papers write; a rarer one is a topic ("bosonization", 12 of 12)
     papers = [Paper(f"p{i}", f"Compactifications of model {i}." if i < 5 else f"Bosonization {i}." if i < 7
                     else f"Gravity in case {i}.", f"T{i}") for i in range(240)]

@@ -85,7 +85,7 @@ _NAMED_SHARE = 0.02  # a field's core kind is a name when this share of its pape
 
 
 def core_kinds(papers: Sequence[Paper], df: Mapping[str, int], names: Collection[str],
-                acronyms: Mapping[str, int]) -> set[str]:
+               acronyms: Mapping[str, int]) -> set[str]:
     """Two-word keys that are one of the field's core words before a head of :data:`_KIND_HEADS`, the word written
     by more than :data:`_CORE_SHARE` of the papers: "search engine", "retrieval model", "document collection" in
     ACM-CR, "gauge field", "string model" in hep-th (not "translation model", "topic model"). Their variants go with
@@ -102,8 +102,8 @@ def core_kinds(papers: Sequence[Paper], df: Mapping[str, int], names: Collection
     >>> papers = [Paper(f"p{i}", "Gauge theories of a gauge field." if i < 30 else "Topic models." if i < 35
     ...                 else "Gravity and topics.", "T") for i in range(200)]
     >>> sorted(core_kinds(papers, {"gauge field": 30, "gauge fielding": 1, "gauge coupling": 5, "topic model": 5,
-    ...                             "lie algebra": 3, "gauge system": 2, "gauge model": 9, "gauge modeling": 3},
-    ...                    names={"lie"}, acronyms={"gauge system": 2}))
+    ...                            "lie algebra": 3, "gauge system": 2, "gauge model": 9, "gauge modeling": 3},
+    ...                   names={"lie"}, acronyms={"gauge system": 2}))
     ['gauge field', 'gauge fielding']
     """
     if len(papers) < _EVERYDAY_MIN_PAPERS:
