@@ -87,19 +87,20 @@ def still_listed(lists: dict, samples: str, *, labels: Path = LABELS_FILE, texts
 
 def labelled_slots(lists: dict, field: str, *, labels: Path = LABELS_FILE) -> tuple[Counter, dict[str, Counter]]:
     """How the labels of ``field`` weigh on a build's ``lists``: per label, the top-10 slots whose concept reviewers
-    gave it (a concept's slots shared out in its labels' proportions; names matched case-insensitively), and per
-    label the concepts by those slots. Slots of concepts nobody labelled are left out."""
+    gave it (a concept's slots shared out in its labels' proportions), and per label the concepts by those slots.
+    Names match as shown, case and all: a label of "semantic Web" (judged broken) says nothing of "Semantic Web". Slots
+    of concepts nobody labelled are left out."""
     votes: dict[str, Counter] = defaultdict(Counter)
     with open(labels, encoding="utf-8") as rows:
         for line in rows:
             row = json.loads(line)
             if row["field"] == field:
-                votes[row["name"].lower()].update(row["labels"])
+                votes[row["name"]].update(row["labels"])
     slots = Counter(name for _, _, names in lists.values() for name in names)
     shares: Counter = Counter()
     by_label: dict[str, Counter] = defaultdict(Counter)
     for name, n in slots.items():
-        given = votes.get(name.lower())
+        given = votes.get(name)
         if not given:
             continue
         total = sum(given.values())

@@ -52,6 +52,7 @@ def test_a_fields_labels_weigh_on_a_builds_slots_in_their_proportions(tmp_path):
     build = {"a": ("A", "", ["search engine", "topic model"]), "b": ("B", "", ["search engine", "unlabelled"]),
              "c": ("C", "", ["topic model"])}
     shares, by_label = lists.labelled_slots(build, "acm", labels=labels)
-    # two slots of "search engine", three of its four labels generic; two of "topic model", all good; no hep label
-    assert shares == {"generic": 1.5, "good": 2.5}
-    assert by_label["generic"] == {"search engine": 1.5} and by_label["good"] == {"search engine": 0.5, "topic model": 2}
+    # two slots of "search engine", its two labels generic; two of "topic model", all good; no hep label, and no label
+    # of the name another build showed ("Search engine")
+    assert shares == {"generic": 2, "good": 2}
+    assert by_label["generic"] == {"search engine": 2} and by_label["good"] == {"topic model": 2}
