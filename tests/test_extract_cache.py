@@ -117,3 +117,15 @@ def test_the_cache_is_compact_and_a_hit_equals_the_miss_that_stored_it(tmp_path)
     again = CachedEmbedder(model, path)
     calls = model.calls
     assert np.array_equal(again.embed(texts), stored) and model.calls == calls and again.hits == len(texts)
+
+
+def test_the_shortlist_digest_reads_every_kg_module_the_tagger_and_ranking_use():
+    # a change to kg/notation.py alone (round forty-seven's groups of 2N) once left every cached shortlist as it was:
+    # the digest read the tagger's module, not the notation it imports
+    from kg.extract import candidates, local, multiword, ranking
+
+    covered = {module.__name__ for module in local.SHORTLIST_CODE}
+    used = {getattr(value, "__module__", None) or "" for module in (candidates, multiword, ranking, local)
+            for value in vars(module).values() if callable(value)}
+    needed = {name for name in used if name.startswith("kg.")} - {"kg.models", "kg.extract.embedder"}
+    assert needed <= covered, needed - covered
