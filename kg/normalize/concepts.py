@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping
 from itertools import chain
 
 import numpy as np
@@ -729,8 +729,6 @@ def _people(papers: list[Paper], keys: Collection[str], names: Collection[str]) 
             if len(parts) >= 2:
                 full.add(concept_key(" ".join(parts)))
     return {key for key in keys if key in full or (key in names and key in surnames)}
-
-
 
 
 def _shown_as_names(concepts: Mapping[str, Concept]) -> set[str]:
