@@ -219,3 +219,32 @@ def test_a_mention_the_model_gives_little_chance_never_fills_a_short_list():
     # "string theory" in a hep-th paper of three concepts: the list stays short rather than hold the umbrella term
     assert keep_mentions(ranked, floored, lambda n, c: vectors[c], corpus=corpus) == [True, True, False]
     assert keep_mentions(ranked, floored, lambda n, c: vectors[c]) == [True, True, True]  # a small corpus: no floor
+
+
+def test_a_paper_keeps_its_likeliest_mention_whatever_the_floor():
+    quality = QualityModel(np.zeros(21), np.ones(21), np.r_[1.0, 0.0, np.zeros(19)], 0.0, 0.5, 1, "m", min_kept=3,
+                           protected_threshold=0.5, fill_floor=0.5)
+    vectors = {"b": np.array([-1.0, 0.0]), "d": np.array([-3.0, 0.0]), "a": np.array([2.0, 0.0])}
+    corpus = {"a": [-2.0, 0.5], "b": [-1.5, 0.1], "d": [-1.0, 0.0]}
+    # chances 0.05 and 0.27: neither is more likely good than not, and the paper keeps the likelier alone
+    assert keep_mentions([("y", "d"), ("x", "b")], quality, lambda n, c: vectors[c], corpus=corpus) == [False, True]
+    # a likely one fills the place, an unlikely one does not
+    assert keep_mentions([("y", "d"), ("x", "b"), ("z", "a")], quality, lambda n, c: vectors[c],
+                         corpus=corpus) == [False, False, True]
+
+
+def test_a_concept_no_extracted_phrase_names_is_judged_by_its_names_vector(real_embedder):
+    # a head trimmed off ("cancer therapy literature") or a link by containment leaves a concept whose name extraction
+    # never embedded: it went unjudged, and "standard retrieval", "top rank" stayed in the lists
+    phrases = ["graph neural network", "traffic forecasting", "road sensor network", "spatio-temporal dependency",
+               "recurrent neural network", "major problem"]
+    papers = [Paper(id=f"p{i}", title=f"Traffic {i}", abstract="Graph neural networks for traffic forecasting.")
+              for i in range(3)]
+    keyphrases = {p.id: [Keyphrase(x, round(0.9 - j / 20, 3)) for j, x in enumerate(phrases)] for p in papers}
+    vectors = dict(zip(phrases[:-1], np.asarray(real_embedder.embed(phrases[:-1]))))  # none for "major problem"
+    quality = load_quality_model(DEFAULT_MODEL)
+    judged, _ = normalize_concepts(papers, keyphrases, vectors=vectors, quality=quality, stoplist=(), contain=False,
+                                   embedder=real_embedder)
+    assert "c:major problem" not in judged and "c:road sensor network" in judged
+    unjudged, _ = normalize_concepts(papers, keyphrases, vectors=vectors, quality=quality, stoplist=(), contain=False)
+    assert "c:major problem" in unjudged  # no embedder, nothing to judge it by

@@ -112,7 +112,9 @@ def normalize_concepts(
     quality : QualityModel, optional
         The learned filter of :mod:`kg.normalize.quality` (for the model that made ``vectors``):
         a paper's mention it judges unlikely to be one an expert would list is dropped, and a
-        concept left without mentions with it. None keeps every mention.
+        concept left without mentions with it. None keeps every mention. A concept no extracted
+        phrase names as such (its head trimmed off "cancer therapy literature", a link by containment)
+        is judged by its name's vector from ``embedder``; without an embedder it stays.
 
     Returns
     -------
@@ -361,6 +363,11 @@ def normalize_concepts(
         for row, ranked in enumerate(lists):
             for _, cid, _ in ranked:
                 rows_of[cid].append(row)
+        if embedder is not None:  # a concept no extracted phrase wrote as such is judged by its name's vector
+            unseen = sorted(cid for cid in rows_of if vector_of(concepts[cid].name, cid) is None)
+            unseen_names = [concepts[cid].name for cid in unseen]
+            if unseen_names:
+                concept_vector.update(zip(unseen, np.asarray(embedder.embed(unseen_names), dtype=np.float32)))
         flags = keep_each([[(concepts[cid].name, cid) for _, cid, _ in ranked] for ranked in lists], quality,
                           vector_of, keep=lambda cid: cid[len(CONCEPT_PREFIX):] in preferred,
                           corpus=corpus_features(rows_of, doc_vectors, len(papers)))

@@ -259,7 +259,7 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     at least ``quality.min_kept`` (``quality.min_kept_without_corpus`` when ``corpus`` is empty) and
     ``quality.protect + 1`` (the likeliest of the others fill the place, none under ``quality.fill_floor`` where
     ``corpus`` says something: a field's umbrella term, "string theory" in hep-th, judged generic 43 times in 43,
-    is no better for filling a short list). Besides the name and the
+    is no better for filling a short list), and one at least: its likeliest, whatever its chance. Besides the name and the
     rank, the model reads :func:`context_features` and what the corpus says of the concept,
     ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when missing). :func:`keep_each` does the same for many papers with one call of the model.
 
@@ -323,4 +323,6 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
         short = max(quality.protect + 1, min_kept) - sum(flags[p])
         for _, i in sorted((-value, i) for i, value in found if not flags[p][i] and value >= floor)[:max(short, 0)]:
             flags[p][i] = True
+        if not any(flags[p]):  # and one at least, its likeliest, whatever the floor: no paper leaves the map
+            flags[p][max(found, key=lambda judged: (judged[1], -judged[0]))[0]] = True
     return flags
