@@ -2300,3 +2300,19 @@ def test_a_conjecture_a_benchmark_or_a_measurement_opens_no_term():
                      "measured spectra against a baseline retrieval model.")
     assert {"S-duality", "documents", "collections", "spectra", "retrieval model"} <= found
     assert not {p for p in found if p.split()[0] in ("conjectured", "retrieved", "benchmark", "measured", "baseline")}
+
+
+def test_a_name_written_almost_only_in_capitals_to_define_its_acronym_is_a_proper_name():
+    # ACM-CR wrote "Resource Description Framework" 17 times in capitals of 20 away from a sentence's start, 13 of them
+    # to define "RDF", and listed "resource description framework (RDF)" (judged broken); a method its texts define in
+    # lower case as often as not stays in lower case
+    texts = [f"Data in the Resource Description Framework (RDF) of source {i}." for i in range(8)]
+    texts += ["Exposed as RDF (Resource Description Framework) data.", "A resource description framework (RDF) store."]
+    texts += [f"We fit latent Dirichlet allocation (LDA) to corpus {i}." for i in range(5)]
+    texts += [f"We fit Latent Dirichlet Allocation (LDA) to corpus {i}." for i in range(5)]
+    names = {"c:rdf": "resource description framework", "c:lda": "latent Dirichlet allocation"}
+    assert proper_names(texts, names) == {"c:rdf"}
+    # a capital a sentence's start gives says nothing
+    assert proper_names(["Latent Dirichlet allocation (LDA) fits.", "Latent Dirichlet Allocation is old.",
+                         "Latent Dirichlet Allocation works.", "Latent Dirichlet Allocation (LDA) again."],
+                        names) == set()

@@ -797,6 +797,8 @@ def sentence_case(title: str) -> bool:
     return lower > 0 and 2 * lower >= len(words)
 
 
+# A name capitalized in this share of all its occurrences, its acronym's definitions counted, is a proper name
+_DEFINED_NAME_SHARE = 0.8
 _CAPITALIZED_RUN = re.compile(r"\b([A-Z][a-z]+(?:[ \-‐‑–][A-Z][a-z]+)+)\b")
 _PHRASE_WORD = re.compile(r"[^\W_]+")
 
@@ -806,13 +808,17 @@ def _phrase(text: str) -> tuple[str, ...]:
 
 
 def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: int = 3, min_texts: int = 3,
-                 share: float = 0.6) -> set[str]:
+                 share: float = 0.6, defined_share: float = _DEFINED_NAME_SHARE) -> set[str]:
     """The ids of ``names`` (id -> name, words in lower case among them) that ``texts`` write as a
     proper name: every word capitalized, away from a sentence's start and from an acronym's
     definition, at least ``min_count`` times in ``min_texts`` texts, and in ``share`` of all their occurrences but
     those definitions ("Semantic Web", "World Wide Web", "Linked Open Data", which half its texts define as "Linked
-    Open Data (LOD)"; not "hidden Markov model", which a few write "Hidden Markov Model"). A name's plural counts as
-    the name; a name that starts with a particle ("de Sitter space") is left as it is written.
+    Open Data (LOD)"; not "hidden Markov model", which a few write "Hidden Markov Model"). A name the texts write
+    capitalized in ``defined_share`` of their occurrences away from a sentence's start, definitions counted, is one too
+    (so many times as that and in as many texts): "Resource Description Framework", written almost only to define
+    "RDF", and in capitals 17 times of 20 (not "latent Dirichlet allocation", which half as many texts define in
+    lower case). A name's plural counts as the name; a name that starts
+    with a particle ("de Sitter space") is left as it is written.
 
     Examples
     --------
@@ -822,6 +828,11 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
     ...          "Two hidden Markov models: a hidden Markov model and a hidden Markov model."]
     >>> sorted(proper_names(texts, {"c:sw": "semantic Web", "c:hmm": "hidden Markov model"}))
     ['c:sw']
+    >>> texts = ["In the Resource Description Framework (RDF).", "Using the Resource Description Framework (RDF) here",
+    ...          "As RDF (Resource Description Framework) data.", "A resource description framework (RDF).",
+    ...          "See the Resource Description Framework (RDF)."]
+    >>> sorted(proper_names(texts, {"c:rdf": "resource description framework"}))
+    ['c:rdf']
     """
     wanted: dict[tuple[str, ...], str] = {}
     for cid, name in names.items():
@@ -833,6 +844,8 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
     capital: Counter[str] = Counter()
     defining: Counter[str] = Counter()  # capitalized before an acronym's parenthesis: neither way
     papers: dict[str, set[int]] = defaultdict(set)
+    defined_in: dict[str, set[int]] = defaultdict(set)
+    opening: Counter[str] = Counter()  # the first words of a sentence: capitalized whatever they are
     for t, text in enumerate(texts):  # first the capitalized runs: few, and only their names need counting
         for match in _CAPITALIZED_RUN.finditer(text):
             i = match.start() - 1
@@ -841,18 +854,24 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
             words = _phrase(match.group(1))
             first = 1 if i < 0 or text[i] in _SENTENCE_END else 0  # a sentence's first word may be any word
             defined = text[match.end():match.end() + 3].lstrip().startswith("(")
+            for b in range(2, len(words) + 1) if first else ():
+                opening[_wanted(wanted, words[:b])] += 1
             for a in range(first, len(words) - 1):  # every part of the run: "Semantic Web" in "Semantic Web Services"
                 for b in range(a + 2, len(words) + 1):
                     cid = _wanted(wanted, words[a:b])
                     if cid and defined and b == len(words):
                         defining[cid] += 1
+                        defined_in[cid].add(t)
                     elif cid:
                         capital[cid] += 1
                         papers[cid].add(t)
     counted = {words: cid for words, cid in wanted.items()
-               if capital[cid] >= min_count and len(papers[cid]) >= min_texts}
+               if capital[cid] >= min_count and len(papers[cid]) >= min_texts
+               or capital[cid] + defining[cid] >= min_count and len(papers[cid] | defined_in[cid]) >= min_texts}
     every = _occurrences(texts, counted)
-    return {cid for cid in counted.values() if capital[cid] >= share * (every[cid] - defining[cid])}
+    return {cid for cid in counted.values() if capital[cid] >= min_count and len(papers[cid]) >= min_texts
+            and capital[cid] >= share * (every[cid] - defining[cid])
+            or capital[cid] + defining[cid] >= defined_share * (every[cid] - opening[cid])}
 
 
 def _occurrences(texts: list[str], wanted: Mapping[tuple[str, ...], str]) -> Counter[str]:
