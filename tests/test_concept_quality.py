@@ -2295,11 +2295,11 @@ def test_a_measure_a_unit_or_a_state_of_a_fields_core_word_is_no_kind():
     assert not {"c:quantum state", "c:quantum correction"} & keys and "c:relevance score" in keys
 
 
-def test_a_conjecture_a_benchmark_or_a_measurement_opens_no_term():
-    found = _phrases("The conjectured S-duality is tested on retrieved documents, benchmark collections and "
+def test_a_conjecture_a_baseline_or_a_measurement_opens_no_term():
+    found = _phrases("The conjectured S-duality is tested on retrieved documents, limited resources and "
                      "measured spectra against a baseline retrieval model.")
-    assert {"S-duality", "documents", "collections", "spectra", "retrieval model"} <= found
-    assert not {p for p in found if p.split()[0] in ("conjectured", "retrieved", "benchmark", "measured", "baseline")}
+    assert {"S-duality", "documents", "resources", "spectra", "retrieval model"} <= found
+    assert not {p for p in found if p.split()[0] in ("conjectured", "retrieved", "limited", "measured", "baseline")}
 
 
 def test_a_name_written_almost_only_in_capitals_to_define_its_acronym_is_a_proper_name():

@@ -291,10 +291,12 @@ def keep_each(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel
     return flags
 
 
-def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
-               vector_of: Callable[[str, str], np.ndarray | None],
-               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
-    flags = [[True] * len(ranked) for ranked in papers]
+def mention_chances(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
+                    vector_of: Callable[[str, str], np.ndarray | None], keep: Callable[[str], bool],
+                    corpus: Mapping[str, Sequence[float]]) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The mentions of ``papers`` (each a ranked list of ``(concept name, concept id)``) the filter judges, as
+    ``(paper, place)``, and the model's chance for each: not those ``keep`` asks for, nor those without a vector,
+    nor the protected places where they cannot go (``quality.protected_threshold`` 0)."""
     rows: list[tuple[int, int]] = []
     vectors, features = [], []
     for p, ranked in enumerate(papers):
@@ -307,7 +309,39 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
                 features.append(name_features(name) + rank_features(i + 1, len(ranked)) + context[i] +
                                 list(corpus.get(cid, NO_CORPUS)))
     if not rows:
-        return flags
+        return rows, np.zeros(0)
+    return rows, quality.chance(np.vstack(vectors), np.array(features))
+
+
+def apply_policy(papers: Sequence[Sequence[tuple[str, str]]], rows: Sequence[tuple[int, int]], chance: np.ndarray,
+                 quality: QualityModel, corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
+    """Which mentions of ``papers`` stay, given the chances :func:`mention_chances` found for ``rows``: the policy of
+    :func:`keep_mentions` (a mention not judged stays)."""
+    flags = [[True] * len(ranked) for ranked in papers]
+    threshold, min_kept = quality.threshold, quality.min_kept
+    if not corpus and quality.threshold_without_corpus is not None:
+        threshold = quality.threshold_without_corpus
+    if not corpus and quality.min_kept_without_corpus is not None:
+        min_kept = quality.min_kept_without_corpus
+    judged: dict[int, list[tuple[int, float]]] = {}
+    for (p, i), value in zip(rows, chance):
+        flags[p][i] = bool(value >= (threshold if i >= quality.protect else quality.protected_threshold))
+        judged.setdefault(p, []).append((i, float(value)))
+    floor = quality.fill_floor if corpus else 0.0  # a field's umbrella term ("string theory") fills no place
+    for p, found in judged.items():  # a paper keeps a few more than the protected ones
+        short = max(quality.protect + 1, min_kept) - sum(flags[p])
+        for _, i in sorted((-value, i) for i, value in found if not flags[p][i] and value >= floor)[:max(short, 0)]:
+            flags[p][i] = True
+        if not any(flags[p]):  # and one at least, its likeliest, whatever the floor: no paper leaves the map
+            flags[p][max(found, key=lambda judged: (judged[1], -judged[0]))[0]] = True
+    return flags
+
+
+def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
+               vector_of: Callable[[str, str], np.ndarray | None],
+               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
+    rows, chance = mention_chances(papers, quality, vector_of, keep, corpus)
+    return apply_policy(papers, rows, chance, quality, corpus)
     chance = quality.chance(np.vstack(vectors), np.array(features))
     threshold, min_kept = quality.threshold, quality.min_kept
     if not corpus and quality.threshold_without_corpus is not None:
