@@ -85,17 +85,23 @@ def still_listed(lists: dict, samples: str, *, labels: Path = LABELS_FILE, texts
     return found
 
 
-def labelled_slots(lists: dict, field: str, *, labels: Path = LABELS_FILE) -> tuple[Counter, dict[str, Counter]]:
-    """How the labels of ``field`` weigh on a build's ``lists``: per label, the top-10 slots whose concept reviewers
-    gave it (a concept's slots shared out in its labels' proportions), and per label the concepts by those slots.
-    Names match as shown, case and all: a label of "semantic Web" (judged broken) says nothing of "Semantic Web". Slots
-    of concepts nobody labelled are left out."""
+def field_votes(field: str, *, labels: Path = LABELS_FILE) -> dict[str, Counter]:
+    """Name as shown -> the labels reviewers gave it in ``field``'s packets, counted."""
     votes: dict[str, Counter] = defaultdict(Counter)
     with open(labels, encoding="utf-8") as rows:
         for line in rows:
             row = json.loads(line)
             if row["field"] == field:
                 votes[row["name"]].update(row["labels"])
+    return votes
+
+
+def labelled_slots(lists: dict, field: str, *, labels: Path = LABELS_FILE) -> tuple[Counter, dict[str, Counter]]:
+    """How the labels of ``field`` weigh on a build's ``lists``: per label, the top-10 slots whose concept reviewers
+    gave it (a concept's slots shared out in its labels' proportions), and per label the concepts by those slots.
+    Names match as shown, case and all: a label of "semantic Web" (judged broken) says nothing of "Semantic Web". Slots
+    of concepts nobody labelled are left out."""
+    votes = field_votes(field, labels=labels)
     slots = Counter(name for _, _, names in lists.values() for name in names)
     shares: Counter = Counter()
     by_label: dict[str, Counter] = defaultdict(Counter)

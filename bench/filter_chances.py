@@ -26,19 +26,19 @@ import argparse
 import csv
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from concept_lists import LABELS_FILE, field_votes  # noqa: E402
 from kg.cli import main as kg_main  # noqa: E402
 from kg.evaluate import score_keyphrases  # noqa: E402
 from kg.extract.embedder import DEFAULT_MODEL  # noqa: E402
 from kg.models import concept_label  # noqa: E402
 from kg.normalize import quality  # noqa: E402
-
-LABELS = Path(__file__).resolve().parent / "data" / "concept_labels.jsonl"
 
 Row = tuple[str, int, "float | None", bool]  # concept id, place in the paper's list, chance, kept
 
@@ -116,15 +116,9 @@ def replay(rows: Sequence[Row], *, threshold: float, protect: int, protected: fl
     return [rows[i][0] for i, flag in enumerate(flags) if flag]
 
 
-def label_shares(field: str, labels: Path = LABELS) -> dict[str, float]:
+def label_shares(field: str, labels: Path = LABELS_FILE) -> dict[str, float]:
     """Name as shown -> the share of its labels of ``field`` that say good."""
-    votes: dict[str, Counter] = defaultdict(Counter)
-    with open(labels, encoding="utf-8") as rows:
-        for line in rows:
-            row = json.loads(line)
-            if row["field"] == field:
-                votes[row["name"]].update(row["labels"])
-    return {name: counts["good"] / sum(counts.values()) for name, counts in votes.items()}
+    return {name: counts["good"] / sum(counts.values()) for name, counts in field_votes(field, labels=labels).items()}
 
 
 def _build_names(build: Path) -> tuple[dict[str, str], dict[str, str]]:

@@ -79,9 +79,9 @@ _TEXT_TERMS = re.compile(r"[a-z][a-z\-]+")  # words with their dashes: the "matr
 # than a tenth of the corpus writes, reviewers judged 13% good (ACM-CR 57 of 380 labels, hep-th 41 of 456, Inspec 12
 # of 40; "search engine" 4 of 30, "recommendation model" 0 of 28, "gauge field" 1 of 34), against 70% of the other
 # two-word concepts; under a tenth "topic model" (66 of 68) and "Yang-Mills theory" are kinds. Round forty-eight added
-# the heads of a measure, a list, a unit, a state and a correction of the field's core word: their labelled concepts were
-# 27% good (96 of 354 labels: "query term" 0 of 24, "evaluation measure" 4 of 16, "Web page" 3 of 26, "quantum state" 0
-# of 12, "quantum correction" 5 of 26, "supersymmetric configuration" 0 of 10, "user preference" 9 of 26)
+# the heads of a measure, a list, a unit, a state and a correction of the field's core word: their labelled concepts
+# were 27% good (96 of 354 labels: "query term" 0 of 24, "evaluation measure" 4 of 16, "Web page" 3 of 26, "quantum
+# state" 0 of 12, "quantum correction" 5 of 26, "supersymmetric configuration" 0 of 10, "user preference" 9 of 26)
 _KIND_HEADS = frozenset("theory model system algorithm field transformation equation engine analysis collection "
                         "problem process tool solution performance term metric measure score list page document user "
                         "preference state configuration correction fluctuation".split())

@@ -817,8 +817,8 @@ def proper_names(texts: Iterable[str], names: Mapping[str, str], *, min_count: i
     capitalized in ``defined_share`` of their occurrences away from a sentence's start, definitions counted, is one too
     (so many times as that and in as many texts): "Resource Description Framework", written almost only to define
     "RDF", and in capitals 17 times of 20 (not "latent Dirichlet allocation", which half as many texts define in
-    lower case). A name's plural counts as the name; a name that starts
-    with a particle ("de Sitter space") is left as it is written.
+    lower case). A name's plural counts as the name; a name that starts with a particle ("de Sitter space") is left
+    as it is written.
 
     Examples
     --------

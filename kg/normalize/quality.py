@@ -259,8 +259,8 @@ def keep_mentions(ranked: Sequence[tuple[str, str]], quality: QualityModel,
     at least ``quality.min_kept`` (``quality.min_kept_without_corpus`` when ``corpus`` is empty) and
     ``quality.protect + 1`` (the likeliest of the others fill the place, none under ``quality.fill_floor`` where
     ``corpus`` says something: a field's umbrella term, "string theory" in hep-th, judged generic 43 times in 43,
-    is no better for filling a short list), and one at least: its likeliest, whatever its chance. Besides the name and the
-    rank, the model reads :func:`context_features` and what the corpus says of the concept,
+    is no better for filling a short list), and one at least: its likeliest, whatever its chance. Besides the name
+    and the rank, the model reads :func:`context_features` and what the corpus says of the concept,
     ``corpus[cid]`` (:func:`corpus_features`; :data:`NO_CORPUS` when missing). :func:`keep_each` does the same for many papers with one call of the model.
 
     Examples
@@ -342,21 +342,3 @@ def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityMode
                keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
     rows, chance = mention_chances(papers, quality, vector_of, keep, corpus)
     return apply_policy(papers, rows, chance, quality, corpus)
-    chance = quality.chance(np.vstack(vectors), np.array(features))
-    threshold, min_kept = quality.threshold, quality.min_kept
-    if not corpus and quality.threshold_without_corpus is not None:
-        threshold = quality.threshold_without_corpus
-    if not corpus and quality.min_kept_without_corpus is not None:
-        min_kept = quality.min_kept_without_corpus
-    judged: dict[int, list[tuple[int, float]]] = {}
-    for (p, i), value in zip(rows, chance):
-        flags[p][i] = bool(value >= (threshold if i >= quality.protect else quality.protected_threshold))
-        judged.setdefault(p, []).append((i, float(value)))
-    floor = quality.fill_floor if corpus else 0.0  # a field's umbrella term ("string theory") fills no place
-    for p, found in judged.items():  # a paper keeps a few more than the protected ones
-        short = max(quality.protect + 1, min_kept) - sum(flags[p])
-        for _, i in sorted((-value, i) for i, value in found if not flags[p][i] and value >= floor)[:max(short, 0)]:
-            flags[p][i] = True
-        if not any(flags[p]):  # and one at least, its likeliest, whatever the floor: no paper leaves the map
-            flags[p][max(found, key=lambda judged: (judged[1], -judged[0]))[0]] = True
-    return flags
