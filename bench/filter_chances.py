@@ -27,8 +27,11 @@ import csv
 import json
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -91,29 +94,26 @@ def bands(papers: Iterable[Sequence[Row]], good: Callable[[str], float | None],
     return {key: (n, labelled, total / labelled if labelled else 0.0) for key, (n, labelled, total) in found.items()}
 
 
-def replay(rows: Sequence[Row], *, threshold: float, protect: int, protected: float, floor: float,
-           min_kept: int) -> list[str]:
-    """The concept ids a paper keeps under another policy of :func:`kg.normalize.quality.keep_mentions` (a logged
-    mention without a chance stays), in their order.
+def replay(rows: Sequence[Row], model: quality.QualityModel, *, corpus: bool = True) -> list[str]:
+    """The concept ids a paper keeps, in their order, under ``model``'s policy
+    (:func:`kg.normalize.quality.apply_policy` on the logged chances; a mention logged without one stays); ``corpus``:
+    whether the build's corpus said something of its concepts (200 papers or more).
 
     Examples
     --------
+    >>> from dataclasses import replace
+    >>> m = quality.QualityModel(*[[0.0]] * 3, 0.0, 0.6, 2, "m", min_kept=3, protected_threshold=0.4, fill_floor=0.2)
     >>> rows = [("c:a", 0, 0.45, True), ("c:b", 1, 0.7, True), ("c:c", 2, 0.55, True), ("c:d", 3, 0.3, False)]
-    >>> replay(rows, threshold=0.6, protect=2, protected=0.4, floor=0.2, min_kept=3)
+    >>> replay(rows, m)
     ['c:a', 'c:b', 'c:c']
-    >>> replay(rows, threshold=0.6, protect=2, protected=0.5, floor=0.6, min_kept=3)
+    >>> replay(rows, replace(m, protected_threshold=0.5, fill_floor=0.6))
     ['c:b']
     """
-    flags = [chance is None or chance >= (threshold if place >= protect else protected)
-             for _, place, chance, _ in rows]
-    short = max(protect + 1, min_kept) - sum(flags)
-    fills = sorted((-chance, i) for i, (_, _, chance, _) in enumerate(rows)
-                   if chance is not None and not flags[i] and chance >= floor)
-    for _, i in fills[:max(short, 0)]:
-        flags[i] = True
-    if rows and not any(flags):
-        flags[max(range(len(rows)), key=lambda i: (rows[i][2], -i))] = True
-    return [rows[i][0] for i, flag in enumerate(flags) if flag]
+    judged = [(0, place) for _, place, chance, _ in rows if chance is not None]
+    chance = np.array([chance for _, _, chance, _ in rows if chance is not None])
+    flags = quality.apply_policy([[("", cid) for cid, _, _, _ in rows]], judged, chance, model,
+                                 {"": ()} if corpus else {})[0]
+    return [cid for (cid, _, _, _), kept in zip(rows, flags) if kept]
 
 
 def label_shares(field: str, labels: Path = LABELS_FILE) -> dict[str, float]:
@@ -204,13 +204,13 @@ def main(argv: list[str] | None = None) -> None:
         for (what, band), (n, labelled, share) in sorted(bands(papers, good, model).items()):
             print(f"{what:>10} {band:>4}  mentions {n:>7,}  labelled {labelled:>7,}  good {share:.1%}")
         return
-    policy = {"threshold": args.threshold if args.threshold is not None else model.threshold,
-              "protect": model.protect,
-              "protected": args.protected if args.protected is not None else model.protected_threshold,
-              "floor": args.floor if args.floor is not None else model.fill_floor,
-              "min_kept": args.min_kept if args.min_kept is not None else model.min_kept}
-    kept = [replay(rows, **policy) for rows in papers]
+    asked = {"threshold": args.threshold, "protected_threshold": args.protected, "fill_floor": args.floor,
+             "min_kept": args.min_kept}
+    model = replace(model, **{name: value for name, value in asked.items() if value is not None})
+    corpus = len(papers) >= quality.CORPUS_MIN_PAPERS
+    kept = [replay(rows, model, corpus=corpus) for rows in papers]
     labelled = [s for s in (good(cid) for cids in kept for cid in cids) if s is not None]
+    policy = {name: getattr(model, name) for name in asked}
     print(f"{policy}: {sum(map(len, kept)):,} mentions, labelled {len(labelled):,}, "
           f"good {sum(labelled) / max(len(labelled), 1):.2%}")
     gold = {}

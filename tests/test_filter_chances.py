@@ -6,6 +6,7 @@ import csv
 import importlib.util
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,12 +21,12 @@ from kg.normalize import quality  # noqa: E402
 def test_a_replayed_policy_keeps_what_the_filter_would():
     rows = [("c:a", 0, 0.45, True), ("c:b", 1, 0.7, True), ("c:c", 2, 0.55, True), ("c:d", 3, 0.3, False),
             ("c:e", 4, None, True)]
-    loose = {"threshold": 0.6, "protect": 2, "protected": 0.4, "floor": 0.2, "min_kept": 3}
-    assert chances.replay(rows, **loose) == ["c:a", "c:b", "c:e"]  # three kept: no fill needed
-    assert chances.replay(rows[:4], **loose) == ["c:a", "c:b", "c:c"]  # the likeliest of the rest fills the third
-    strict = {**loose, "protected": 0.5, "floor": 0.6}
-    assert chances.replay(rows[:4], **strict) == ["c:b"]
-    assert chances.replay([("c:d", 0, 0.3, False), ("c:f", 1, 0.1, False)], **strict) == ["c:d"]  # one at least
+    loose = quality.QualityModel(*[[0.0]] * 3, 0.0, 0.6, 2, "m", min_kept=3, protected_threshold=0.4, fill_floor=0.2)
+    assert chances.replay(rows, loose) == ["c:a", "c:b", "c:e"]  # three kept: no fill needed
+    assert chances.replay(rows[:4], loose) == ["c:a", "c:b", "c:c"]  # the likeliest of the rest fills the third
+    strict = replace(loose, protected_threshold=0.5, fill_floor=0.6)
+    assert chances.replay(rows[:4], strict) == ["c:b"]
+    assert chances.replay([("c:d", 0, 0.3, False), ("c:f", 1, 0.1, False)], strict) == ["c:d"]  # one at least
 
 
 def test_a_logged_build_logs_every_paper_and_what_its_filter_kept(tmp_path):
