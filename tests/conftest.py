@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 SEEDS = sorted((SHARED / "seeds").glob("*.txt"))
 EXAMPLE = ROOT / "examples" / "papers.jsonl"
+
+
+def bench_script(name: str):
+    """A script of ``bench/`` loaded as a module (bench/ is no package; its scripts import each other by name)."""
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class HashEmbedder:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("add_labels", ROOT / "bench" / "add_labels.py")
-add_labels = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(add_labels)
+from conftest import bench_script
+
+add_labels = bench_script("add_labels")
 
 
 def _packet(folder: Path, second_label: str) -> Path:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import networkx as nx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("audit_concepts", ROOT / "bench" / "audit_concepts.py")
-audit = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(audit)
+from conftest import bench_script
+
+audit = bench_script("audit_concepts")
 
 
 def _graph() -> nx.MultiDiGraph:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-_spec = importlib.util.spec_from_file_location("concept_lists", ROOT / "bench" / "concept_lists.py")
-lists = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(lists)
+from conftest import bench_script
+
+lists = bench_script("concept_lists")
 
 
 def test_changed_lists_count_what_left_and_what_came():

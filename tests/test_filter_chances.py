@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-import sys
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-_spec = importlib.util.spec_from_file_location("filter_chances", ROOT / "bench" / "filter_chances.py")
-chances = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(chances)
+from conftest import ROOT, bench_script
+from kg.normalize import quality
 
-from kg.normalize import quality  # noqa: E402
+chances = bench_script("filter_chances")
 
 
 def test_a_replayed_policy_keeps_what_the_filter_would():
