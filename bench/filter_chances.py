@@ -149,28 +149,22 @@ def _paper_ids(build: Path, papers: Sequence[Sequence[Row]]) -> list[str | None]
 
 
 def log_build(log: str | Path, argv: list[str]) -> None:
-    """``kg build`` with ``argv`` in this process, every paper's judged mentions written to ``log`` with the model's
-    own chances (before :func:`kg.normalize.quality.pool_chances`) and the policy's fates: the filter's two steps
-    are wrapped while the build runs."""
-    judge, decide = quality.mention_chances, quality.apply_policy
+    """``kg build`` with ``argv`` in this process, every paper's judged mentions written to ``log``: the filter's
+    part that judges a batch of papers is wrapped while the build runs."""
+    judge = quality._keep_part
     argv_before = sys.argv
-    found: list[np.ndarray] = []  # each batch's chances, in the order the filter judges the batches
 
     with open(log, "w", encoding="utf-8") as out:
-        def judged(*args):
-            rows, chance = judge(*args)
-            found.append(chance)
-            return rows, chance
-
-        def logged(papers, rows, chance, model, corpus):
-            flags = decide(papers, rows, chance, model, corpus)
-            given = dict(zip(rows, (float(c) for c in found.pop(0))))
+        def logged(papers, model, vector_of, keep, corpus):
+            rows, chance = quality.mention_chances(papers, model, vector_of, keep, corpus)
+            flags = quality.apply_policy(papers, rows, chance, model, corpus)
+            given = dict(zip(rows, (float(c) for c in chance)))
             for p, ranked in enumerate(papers):
                 out.write(json.dumps([[cid, i, given.get((p, i)), flags[p][i]] for i, (_, cid) in enumerate(ranked)])
                           + "\n")
             return flags
 
-        quality.mention_chances, quality.apply_policy = judged, logged
+        quality._keep_part = logged
         sys.argv = ["kg", "build", *argv]
         try:
             kg_main()
@@ -178,25 +172,7 @@ def log_build(log: str | Path, argv: list[str]) -> None:
             if done.code:
                 raise
         finally:
-            quality.mention_chances, quality.apply_policy, sys.argv = judge, decide, argv_before
-
-
-def pooled(papers: Sequence[Sequence[Row]], model: quality.QualityModel) -> list[list[Row]]:
-    """The logged papers with each chance pooled as the policy reads it (:func:`kg.normalize.quality.pool_chances`
-    with ``model``'s weight, over every logged mention).
-
-    Examples
-    --------
-    >>> m = quality.QualityModel(*[[0.0]] * 3, 0.0, 0.6, 1, "m", pool_weight=0.5, pool_least=2)
-    >>> pooled([[("c:a", 0, 0.9, True), ("c:b", 1, None, True)], [("c:a", 0, 0.3, True)]], m)
-    [[('c:a', 0, 0.75, True), ('c:b', 1, None, True)], [('c:a', 0, 0.45, True)]]
-    """
-    ids = [cid for rows in papers for cid, _, chance, _ in rows if chance is not None]
-    chances = iter(quality.pool_chances(ids, np.array([chance for rows in papers for _, _, chance, _ in rows
-                                                       if chance is not None]),
-                                        weight=model.pool_weight, least=model.pool_least).round(6).tolist())
-    return [[(cid, place, None if chance is None else next(chances), kept) for cid, place, chance, kept in rows]
-            for rows in papers]
+            quality._keep_part, sys.argv = judge, argv_before
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -215,26 +191,22 @@ def main(argv: list[str] | None = None) -> None:
             each.add_argument("--protected", type=float)
             each.add_argument("--floor", type=float)
             each.add_argument("--min-kept", type=int)
-            each.add_argument("--pool-weight", type=float)
-            each.add_argument("--pool-least", type=int)
     args = parser.parse_args(argv)
     if args.command == "build":
         log_build(args.log, [a for a in args.args if a != "--"])
         return
     model = quality.load_quality_model(DEFAULT_MODEL)
-    logged = read_log(args.log)
+    papers = read_log(args.log)
     shown, plain = _build_names(Path(args.build))
     shares = label_shares(args.field)
     good = lambda cid: shares.get(shown.get(cid, cid))  # noqa: E731
     if args.command == "bands":
-        papers = pooled(logged, model)
         for (what, band), (n, labelled, share) in sorted(bands(papers, good, model).items()):
             print(f"{what:>10} {band:>4}  mentions {n:>7,}  labelled {labelled:>7,}  good {share:.1%}")
         return
     asked = {"threshold": args.threshold, "protected_threshold": args.protected, "fill_floor": args.floor,
-             "min_kept": args.min_kept, "pool_weight": args.pool_weight, "pool_least": args.pool_least}
+             "min_kept": args.min_kept}
     model = replace(model, **{name: value for name, value in asked.items() if value is not None})
-    papers = pooled(logged, model)
     corpus = len(papers) >= quality.CORPUS_MIN_PAPERS
     kept = [replay(rows, model, corpus=corpus) for rows in papers]
     labelled = [s for s in (good(cid) for cids in kept for cid in cids) if s is not None]

@@ -109,12 +109,6 @@ MIN_KEPT_WITHOUT_CORPUS = 4
 # chance
 PROTECTED_THRESHOLD = 0.50
 FILL_FLOOR = 0.50
-# each mention's chance moves this share of the way to its concept's mean chance over the corpus, for concepts of this
-# many judged mentions or more (kg.normalize.quality.pool_chances; round forty-nine, replayed on round forty-eight's
-# logged builds with bench/filter_chances.py policy: weights 0.3 / 0.5 / 0.7 / 0.85 / 1.0 from 5 mentions read
-# ACM-CR's labelled slots 84.0 / 84.2 / 84.4 / 84.5 / 84.5% good against 83.8%, its author keywords up at each)
-POOL_WEIGHT = 0.7
-POOL_LEAST = 5
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -256,7 +250,6 @@ def main() -> None:
             "labels": len(rows), "threshold": THRESHOLD, "protect": PROTECT, "min_kept": MIN_KEPT,
             "protected_threshold": args.protected_threshold, "threshold_without_corpus": THRESHOLD_WITHOUT_CORPUS,
             "min_kept_without_corpus": MIN_KEPT_WITHOUT_CORPUS, "fill_floor": FILL_FLOOR,
-            "pool_weight": POOL_WEIGHT, "pool_least": POOL_LEAST,
             "cross_validation": report}
     if args.linear:
         mean, scale, linear = model

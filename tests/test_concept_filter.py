@@ -13,8 +13,7 @@ from kg.extract.embedder import DEFAULT_MODEL
 from kg.models import Keyphrase, Paper
 from kg.normalize import normalize_concepts
 from kg.normalize.quality import (HAND_FEATURES, NO_CORPUS, QualityModel, Trees, context_features, corpus_features,
-                                  keep_each, keep_mentions, load_quality_model, name_features, pool_chances,
-                                  rank_features)
+                                  keep_each, keep_mentions, load_quality_model, name_features, rank_features)
 
 
 def test_the_packaged_weights_fit_the_model_they_were_trained_for():
@@ -120,8 +119,8 @@ def test_numpy_reads_lightgbms_trees_as_lightgbm_does():
     assert np.allclose(model.chance(test[:, :10], test[:, 10:]), booster.predict(test))
 
 
-def test_many_papers_are_judged_as_each_alone_when_chances_are_not_pooled():
-    model = replace(load_quality_model(DEFAULT_MODEL), pool_weight=0.0)
+def test_many_papers_are_judged_as_each_alone():
+    model = load_quality_model(DEFAULT_MODEL)
     rng = np.random.default_rng(5)
     vectors = {f"c:{i}": rng.normal(size=384) for i in range(40)}
     papers = [[(f"name {i}", f"c:{i}") for i in rng.choice(40, size=rng.integers(1, 9), replace=False)]
@@ -232,26 +231,6 @@ def test_a_paper_keeps_its_likeliest_mention_whatever_the_floor():
     # a likely one fills the place, an unlikely one does not
     assert keep_mentions([("y", "d"), ("x", "b"), ("z", "a")], quality, lambda n, c: vectors[c],
                          corpus=corpus) == [False, False, True]
-
-
-def test_a_mentions_chance_is_pooled_with_its_concepts_other_mentions():
-    # chance = sigmoid(the vector's first coordinate): 0.88 for "likely", 0.27 for "unlikely"
-    quality = QualityModel(np.zeros(21), np.ones(21), np.r_[1.0, 0.0, np.zeros(19)], 0.0, 0.6, 1, "m")
-    vectors = {"likely": np.array([2.0, 0.0]), "unlikely": np.array([-1.0, 0.0])}
-    # "c:a" is likely in four papers and unlikely in a fifth, "c:b" the other way round; two kept concepts first
-    papers = [[("first", "c:z"), ("likely", "c:y"), ("likely" if k < 4 else "unlikely", "c:a")] for k in range(5)]
-    papers += [[("first", "c:z"), ("likely", "c:y"), ("unlikely" if k < 4 else "likely", "c:b")] for k in range(5)]
-    alone = keep_each(papers, quality, lambda name, cid: vectors.get(name))
-    assert [flags[2] for flags in alone] == [True] * 4 + [False] + [False] * 4 + [True]
-    pooled = keep_each(papers, replace(quality, pool_weight=0.7, pool_least=5), lambda name, cid: vectors.get(name))
-    # 0.3 * 0.27 + 0.7 * 0.76 = 0.61 keeps "c:a" in its fifth paper; 0.3 * 0.88 + 0.7 * 0.39 = 0.54 drops "c:b"
-    assert [flags[2] for flags in pooled] == [True] * 5 + [False] * 5
-    # a concept of fewer mentions than pool_least is judged by each place alone
-    few = keep_each(papers, replace(quality, pool_weight=0.7, pool_least=6), lambda name, cid: vectors.get(name))
-    assert few == alone
-    assert pool_chances(["a", "a", "b"], np.array([0.9, 0.5, 0.2]), weight=1.0, least=2).tolist() == [0.7, 0.7, 0.2]
-    packaged = json.loads(resources.files("kg.resources").joinpath("concept_quality.json").read_text("utf-8"))
-    assert QualityModel.from_dict(packaged).pool_weight == packaged["pool_weight"] > 0
 
 
 def test_a_concept_no_extracted_phrase_names_is_judged_by_its_names_vector(real_embedder):

@@ -41,7 +41,7 @@ from kg.english import zipf
 from kg.normalize.cohesion import cohesion
 
 __all__ = ["QualityModel", "Trees", "load_quality_model", "name_features", "rank_features", "context_features",
-           "corpus_features", "keep_mentions", "keep_each", "pool_chances", "HAND_FEATURES", "NO_CORPUS"]
+           "corpus_features", "keep_mentions", "keep_each", "HAND_FEATURES", "NO_CORPUS"]
 
 HAND_FEATURES = ("words", "min_zipf", "max_zipf", "mean_zipf", "last_zipf", "first_zipf", "has_digit",
                  "capitalized", "upper_word", "hyphen", "single_word", "single_word_zipf",
@@ -220,8 +220,6 @@ class QualityModel:
     threshold_without_corpus: float | None = None  # the threshold when the corpus says nothing (None: threshold)
     min_kept_without_corpus: int | None = None  # min_kept when the corpus says nothing (None: min_kept)
     fill_floor: float = 0.0  # where the corpus says something, no mention under this chance fills a paper's min_kept
-    pool_weight: float = 0.0  # a mention's chance takes this share of its concept's mean chance (pool_chances)
-    pool_least: int = 0  # ... where the concept has this many judged mentions or more
 
     def chance(self, vectors: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """Predicted chance of "good" for rows of (vector, hand features)."""
@@ -237,8 +235,7 @@ class QualityModel:
                    float(data.get("intercept", 0.0)), float(data["threshold"]), int(data["protect"]), str(data["model"]),
                    int(data.get("min_kept", 0)), trees, float(data.get("protected_threshold", 0.0)),
                    None if without is None else float(without), None if kept_without is None else int(kept_without),
-                   float(data.get("fill_floor", 0.0)), float(data.get("pool_weight", 0.0)),
-                   int(data.get("pool_least", 0)))
+                   float(data.get("fill_floor", 0.0)))
 
 
 @lru_cache(maxsize=4)
@@ -287,48 +284,11 @@ def keep_each(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel
               corpus: Mapping[str, Sequence[float]] | None = None) -> list[list[bool]]:
     """:func:`keep_mentions` for each paper's ranked mentions, the model called once per
     :data:`_PAPERS_PER_CALL` papers (one call per paper would cost the trees' loops each time; one for
-    all of ACM-CR's 24,602 held 1 GB of features); each chance is pooled with those of its concept's other mentions
-    (:func:`pool_chances`) before the policy keeps or drops it."""
-    corpus = corpus or {}
-    parts = []
-    for start in range(0, len(papers), _PAPERS_PER_CALL):
-        part = papers[start:start + _PAPERS_PER_CALL]
-        parts.append((part, *mention_chances(part, quality, vector_of, keep, corpus)))
-    ids = [part[p][i][1] for part, rows, _ in parts for p, i in rows]
-    pooled = pool_chances(ids, np.concatenate([chance for _, _, chance in parts] or [np.zeros(0)]),
-                          weight=quality.pool_weight, least=quality.pool_least)
+    all of ACM-CR's 24,602 held 1 GB of features)."""
     flags: list[list[bool]] = []
-    start = 0
-    for part, rows, _ in parts:
-        flags.extend(apply_policy(part, rows, pooled[start:start + len(rows)], quality, corpus))
-        start += len(rows)
+    for start in range(0, len(papers), _PAPERS_PER_CALL):
+        flags.extend(_keep_part(papers[start:start + _PAPERS_PER_CALL], quality, vector_of, keep, corpus or {}))
     return flags
-
-
-def pool_chances(concepts: Sequence[str], chance: np.ndarray, *, weight: float, least: int) -> np.ndarray:
-    """Each mention's chance (of the concept ``concepts[k]``) moved ``weight`` of the way to the mean chance of all
-    its concept's mentions, where the concept has ``least`` mentions or more: whether a concept is one an expert would
-    list is mostly a matter of the concept, and its other papers' mentions are more evidence of it than one place is.
-
-    Measured on the logged builds of round forty-eight (``bench/filter_chances.py policy --pool-weight``): with a
-    weight of 0.7 from 5 mentions, the labelled top-10 slots of ACM-CR read 83.8% → 84.4% good and the author
-    keywords rise (F1@5 / @10 17.21 / 17.12 → 17.37 / 17.33); hep-th 88.1% → 88.2%.
-
-    Examples
-    --------
-    >>> pool_chances(["a", "a", "a", "b"], np.array([0.9, 0.3, 0.3, 0.4]), weight=0.5, least=3).round(2).tolist()
-    [0.7, 0.4, 0.4, 0.4]
-    >>> pool_chances(["a", "b"], np.array([0.9, 0.3]), weight=0.0, least=1).tolist()
-    [0.9, 0.3]
-    """
-    chance = np.asarray(chance, dtype=np.float64)
-    if weight <= 0 or not len(chance):
-        return chance
-    index: dict[str, int] = {}
-    codes = np.fromiter((index.setdefault(cid, len(index)) for cid in concepts), dtype=np.int64, count=len(chance))
-    counts = np.bincount(codes)[codes]
-    mean = np.bincount(codes, weights=chance)[codes] / counts
-    return np.where(counts >= least, (1 - weight) * chance + weight * mean, chance)
 
 
 def mention_chances(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
@@ -375,3 +335,10 @@ def apply_policy(papers: Sequence[Sequence[tuple[str, str]]], rows: Sequence[tup
         if not any(flags[p]):  # and one at least, its likeliest, whatever the floor: no paper leaves the map
             flags[p][max(found, key=lambda judged: (judged[1], -judged[0]))[0]] = True
     return flags
+
+
+def _keep_part(papers: Sequence[Sequence[tuple[str, str]]], quality: QualityModel,
+               vector_of: Callable[[str, str], np.ndarray | None],
+               keep: Callable[[str], bool], corpus: Mapping[str, Sequence[float]]) -> list[list[bool]]:
+    rows, chance = mention_chances(papers, quality, vector_of, keep, corpus)
+    return apply_policy(papers, rows, chance, quality, corpus)
