@@ -40,7 +40,7 @@ _INVARIANT = frozenset(
     series species status success thesis this us virus various bus axis chaos higgs humanities proceedings
     earnings headquarters goods savings sales surroundings belongings clothes outskirts whereabouts odds
     diabetes herpes rabies measles mumps scabies rickets atlas canvas alias pancreas christmas texas kansas arkansas
-    vegas thomas douglas nicholas lucas honduras""".split()  # "Digital Atlas", no "atla"
+    vegas thomas douglas nicholas lucas honduras cosmos ethos pathos kudos""".split()  # "Digital Atlas", no "atla"
 )
 _IRREGULAR = {
     "indices": "index", "matrices": "matrix", "vertices": "vertex", "criteria": "criterion",
@@ -57,6 +57,7 @@ _IRREGULAR = {
     "corpora": "corpus", "spectra": "spectrum", "formulae": "formula", "vacua": "vacuum", "automata": "automaton",
     "schemata": "schema", "lemmata": "lemma", "strata": "stratum", "maxima": "maximum", "minima": "minimum",
     "optima": "optimum", "momenta": "momentum", "continua": "continuum", "curricula": "curriculum", "quanta": "quantum",
+    "ellipses": "ellipse",  # the curves (the lexicon knows "ellipsis" alone, which the Greek rule below would pick)
 }
 
 
@@ -104,6 +105,10 @@ def singularize(word: str) -> str:
     ['topic', 'metric', 'geodesic', 'physics', 'analytics', 'altmetrics']
     >>> [singularize(w) for w in ["supermatrices", "submatrices", "supertori", "multivacua", "superalgebras", "coaxes"]]
     ['supermatrix', 'submatrix', 'supertorus', 'multivacuum', 'superalgebra', 'coax']
+    >>> [singularize(w) for w in ["crises", "synopses", "emphases", "helices", "quizzes", "buzzes", "cosmos", "ellipses"]]
+    ['crisis', 'synopsis', 'emphasis', 'helix', 'quiz', 'buzz', 'cosmos', 'ellipse']
+    >>> [singularize(w) for w in ["prices", "devices", "services", "phases", "responses", "doses", "houses"]]
+    ['price', 'device', 'service', 'phase', 'response', 'dose', 'house']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
@@ -122,8 +127,16 @@ def singularize(word: str) -> str:
         return word  # k-means, subkmeans; physics, dynamics, analytics
     if word.endswith("ies") and len(word) > 4:
         return word[:-1] if word_class(word[:-1]) == "NN" else word[:-3] + "y"  # movies, strategies
+    if word.endswith("zzes") and _known_noun(word[:-3]) and not _known_noun(word[:-2]):
+        return word[:-3]  # quizzes (not buzzes)
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
         return word[:-1] if _known_noun(word[:-1]) and not _known_noun(word[:-2]) else word[:-2]  # caches
+    if word.endswith("ses") and _known_noun(word[:-2] + "is") and not _known_noun(word[:-1]):
+        return word[:-2] + "is"  # Greek plurals: crises, synopses, emphases (not bases, cases)
+    if word.endswith("ices") and word_class(word[:-1]) is None:  # not "suffices" (the verb)
+        for singular in (word[:-4] + "ix", word[:-4] + "ex"):
+            if _known_noun(singular):
+                return singular  # helices, cortices (not prices, devices)
     if word.endswith("ses") and len(word) > 5 and word_class(word[:-2]) == "NN":
         return word[:-2]  # biases, lenses
     if word.endswith("ses") and not _known_noun(word[:-1]) and _known_noun(word[:-2]):
