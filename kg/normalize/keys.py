@@ -105,7 +105,8 @@ def singularize(word: str) -> str:
     ['topic', 'metric', 'geodesic', 'physics', 'analytics', 'altmetrics']
     >>> [singularize(w) for w in ["supermatrices", "submatrices", "supertori", "multivacua", "superalgebras", "coaxes"]]
     ['supermatrix', 'submatrix', 'supertorus', 'multivacuum', 'superalgebra', 'coax']
-    >>> [singularize(w) for w in ["crises", "synopses", "emphases", "helices", "quizzes", "buzzes", "cosmos", "ellipses"]]
+    >>> [singularize(w) for w in ["crises", "synopses", "emphases", "helices", "quizzes", "buzzes", "cosmos",
+    ...                           "ellipses"]]
     ['crisis', 'synopsis', 'emphasis', 'helix', 'quiz', 'buzz', 'cosmos', 'ellipse']
     >>> [singularize(w) for w in ["prices", "devices", "services", "phases", "responses", "doses", "houses"]]
     ['price', 'device', 'service', 'phase', 'response', 'dose', 'house']
