@@ -261,6 +261,11 @@ def test_a_font_command_before_a_lower_case_word_and_a_bare_url_command_go():
     ("proposed in [1], and show that thismodel is deficient", "proposed in [1], and show that this model is deficient"),
     ("such as web servicessuch as maps; upper-class userswho search", "such as web services such as maps; upper-class "
      "users who search"),  # gave the concept "upper-class userswho"
+    ("We present a tool tofind and browse the descriptionsof archived collections",
+     "We present a tool to find and browse the descriptions of archived collections"),
+    # a title's capitalized word: ACM-CR listed the concept "artificial intelligence conceptsto information retrieval"
+    ("Applying Man-Machine Interaction and Artificial Intelligence Conceptsto Information Retrieval",
+     "Applying Man-Machine Interaction and Artificial Intelligence Concepts to Information Retrieval"),
     # hep-th
     ("Artifacts of gauge fixing are qualitatively analyzedwith a simple mechanical example",
      "Artifacts of gauge fixing are qualitatively analyzed with a simple mechanical example"),
@@ -275,6 +280,8 @@ def test_glued_words_are_split(damaged, repaired):
     "intonation, therefore, whereas, notwithstanding, software, husband",  # words of the lexicon
     "see www.thismodel.org, #andrecall, user@thismodel, BERTand, ThisModel and this-model",  # names and addresses
     "groundstate, handlebodies and promisinglinks",  # no small word: two words, or one compound, left alone
+    "invariance, annotation, attractor, instanton, polaron, isospin, tomato, hereof",  # two-letter words inside words
+    "Pareto fronts, Genesis, Francis, Toronto and an offine copy, therby",  # names; one letter short of "offline"
 ])
 def test_words_that_only_look_glued_stay(text):
     assert split_glued_words(text) == text

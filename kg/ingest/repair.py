@@ -34,8 +34,9 @@ Eight kinds, in the order they run (:data:`KINDS`):
     ``e.g.``, ``3.5``, ``Node.js``, ``U.S.``, ``Amazon.Com`` and web addresses stay.
 ``glued words``
     The space lost between a word and a small word put back: ``frameworkwhereby`` → ``framework
-    whereby``, ``thismodel`` → ``this model``; compounds and forms of words the lexicon knows stay
-    (``clickthrough``, ``formatting``, ``intonation``).
+    whereby``, ``thismodel`` → ``this model``, ``tofind`` → ``to find``, a title's ``Conceptsto`` → ``Concepts
+    to``; compounds, names and forms of words the lexicon knows stay (``clickthrough``, ``formatting``,
+    ``intonation``, ``annotation``, ``Pareto``).
 ``split words``
     A word that a stray space split joined again: ``prob lem`` → ``problem``, ``f ramework`` →
     ``framework``, ``man ifold`` → ``manifold``; only where a piece is no word, so ``a node``,
@@ -371,7 +372,12 @@ _GLUE_WORDS = frozenset("and the for with using from into that which whereby whe
                         "was were our their these this based such who how must should would could including during "
                         "about".split())  # "servicessuch", "userswho", "dynamicsduring"
 _GLUE_BEFORE = _GLUE_WORDS - {"through"}  # "clickthrough", "walkthrough": compounds
-_LONG_WORD = re.compile(r"(?<![\w\-'’./@#&=\\])[a-z]{8,}(?![\w\-'’@#/]|\.[a-z])")
+# Two-letter words glued to a word of four letters or more ("conceptsto", "tofind", "descriptionsof", "isused",
+# "collectionsby"; ACM-CR listed the concept "artificial intelligence conceptsto information retrieval"). Not "in",
+# "an", "at", "on", "as": "invariance", "annotation", "attractor", "instanton", "polaron" would split.
+_SHORT_GLUE = frozenset("to of is by".split())
+# a lower-case run of six letters or more, or a capitalized one (a title's word)
+_GLUED_RUN = re.compile(r"(?<![\w\-'’./@#&=\\])(?:[a-z]{6,}|[A-Z][a-z]{5,})(?![\w\-'’@#/]|\.[a-z])")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -380,14 +386,30 @@ def _glued(word: str) -> tuple[str, str] | None:
     if form_of_word(word):
         return None
     found = []
-    for at in range(3, len(word) - 2):
+    for at in range(2, len(word) - 1):
         left, right = word[:at], word[at:]
-        if left in _GLUE_WORDS and len(right) >= 5 and right not in _GLUE_WORDS and is_part(right):
+        if len(word) >= 8 and left in _GLUE_WORDS and len(right) >= 5 and right not in _GLUE_WORDS and is_part(right):
             found.append((left, right))
-        elif right in _GLUE_BEFORE and len(left) >= 5 and left not in _GLUE_WORDS and left not in _PREFIXES \
-                and is_part(left):
+        elif len(word) >= 8 and right in _GLUE_BEFORE and len(left) >= 5 and left not in _GLUE_WORDS \
+                and left not in _PREFIXES and is_part(left):
+            found.append((left, right))
+        elif left in _SHORT_GLUE and right not in _GLUE_WORDS and _glued_to_short(word, right):
+            found.append((left, right))
+        elif right in _SHORT_GLUE and left not in _GLUE_WORDS | _PREFIXES and _glued_to_short(word, left):
             found.append((left, right))
     return found[0] if len(found) == 1 else None
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _glued_to_short(word: str, other: str) -> bool:
+    """Whether ``word`` is ``other`` and a two-letter word glued together: ``other`` is a word of five letters or more,
+    or a common one of four ("tofind", "isused", not "pareto", "primis", "rankby"); ``word`` itself is no word of
+    general English ("hereof") nor one letter short of a common one ("offine" is "offline", "therby" "thereby")."""
+    if len(other) < 4 or not is_part(other) or (len(other) == 4 and zipf(other) < 4.5) or zipf(word) >= 2.0:
+        return False
+    return not any(zipf(word[:at] + letter + word[at:]) >= 3.0 for at in range(1, len(word)) for letter in _LETTERS)
 
 
 def split_glued_words(text: str) -> str:
@@ -395,8 +417,10 @@ def split_glued_words(text: str) -> str:
 
     A lower-case run of eight letters or more that the lexicon does not know, nor any form of a word it
     knows, is split where one part is one of a few small words ("the", "and", "this", "whereby", …) and
-    the other a word of five letters or more, if only one such split exists. Names, web addresses and
-    compounds stay.
+    the other a word of five letters or more, if only one such split exists; a run of six letters or more where
+    one part is "to", "of", "is" or "by" and the other a word of five letters or more or a common one of four, unless
+    the run is a word of general English or one letter short of a common one (:func:`_glued_to_short`). Names, web
+    addresses and compounds stay.
 
     Examples
     --------
@@ -406,10 +430,25 @@ def split_glued_words(text: str) -> str:
     'web services such as maps; users who search; clues about queries'
     >>> split_glued_words("www.thismodel.org, #andrecall, intonation, BERTand")
     'www.thismodel.org, #andrecall, intonation, BERTand'
+    >>> split_glued_words("intelligence conceptsto retrieval; tofind descriptionsof; isused collectionsby; offline")
+    'intelligence concepts to retrieval; to find descriptions of; is used collections by; offline'
+    >>> split_glued_words("invariance, annotation, attractor, instanton, isospin, tomato, bypass, pareto, hereof")
+    'invariance, annotation, attractor, instanton, isospin, tomato, bypass, pareto, hereof'
+    >>> split_glued_words("an offine copy, therby, in primis, rankby()")
+    'an offine copy, therby, in primis, rankby()'
+
+    A title's capitalized word keeps its capital, split only before a small word glued after it ("Artificial
+    Intelligence Conceptsto Information Retrieval"; names stay: "Pareto", "Genesis", "Francis").
+
+    >>> split_glued_words("Applying Artificial Intelligence Conceptsto Information Retrieval; Pareto, Toronto")
+    'Applying Artificial Intelligence Concepts to Information Retrieval; Pareto, Toronto'
     """
     out, done = [], 0
-    for match in _LONG_WORD.finditer(text):
-        parts = _glued(match.group())
+    for match in _GLUED_RUN.finditer(text):
+        word = match.group()
+        parts = _glued(word.lower())
+        if parts and word[0].isupper():
+            parts = (word[:len(parts[0])], parts[1]) if parts[1] in _SHORT_GLUE | _GLUE_BEFORE else None
         if parts:
             out += [text[done:match.start()], " ".join(parts)]
             done = match.end()
