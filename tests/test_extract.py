@@ -749,6 +749,10 @@ def test_names_of_physics_and_the_verbs_of_sentences_end_phrases_where_they_shou
     # a noun before "and" an adjective after it: two phrases (hep-th: "duality gauge theory", judged ungrammatical)
     ("Duality and Non-Commutative Gauge Theory", "Duality", "Duality Gauge Theory"),
     ("Abelian and Non-Abelian Gauge Theories", "Abelian Gauge Theories", "Abelian"),
+    # a clause a wh-word opens has a verb (ACM-CR listed "health literacy influences attention", judged ungrammatical)
+    ("Studying How Health Literacy Influences Attention during Online Information Seeking", "Health Literacy",
+     "Health Literacy Influences Attention"),
+    ("Why Spectral Retrieval Works", "Spectral Retrieval", "Spectral Retrieval Works"),
 ])
 def test_a_titles_words_take_their_part_from_their_neighbours(title, kept, junk):
     phrases = [c.phrase for c in find_candidates("Some text.", title=title)]

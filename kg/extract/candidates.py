@@ -962,6 +962,38 @@ def _question_verb(tagged: list[tuple[str, str]], at: int) -> bool:
             and all(p in ("NNP", "NNPS", "NN", "NNS", "DT", "JJ", "PRP$") for _, p in tagged[first + 1:at]))
 
 
+def _wh_clause_verb(tagged: list[tuple[str, str]], at: int) -> bool:
+    """Whether the capitalized -s word at ``tagged[at]`` is the verb of a title's clause that a wh-word opens: the
+    wh-word, then a noun phrase of a singular head just before it, then a noun phrase after it ("How Health Literacy
+    Influences Attention", "How Network Structure Shapes Information Diffusion", "Why Collaborative Filtering Works";
+    not "How Search Engines Work": a plural subject's verb has no -s).
+
+    Examples
+    --------
+    >>> _wh_clause_verb([("How", "WRB"), ("Network", "NNP"), ("Structure", "NNP"), ("Shapes", "NNS"),
+    ...                  ("Information", "NNP"), ("Diffusion", "NNP")], 3)
+    True
+    >>> _wh_clause_verb([("Network", "NNP"), ("Structure", "NNP"), ("Shapes", "NNS"), ("Information", "NNP")], 2)
+    False
+    >>> _wh_clause_verb([("Why", "WRB"), ("Collaborative", "NNP"), ("Filtering", "NNP"), ("Works", "NNS")], 3)
+    True
+    >>> _wh_clause_verb([("How", "WRB"), ("Recommendations", "NNS"), ("Complement", "NN"), ("Search", "NN"),
+    ...                  ("Results", "NNS")], 4)
+    False
+    """
+    word = tagged[at][0]
+    after, after_pos = tagged[at + 1] if at + 1 < len(tagged) else (".", ".")
+    if not (word[:1].isupper() and word[1:].islower() and _verb_form(word.lower())) \
+            or tagged[at - 1][0].lower().endswith("s") \
+            or not (after_pos in _NOUN | {"JJ", "DT", "PRP$", "."} or (after[:1].isupper() and after.isalpha())):
+        return False
+    start = at - 1
+    while start >= 0 and tagged[start][1] in ("NNP", "NNPS", "NN", "NNS", "JJ", "DT"):
+        start -= 1
+    return 0 <= start < at - 1 and tagged[start][1] in ("WRB", "WP") and at - start <= 5 \
+        and not any(w.lower().endswith("s") for w, _ in tagged[start + 1:at])  # a plural subject: "Recommendations"
+
+
 def verb_capable(word: str) -> bool:
     """A word the lexicon knows as a noun whose past tense it knows ("exhibit": "exhibited",
     "profile": "profiled"), or one abstracts use as a verb (:data:`_VERBISH`), or a re- verb of such a word that the
@@ -1118,6 +1150,8 @@ def _in_context(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 and all(p in ("NNP", "NNPS", "NN", "DT", "JJ") for _, p in out[1:i]) and next_pos in _NOUN \
                 and not next_word.lower().endswith("ly"):
             out[i] = (word, "VB")  # a title's question: "Can Twitter Predict Election Results?"
+        elif pos in ("NNP", "NNPS", "NNS") and i >= 2 and _wh_clause_verb(out, i):
+            out[i] = (word, "VBZ")  # a title's clause after a wh-word: "How Health Literacy Influences Attention"
         elif pos in ("NNP", "NN") and word[:1].isupper() and word[1:].islower() and next_word == "?" and i >= 2 \
                 and (word_class(low) in ("VB", "VBP") or verb_capable(low)) and _question_verb(out, i):
             out[i] = (word, "VB")  # the verb that ends a title's question: "What Does Twitter Measure?"
