@@ -1,6 +1,6 @@
 """Train the concept-quality filter (:mod:`kg.normalize.quality`) from reviewers' labels.
 
-``bench/data/concept_labels.jsonl`` holds 75,497 concepts of random papers of ACM-CR, hep-th and Inspec
+``bench/data/concept_labels.jsonl`` holds 75,733 concepts of random papers of ACM-CR, hep-th and Inspec
 (the packaged weights were fitted on the first 28,883, round twenty-three; earlier weights on the first 12,799; r39 to r71
 came after; r28 to r71's "-diff"
 samples are drawn among the papers two builds list differently, ``bench/audit_concepts.py --differ``), each
